@@ -1,0 +1,38 @@
+import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
+import { Clock, ConfigModule, LOGGER, SystemClock } from '#common';
+import { DalModule } from '#dal';
+import { EventProcessingModule, QueueModule } from '#event-processing';
+import { AuthModule } from './auth/auth.module.js';
+import { HealthModule } from './health/health.module.js';
+import type { Runtime } from './runtime.js';
+import { TestRoutesModule } from './test-routes/test-routes.module.js';
+
+/** HTTP feature modules, registered only for the api role. */
+const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule];
+
+/** One composition root: ROLE picks the api modules, the queue consumers, or both. */
+@Module({})
+export class AppModule {
+  static register(runtime: Runtime, options: { clock?: Clock } = {}): DynamicModule {
+    const { config } = runtime;
+    const imports: NonNullable<ModuleMetadata['imports']> = [
+      ConfigModule.forRoot(config),
+      DalModule.forRoot(runtime.database),
+      QueueModule.forRoot(runtime.queueBackend),
+      HealthModule,
+    ];
+    if (config.role !== 'worker') imports.push(...API_MODULES);
+    if (config.role !== 'worker' && config.enableTestRoutes) imports.push(TestRoutesModule);
+    if (config.role !== 'api') imports.push(EventProcessingModule);
+    return {
+      module: AppModule,
+      global: true,
+      imports,
+      providers: [
+        { provide: Clock, useValue: options.clock ?? new SystemClock() },
+        { provide: LOGGER, useValue: runtime.logger },
+      ],
+      exports: [Clock, LOGGER],
+    };
+  }
+}

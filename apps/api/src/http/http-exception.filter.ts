@@ -1,0 +1,67 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { DomainError, newId } from '#common';
+import { isDatabaseUnavailable } from '#dal';
+import { reasonPhrase, type ErrorBody } from './error-body.js';
+
+interface FastifyLikeError {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+}
+
+/** Maps every thrown error to the error body; the only place HTTP statuses are chosen for failures. */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const { body, headers } = this.toBody(exception, request);
+    if (reply.sent) return;
+    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+    reply.status(body.statusCode).send(body);
+  }
+
+  toBody(exception: unknown, request: FastifyRequest): { body: ErrorBody; headers: Record<string, string> } {
+    const base = { path: request.url, timestamp: new Date().toISOString() };
+    if (exception instanceof DomainError) {
+      const body: ErrorBody = { statusCode: exception.status, message: exception.message, error: reasonPhrase(exception.status), ...base };
+      if (exception.fieldErrors) body.errors = exception.fieldErrors;
+      const headers = { ...(exception.headers ?? {}) };
+      if (exception.status === 429 && !headers['retry-after']) headers['retry-after'] = '1';
+      return { body, headers };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      const message =
+        typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? exception.message);
+      return { body: { statusCode: status, message, error: reasonPhrase(status), ...base }, headers: {} };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({ reqId: request.id, err: exception }, 'database unavailable');
+      return {
+        body: { statusCode: 503, message: 'Database unavailable, retry shortly', error: reasonPhrase(503), ...base },
+        headers: { 'retry-after': '5' },
+      };
+    }
+    const fastifyError = exception as FastifyLikeError;
+    if (fastifyError?.code?.startsWith('FST_') && fastifyError.statusCode && fastifyError.statusCode < 500) {
+      const status = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 400 : fastifyError.statusCode;
+      return { body: { statusCode: status, message: fastifyError.message ?? reasonPhrase(status), error: reasonPhrase(status), ...base }, headers: {} };
+    }
+    if (exception instanceof SyntaxError && (exception as FastifyLikeError).statusCode === 400) {
+      return { body: { statusCode: 400, message: 'Malformed JSON body', error: reasonPhrase(400), ...base }, headers: {} };
+    }
+    const errorId = newId();
+    this.logger.error({ reqId: request.id, errorId, err: exception }, 'unhandled error');
+    return {
+      body: { statusCode: 500, message: 'Internal server error', error: reasonPhrase(500), errorId, ...base },
+      headers: {},
+    };
+  }
+}

@@ -1,0 +1,22 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+
+export const API_KEY_SECURITY = 'api-key';
+
+/** OpenAPI document at /api-docs (UI) and /api-docs-json. */
+export function setupSwagger(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('Notification service API')
+    .setDescription('Novu-compatible notification API: triggers, workflows, subscribers, preferences, integrations, messages.')
+    .setVersion('1.0')
+    .addSecurity(API_KEY_SECURITY, {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description: 'Send `ApiKey <key>`',
+    })
+    .addSecurityRequirements(API_KEY_SECURITY)
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  SwaggerModule.setup('api-docs', app, document, { jsonDocumentUrl: 'api-docs-json' });
+}

@@ -1,0 +1,61 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Clock, DomainError, newId, PinoNestLogger } from '#common';
+import { AppModule } from './app.module.js';
+import { bodyLimitFor, largestBodyLimit } from './http/body-limits.js';
+import { HttpExceptionFilter } from './http/http-exception.filter.js';
+import { setupSwagger } from './http/swagger.js';
+import { createValidationPipe } from './http/validation.js';
+import type { Runtime } from './runtime.js';
+
+const REQUEST_ID_HEADER = 'x-request-id';
+const MAX_INCOMING_REQUEST_ID = 200;
+
+function requestIdFrom(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const incoming = request.headers[REQUEST_ID_HEADER];
+  return typeof incoming === 'string' && incoming.length > 0 && incoming.length <= MAX_INCOMING_REQUEST_ID ? incoming : newId();
+}
+
+/** Builds the Nest application (not yet listening) for a prepared runtime. */
+export async function createServer(runtime: Runtime, options: { clock?: Clock } = {}): Promise<NestFastifyApplication> {
+  const { config, logger } = runtime;
+  const adapter = new FastifyAdapter({
+    bodyLimit: largestBodyLimit(config),
+    genReqId: requestIdFrom,
+    // Keeps a slow client from holding a connection forever; long enough for bulk triggers.
+    requestTimeout: 30_000,
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(runtime, options), adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  const filter = new HttpExceptionFilter(logger);
+  app.useGlobalFilters(filter);
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    const length = Number(request.headers['content-length'] ?? 0);
+    const limit = bodyLimitFor(request.url, config);
+    if (length > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
+  });
+  fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    logger.info(
+      { reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request completed',
+    );
+  });
+  // Errors raised before Nest routes the request (body parsing, hooks) get the same body as the rest.
+  fastify.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const { body, headers } = filter.toBody(error, request);
+    reply.headers(headers).status(body.statusCode).send(body);
+  });
+
+  if (config.role !== 'worker') setupSwagger(app);
+  return app;
+}

@@ -1,0 +1,2 @@
+export * from './tenancy/api-keys.js';
+export * from './tenancy/tenancy.service.js';

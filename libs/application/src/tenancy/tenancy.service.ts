@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '#common';
+import { EnvironmentRepository } from '#dal';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-keys.js';
+
+export const DEFAULT_ENVIRONMENTS = ['Development', 'Production'] as const;
+
+export interface FirstBootResult {
+  /** Set only when this boot created the organization: the Development key, shown once. */
+  createdDevelopmentKey?: string;
+}
+
+/** Organizations, environments and their API keys. */
+@Injectable()
+export class TenancyService {
+  constructor(private readonly environments: EnvironmentRepository) {}
+
+  /**
+   * On an empty database: one organization, Development and Production, a key each.
+   * Callers hold the migration lock, so two processes booting at once create one organization.
+   */
+  async ensureFirstBoot(apiKey?: string): Promise<FirstBootResult> {
+    const result: FirstBootResult = {};
+    if ((await this.environments.countOrganizations()) === 0) {
+      const created = await this.environments.createOrganization('Default organization', [...DEFAULT_ENVIRONMENTS]);
+      for (const environment of created) {
+        const key = environment.name === 'Development' && apiKey ? apiKey : generateApiKey();
+        await this.environments.insertApiKey(environment, hashApiKey(key), apiKeyPrefix(key));
+        if (environment.name === 'Development' && !apiKey) result.createdDevelopmentKey = key;
+      }
+    }
+    if (apiKey) await this.ensureKey('Development', apiKey);
+    return result;
+  }
+
+  async createKey(environmentName: string): Promise<string> {
+    const key = generateApiKey();
+    await this.ensureKey(environmentName, key);
+    return key;
+  }
+
+  private async ensureKey(environmentName: string, key: string): Promise<void> {
+    const environment = await this.environments.findEnvironmentByName(environmentName);
+    if (!environment) throw new DomainError('NOT_FOUND', `Environment ${environmentName} not found`);
+    await this.environments.insertApiKey(environment, hashApiKey(key), apiKeyPrefix(key));
+  }
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+
+export type Role = 'api' | 'worker' | 'all';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/**
+ * The whole runtime configuration, parsed and validated once at boot.
+ * Nothing else in the codebase reads process.env: inject AppConfig instead.
+ */
+export class AppConfig {
+  /** Real PostgreSQL when set; otherwise the embedded PGlite database in dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** BullMQ on Redis when set; otherwise BullMQ's PostgreSQL backend on the same database. */
+  redisUrl?: string;
+  /** Namespaces BullMQ's Redis keys, so several deployments (or test runs) can share one Redis. */
+  queuePrefix: string;
+  role: Role;
+  port: number;
+  host: string;
+  /** When set, this key is guaranteed to exist for the Development environment at boot. */
+  apiKey?: string;
+  logLevel: LogLevel;
+  /** 32-byte key (hex or base64) for integration credentials; embedded mode generates one into dataDir. */
+  encryptionKey?: string;
+  /** Pool size of the pg driver for the application's own queries. */
+  databasePoolSize: number;
+  /** Body size limits, in bytes. */
+  bodyLimit: number;
+  triggerBodyLimit: number;
+  /** Step jobs processed in parallel by one worker process. */
+  workerConcurrency: number;
+  /** Directory of *.json / *.yaml workflow files upserted at boot into the Development environment. */
+  workflowsDir?: string;
+  /** Allows webhook URLs on loopback/private networks (tests, trusted intranets). */
+  allowPrivateWebhookTargets: boolean;
+  /** Seconds the recovery sweeper waits before it re-enqueues received events and queued jobs. */
+  recoveryGraceSeconds: number;
+  /** Enables the test-only failure route used to prove the 500 error shape. */
+  enableTestRoutes: boolean;
+  metricsEnabled: boolean;
+  idempotencyTtlSeconds: number;
+  providerMaxAttempts: number;
+  providerTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const ROLES: Role[] = ['api', 'worker', 'all'];
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function readEnum<T extends string>(env: Env, name: string, allowed: T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!allowed.includes(raw as T)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+function readEncryptionKey(env: Env): string | undefined {
+  const raw = env.ENCRYPTION_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  const bytes = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (bytes.length !== 32) throw new ConfigError('ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
+  return bytes.toString('hex');
+}
+
+export function parseConfig(env: Env): AppConfig {
+  const config = new AppConfig();
+  config.databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  config.dataDir = env.DATA_DIR || './.data';
+  config.redisUrl = readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  config.queuePrefix = env.QUEUE_PREFIX || 'notifications';
+  config.role = readEnum(env, 'ROLE', ROLES, 'all');
+  config.port = readInt(env, 'PORT', 3000, 0, 65535);
+  config.host = env.HOST || '0.0.0.0';
+  config.apiKey = env.API_KEY || undefined;
+  if (config.apiKey !== undefined && config.apiKey.length < 16) {
+    throw new ConfigError('API_KEY must be at least 16 characters');
+  }
+  config.logLevel = readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
+  config.encryptionKey = readEncryptionKey(env);
+  if (config.databaseUrl && !config.encryptionKey) {
+    throw new ConfigError('ENCRYPTION_KEY is required when DATABASE_URL is set (64 hex characters)');
+  }
+  config.databasePoolSize = readInt(env, 'DATABASE_POOL_SIZE', 20, 1, 500);
+  config.bodyLimit = readInt(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 100 * 1024 * 1024);
+  config.triggerBodyLimit = readInt(env, 'TRIGGER_BODY_LIMIT_BYTES', 512 * 1024, 1024, 100 * 1024 * 1024);
+  config.workerConcurrency = readInt(env, 'WORKER_CONCURRENCY', 50, 1, 1000);
+  config.workflowsDir = env.WORKFLOWS_DIR || undefined;
+  config.allowPrivateWebhookTargets = readBool(env, 'ALLOW_PRIVATE_WEBHOOK_TARGETS', false);
+  config.recoveryGraceSeconds = readInt(env, 'RECOVERY_GRACE_SECONDS', 60, 1, 86400);
+  config.enableTestRoutes = readBool(env, 'ENABLE_TEST_ROUTES', false);
+  config.metricsEnabled = readBool(env, 'METRICS_ENABLED', true);
+  config.idempotencyTtlSeconds = readInt(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600);
+  config.providerMaxAttempts = readInt(env, 'PROVIDER_MAX_ATTEMPTS', 3, 1, 20);
+  config.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000);
+  return config;
+}
+
+/** Reads the process environment: the only place that touches process.env. */
+export function loadConfig(overrides: Env = {}): AppConfig {
+  return parseConfig({ ...process.env, ...overrides });
+}
+
+export function generateEncryptionKey(): string {
+  return randomBytes(32).toString('hex');
+}

@@ -1,0 +1,52 @@
+/**
+ * One error vocabulary: domain code → HTTP status. Use cases throw DomainError with a stable code;
+ * the global exception filter maps it through this table (no per-controller try/catch).
+ */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 422,
+  BAD_REQUEST: 400,
+  NOT_FOUND: 404,
+  SUBSCRIBER_NOT_FOUND: 404,
+  WORKFLOW_NOT_FOUND: 404,
+  INTEGRATION_NOT_FOUND: 404,
+  TOPIC_NOT_FOUND: 404,
+  TENANT_NOT_FOUND: 404,
+  MESSAGE_NOT_FOUND: 404,
+  CONFLICT: 409,
+  IDEMPOTENCY_IN_FLIGHT: 409,
+  IDEMPOTENCY_BODY_MISMATCH: 422,
+  NO_ACTIVE_INTEGRATION: 400,
+  CRITICAL_WORKFLOW: 400,
+  UNAUTHORIZED: 401,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type FieldErrors = Record<string, { messages: string[]; value?: unknown }>;
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fieldErrors?: FieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  static notFound(code: ErrorCode, message: string): DomainError {
+    return new DomainError(code, message);
+  }
+
+  static validation(field: string, message: string, value?: unknown): DomainError {
+    return new DomainError('VALIDATION_FAILED', message, { [field]: { messages: [message], value } });
+  }
+}

@@ -1,0 +1,26 @@
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import type { DatabaseConnection } from './database/database.js';
+import { DATABASE, PG_POOL } from './database/database.tokens.js';
+import { EnvironmentRepository } from './repositories/environment.repository.js';
+
+const REPOSITORIES: Provider[] = [EnvironmentRepository];
+
+/**
+ * The data-access layer: one connection, one repository per aggregate. Every repository method that
+ * touches tenant data takes the environment id, so an unscoped query does not compile.
+ */
+@Global()
+@Module({})
+export class DalModule {
+  static forRoot(connection: DatabaseConnection): DynamicModule {
+    return {
+      module: DalModule,
+      providers: [
+        { provide: DATABASE, useValue: connection.db },
+        { provide: PG_POOL, useValue: connection.pool },
+        ...REPOSITORIES,
+      ],
+      exports: [DATABASE, PG_POOL, ...REPOSITORIES],
+    };
+  }
+}

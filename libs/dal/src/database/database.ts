@@ -1,0 +1,43 @@
+import { drizzle, NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from '../schema/index.js';
+
+export type Database = NodePgDatabase<typeof schema>;
+/** A database handle or an open transaction: repositories accept either. */
+export type DbExecutor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+
+export interface DatabaseConnection {
+  pool: pg.Pool;
+  db: Database;
+}
+
+export function connectDatabase(connectionString: string, poolSize: number): DatabaseConnection {
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its server (restart, outage) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return { pool, db: drizzle({ client: pool, schema }) };
+}
+
+/** pg error codes we act on (Drizzle wraps the driver error: look at err.cause too). */
+export function pgErrorCode(error: unknown): string | undefined {
+  const candidate = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = candidate?.code ?? candidate?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';
+
+/** Connection-level failures: the database is unreachable rather than the query being wrong. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = pgErrorCode(error);
+  if (code && (code.startsWith('08') || code === '57P01' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT')) {
+    return true;
+  }
+  const message = String((error as Error)?.message ?? '') + String((error as { cause?: Error })?.cause?.message ?? '');
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
+}

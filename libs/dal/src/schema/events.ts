@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { StoredStep } from './workflows.js';
+import { tenantColumns, timestamps, tz } from './columns.js';
+
+/** One accepted trigger: the dedup key (transactionId) and the outbox the worker fans out from. */
+export const triggerEvents = pgTable(
+  'trigger_events',
+  {
+    ...tenantColumns(),
+    transactionId: text('transaction_id').notNull(),
+    workflowId: uuid('workflow_id').notNull(),
+    /** The trigger body as accepted (name, to, payload, overrides, actor, tenant, context). */
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull().default('received'),
+    error: text('error'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('trigger_events_env_transaction_uq').on(t.environmentId, t.transactionId),
+    index('trigger_events_status_idx').on(t.status, t.updatedAt),
+  ],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    ...tenantColumns(),
+    eventId: uuid('event_id').notNull(),
+    /** Internal subscriber id. */
+    subscriberId: uuid('subscriber_id').notNull(),
+    workflowId: uuid('workflow_id').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    channels: text('channels').array().notNull().default(sql`'{}'::text[]`),
+    to: jsonb('to').$type<unknown>(),
+    topics: jsonb('topics').$type<{ _topicId: string; topicKey: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    controls: jsonb('controls').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    digestedNotificationId: uuid('digested_notification_id'),
+    ...timestamps(),
+  },
+  (t) => [
+    // A retried fan-out chunk inserts nothing twice.
+    uniqueIndex('notifications_event_subscriber_uq').on(t.eventId, t.subscriberId),
+    index('notifications_env_created_idx').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
+    index('notifications_env_subscriber_created_idx').on(t.environmentId, t.subscriberId, t.createdAt.desc()),
+    index('notifications_env_transaction_idx').on(t.environmentId, t.transactionId),
+  ],
+);
+
+export interface JobDigest {
+  digestKey?: string;
+  digestValue?: string;
+  amount?: number;
+  unit?: string;
+  type?: string;
+  events?: Record<string, unknown>[];
+  backoff?: boolean;
+  backoffAmount?: number;
+  backoffUnit?: string;
+  updateMode?: boolean;
+  timed?: Record<string, unknown>;
+}
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    ...tenantColumns(),
+    notificationId: uuid('notification_id').notNull(),
+    subscriberId: uuid('subscriber_id').notNull(),
+    workflowId: uuid('workflow_id').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    /** Position of the step in the workflow; jobs of a notification run in this order. */
+    stepIndex: integer('step_index').notNull(),
+    step: jsonb('step').$type<StoredStep>().notNull(),
+    type: text('type').notNull(),
+    status: text('status').notNull().default('pending'),
+    digest: jsonb('digest').$type<JobDigest | null>(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    overrides: jsonb('overrides').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    providerId: text('provider_id'),
+    parentId: uuid('parent_id'),
+    /** When a waiting job (delay, digest, schedule hold) is due. */
+    runAt: tz('run_at'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('jobs_notification_step_uq').on(t.notificationId, t.stepIndex),
+    index('jobs_status_updated_idx').on(t.status, t.updatedAt),
+    index('jobs_env_transaction_idx').on(t.environmentId, t.transactionId),
+    index('jobs_digest_lookup_idx').on(t.environmentId, t.subscriberId, t.workflowId, t.type, t.status),
+  ],
+);
+
+export const executionDetails = pgTable(
+  'execution_details',
+  {
+    ...tenantColumns(),
+    jobId: uuid('job_id').notNull(),
+    notificationId: uuid('notification_id').notNull(),
+    subscriberId: uuid('subscriber_id').notNull(),
+    status: text('status').notNull(),
+    detail: text('detail').notNull(),
+    source: text('source').notNull().default('Internal'),
+    providerId: text('provider_id'),
+    raw: text('raw'),
+    isRetry: boolean('is_retry').notNull().default(false),
+    isTest: boolean('is_test').notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [index('execution_details_notification_idx').on(t.notificationId, t.createdAt)],
+);
+
+export type TriggerEventRow = typeof triggerEvents.$inferSelect;
+export type NotificationRow = typeof notifications.$inferSelect;
+export type NewNotificationRow = typeof notifications.$inferInsert;
+export type JobRow = typeof jobs.$inferSelect;
+export type NewJobRow = typeof jobs.$inferInsert;
+export type ExecutionDetailRow = typeof executionDetails.$inferSelect;
+export type NewExecutionDetailRow = typeof executionDetails.$inferInsert;

@@ -1,0 +1,38 @@
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from './columns.js';
+
+export const organizations = pgTable('organizations', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  ...timestamps(),
+});
+
+export const environments = pgTable(
+  'environments',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    name: text('name').notNull(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('environments_org_name_uq').on(t.organizationId, t.name)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    environmentId: uuid('environment_id').notNull().references(() => environments.id),
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    /** sha256 hex of the key: the raw key is never stored. */
+    keyHash: text('key_hash').notNull(),
+    /** First characters of the key, so a person can tell keys apart. */
+    prefix: text('prefix').notNull(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('api_keys_key_hash_uq').on(t.keyHash), index('api_keys_environment_idx').on(t.environmentId)],
+);
+
+export type Organization = typeof organizations.$inferSelect;
+export type Environment = typeof environments.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;

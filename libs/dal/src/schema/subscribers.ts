@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { tenantColumns, timestamps, tz } from './columns.js';
+
+export interface StoredChannelSettings {
+  providerId: string;
+  integrationIdentifier?: string;
+  _integrationId: string;
+  credentials: {
+    webhookUrl?: string;
+    channel?: string;
+    deviceTokens?: string[];
+    alertUid?: string;
+    title?: string;
+    imageUrl?: string;
+    state?: string;
+    externalUrl?: string;
+  };
+}
+
+export const subscribers = pgTable(
+  'subscribers',
+  {
+    ...tenantColumns(),
+    /** The external id chosen by the client. */
+    subscriberId: text('subscriber_id').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    email: text('email'),
+    phone: text('phone'),
+    avatar: text('avatar'),
+    locale: text('locale'),
+    timezone: text('timezone'),
+    data: jsonb('data').$type<Record<string, unknown> | null>(),
+    channels: jsonb('channels').$type<StoredChannelSettings[]>().notNull().default(sql`'[]'::jsonb`),
+    isOnline: boolean('is_online'),
+    lastOnlineAt: tz('last_online_at'),
+    /** Novu's __v: incremented on every change. */
+    version: integer('version').notNull().default(0),
+    deleted: boolean('deleted').notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('subscribers_env_subscriber_id_uq').on(t.environmentId, t.subscriberId),
+    index('subscribers_env_email_idx').on(t.environmentId, t.email),
+  ],
+);
+
+export type SubscriberRow = typeof subscribers.$inferSelect;
+export type NewSubscriberRow = typeof subscribers.$inferInsert;

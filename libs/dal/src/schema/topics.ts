@@ -1,0 +1,44 @@
+import { jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { tenantColumns, timestamps } from './columns.js';
+
+export const topics = pgTable(
+  'topics',
+  {
+    ...tenantColumns(),
+    key: text('key').notNull(),
+    name: text('name'),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('topics_env_key_uq').on(t.environmentId, t.key)],
+);
+
+/** Membership rows; the primary key doubles as the keyset-pagination index for fan-out. */
+export const topicSubscribers = pgTable(
+  'topic_subscribers',
+  {
+    topicId: uuid('topic_id').notNull().references(() => topics.id, { onDelete: 'cascade' }),
+    subscriberId: uuid('subscriber_id').notNull(),
+    environmentId: uuid('environment_id').notNull(),
+    organizationId: uuid('organization_id').notNull(),
+    /** External subscriberId, copied so listings need no join. */
+    externalSubscriberId: text('external_subscriber_id').notNull(),
+    ...timestamps(),
+  },
+  (t) => [primaryKey({ name: 'topic_subscribers_pk', columns: [t.topicId, t.subscriberId] })],
+);
+
+export const tenants = pgTable(
+  'tenants',
+  {
+    ...tenantColumns(),
+    identifier: text('identifier').notNull(),
+    name: text('name'),
+    data: jsonb('data').$type<Record<string, unknown> | null>(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('tenants_env_identifier_uq').on(t.environmentId, t.identifier)],
+);
+
+export type TopicRow = typeof topics.$inferSelect;
+export type TopicSubscriberRow = typeof topicSubscribers.$inferSelect;
+export type TenantRow = typeof tenants.$inferSelect;

@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { boolean, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { tenantColumns, timestamps, tz } from './columns.js';
+
+/** A workflow step as stored: the spec's NotificationStep (validated by the workflows module). */
+export interface StoredStep {
+  _id: string;
+  uuid?: string;
+  name?: string;
+  active: boolean;
+  shouldStopOnFail: boolean;
+  template: { type: string; [key: string]: unknown };
+  filters: unknown[];
+  metadata?: Record<string, unknown>;
+  replyCallback?: { active?: boolean; url?: string };
+  _templateId?: string;
+  _parentId?: string | null;
+  variants?: unknown[];
+}
+
+export const notificationGroups = pgTable(
+  'notification_groups',
+  {
+    ...tenantColumns(),
+    name: text('name').notNull(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('notification_groups_env_name_uq').on(t.environmentId, t.name)],
+);
+
+export const workflows = pgTable(
+  'workflows',
+  {
+    ...tenantColumns(),
+    /** The trigger identifier (event name). */
+    identifier: text('identifier').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    active: boolean('active').notNull().default(true),
+    draft: boolean('draft').notNull().default(false),
+    critical: boolean('critical').notNull().default(false),
+    preferenceSettings: jsonb('preference_settings').$type<Record<string, boolean>>().notNull().default(sql`'{}'::jsonb`),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    steps: jsonb('steps').$type<StoredStep[]>().notNull().default(sql`'[]'::jsonb`),
+    data: jsonb('data').$type<Record<string, unknown> | null>(),
+    notificationGroupId: uuid('notification_group_id').notNull(),
+    creatorId: text('creator_id'),
+    deleted: boolean('deleted').notNull().default(false),
+    deletedAt: tz('deleted_at'),
+    deletedBy: text('deleted_by'),
+    ...timestamps(),
+  },
+  (t) => [
+    // Soft-deleted workflows free their identifier.
+    uniqueIndex('workflows_env_identifier_uq').on(t.environmentId, t.identifier).where(sql`NOT ${t.deleted}`),
+  ],
+);
+
+export type NotificationGroupRow = typeof notificationGroups.$inferSelect;
+export type WorkflowRow = typeof workflows.$inferSelect;
+export type NewWorkflowRow = typeof workflows.$inferInsert;

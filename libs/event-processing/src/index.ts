@@ -1,0 +1,5 @@
+export * from './queue/job-catalogue.js';
+export * from './queue/job-queue.service.js';
+export * from './queue/queue-backend.js';
+export * from './queue/queue.module.js';
+export * from './event-processing.module.js';

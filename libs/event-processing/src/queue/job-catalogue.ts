@@ -1,0 +1,38 @@
+import type { JobsOptions } from 'bullmq';
+
+/**
+ * Every queue job the service knows: its queue, payload type and options. Payloads carry ids only;
+ * the database row is the truth, so a lost or repeated queue entry is harmless.
+ */
+export const QUEUE_NAMES = {
+  events: 'trigger-events',
+  steps: 'step-jobs',
+  system: 'system',
+} as const;
+export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
+
+export interface JobPayloads {
+  /** Fan a trigger event out to its recipients. */
+  'fan-out': { eventId: string; environmentId: string };
+  /** Run one step job of one notification. */
+  'run-step': { jobId: string; environmentId: string };
+  /** Re-enqueue work whose queue entry was lost. */
+  'recovery-sweep': Record<string, never>;
+  /** Round trip used by health checks and tests to prove the queue works. */
+  ping: { sentAt: string };
+}
+export type JobName = keyof JobPayloads;
+
+const retried: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: { count: 1_000 },
+  removeOnFail: { count: 10_000 },
+};
+
+export const JOB_DEFINITIONS: { [N in JobName]: { queue: QueueName; options: JobsOptions } } = {
+  'fan-out': { queue: QUEUE_NAMES.events, options: retried },
+  'run-step': { queue: QUEUE_NAMES.steps, options: retried },
+  'recovery-sweep': { queue: QUEUE_NAMES.system, options: { removeOnComplete: true, removeOnFail: { count: 100 } } },
+  ping: { queue: QUEUE_NAMES.system, options: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
+};

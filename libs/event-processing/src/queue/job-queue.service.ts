@@ -1,0 +1,54 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import type { JobsOptions, Queue } from 'bullmq';
+import { JOB_DEFINITIONS, QUEUE_NAMES, type JobName, type JobPayloads, type QueueName } from './job-catalogue.js';
+
+export interface JobToAdd<N extends JobName> {
+  name: N;
+  data: JobPayloads[N];
+  options?: JobsOptions;
+}
+
+/** The typed door to the queues: callers name a job of the catalogue, never a raw queue. */
+@Injectable()
+export class JobQueue {
+  private readonly queues: Record<QueueName, Queue>;
+
+  constructor(
+    @InjectQueue(QUEUE_NAMES.events) events: Queue,
+    @InjectQueue(QUEUE_NAMES.steps) steps: Queue,
+    @InjectQueue(QUEUE_NAMES.system) system: Queue,
+  ) {
+    this.queues = { [QUEUE_NAMES.events]: events, [QUEUE_NAMES.steps]: steps, [QUEUE_NAMES.system]: system };
+  }
+
+  queue(name: QueueName): Queue {
+    return this.queues[name];
+  }
+
+  async add<N extends JobName>(name: N, data: JobPayloads[N], options?: JobsOptions) {
+    const definition = JOB_DEFINITIONS[name];
+    return this.queues[definition.queue].add(name, data, { ...definition.options, ...options });
+  }
+
+  /** One round trip per queue for any number of jobs of one name. */
+  async addBulk<N extends JobName>(name: N, jobs: { data: JobPayloads[N]; options?: JobsOptions }[]) {
+    if (jobs.length === 0) return [];
+    const definition = JOB_DEFINITIONS[name];
+    return this.queues[definition.queue].addBulk(
+      jobs.map((job) => ({ name, data: job.data, opts: { ...definition.options, ...job.options } })),
+    );
+  }
+
+  /** Counts of waiting/active/delayed jobs per queue, for health and metrics. */
+  async depth(): Promise<Record<string, Record<string, number>>> {
+    const entries = await Promise.all(
+      Object.values(this.queues).map(async (queue) => [queue.name, await queue.getJobCounts('waiting', 'active', 'delayed', 'failed')] as const),
+    );
+    return Object.fromEntries(entries);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.queues).map((queue) => queue.close()));
+  }
+}

@@ -1,0 +1,24 @@
+import { BullModule } from '@nestjs/bullmq';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { QUEUE_NAMES } from './job-catalogue.js';
+import { JobQueue } from './job-queue.service.js';
+import type { QueueBackend } from './queue-backend.js';
+
+export const QUEUE_BACKEND = Symbol('QUEUE_BACKEND');
+
+/** Producers for every queue of the catalogue; consumers live in the worker's processors. */
+@Global()
+@Module({})
+export class QueueModule {
+  static forRoot(backend: QueueBackend): DynamicModule {
+    return {
+      module: QueueModule,
+      imports: [
+        BullModule.forRoot({ connection: backend.connection as never, prefix: backend.prefix }),
+        ...Object.values(QUEUE_NAMES).map((name) => BullModule.registerQueue({ name })),
+      ],
+      providers: [JobQueue, { provide: QUEUE_BACKEND, useValue: backend }],
+      exports: [JobQueue, QUEUE_BACKEND],
+    };
+  }
+}

@@ -1,0 +1,12 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import type { Job } from 'bullmq';
+import { QUEUE_NAMES, type JobPayloads } from './queue/job-catalogue.js';
+
+/** Housekeeping jobs. `ping` proves a job makes the round trip through the configured backend. */
+@Processor(QUEUE_NAMES.system)
+export class SystemProcessor extends WorkerHost {
+  async process(job: Job<JobPayloads['ping']>): Promise<unknown> {
+    if (job.name === 'ping') return { pong: job.data.sentAt };
+    return undefined;
+  }
+}
