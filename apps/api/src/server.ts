@@ -19,7 +19,7 @@ function requestIdFrom(request: { headers: Record<string, string | string[] | un
 }
 
 /** Builds the Nest application (not yet listening) for a prepared runtime. */
-export async function createServer(runtime: Runtime, options: { clock?: Clock } = {}): Promise<NestFastifyApplication> {
+export async function createServer(runtime: Runtime, options: { clock?: Clock; swaggerUi?: boolean } = {}): Promise<NestFastifyApplication> {
   const { config, logger } = runtime;
   const adapter = new FastifyAdapter({
     bodyLimit: largestBodyLimit(config),
@@ -56,6 +56,6 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock } 
     reply.headers(headers).status(body.statusCode).send(body);
   });
 
-  if (config.role !== 'worker') setupSwagger(app);
+  if (config.role !== 'worker') setupSwagger(app, { ui: options.swaggerUi ?? true });
   return app;
 }

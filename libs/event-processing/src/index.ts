@@ -3,3 +3,4 @@ export * from './queue/job-queue.service.js';
 export * from './queue/queue-backend.js';
 export * from './queue/queue.module.js';
 export * from './event-processing.module.js';
+export * from './queue/queue-consumer.js';

@@ -1,10 +1,11 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { QUEUE_NAMES, type JobPayloads } from './queue/job-catalogue.js';
+import { QueueConsumer } from './queue/queue-consumer.js';
 
 /** Housekeeping jobs. `ping` proves a job makes the round trip through the configured backend. */
 @Processor(QUEUE_NAMES.system)
-export class SystemProcessor extends WorkerHost {
+export class SystemProcessor extends QueueConsumer {
   async process(job: Job<JobPayloads['ping']>): Promise<unknown> {
     if (job.name === 'ping') return { pong: job.data.sentAt };
     return undefined;

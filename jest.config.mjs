@@ -1,0 +1,32 @@
+// Jest in ESM mode (Nest 12 is ESM-only): run through `node --experimental-vm-modules`.
+const moduleNameMapper = {
+  '^#common$': '<rootDir>/libs/common/src/index.ts',
+  '^#dal$': '<rootDir>/libs/dal/src/index.ts',
+  '^#application$': '<rootDir>/libs/application/src/index.ts',
+  '^#event-processing$': '<rootDir>/libs/event-processing/src/index.ts',
+  '^#providers$': '<rootDir>/libs/providers/src/index.ts',
+  '^#api/(.*)\\.js$': '<rootDir>/apps/api/src/$1.ts',
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
+
+const common = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  // Type checking is tsc's job (npm run typecheck); tests transpile only, which keeps them fast.
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }] },
+  moduleNameMapper,
+};
+
+export default {
+  testTimeout: 60_000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+    },
+  ],
+};

@@ -1,0 +1,26 @@
+import { WorkerHost } from '@nestjs/bullmq';
+import { Inject, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '#common';
+import { QUEUE_BACKEND } from './queue.module.js';
+import type { QueueBackend } from './queue-backend.js';
+
+/**
+ * Base of every processor: applies the runtime settings that @Processor's static options cannot
+ * carry (concurrency from config; a short poll on embedded PGlite, whose socket multiplexer cannot
+ * deliver LISTEN/NOTIFY wake-ups to an idle connection).
+ */
+export abstract class QueueConsumer extends WorkerHost implements OnApplicationBootstrap {
+  @Inject(AppConfig) protected readonly config: AppConfig;
+  @Inject(QUEUE_BACKEND) protected readonly backend: QueueBackend;
+
+  protected concurrency(): number {
+    return this.config.workerConcurrency;
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.concurrency();
+    if (this.backend.kind === 'postgres' && !this.config.databaseUrl) {
+      this.worker.opts.drainDelay = 0.2;
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent.js';
+import { AdjustableClock, createLogger, loadConfig } from '#common';
+import { EnvironmentRepository, type Database, type Environment } from '#dal';
+import { apiKeyPrefix, generateApiKey, hashApiKey, TenancyService } from '#application';
+import { JobQueue } from '#event-processing';
+import { prepareRuntime, type Runtime } from '#api/runtime.js';
+import { createServer } from '#api/server.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export const TEST_ENCRYPTION_KEY = 'a'.repeat(64);
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  runtime: Runtime;
+  db: Database;
+  clock: AdjustableClock;
+  queue: JobQueue;
+  /** supertest bound to the running server. */
+  http: TestAgent;
+  /** A key of the Development environment and that environment. */
+  apiKey: string;
+  environment: Environment;
+  /** Sends a request with the Development key. */
+  api(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, key?: string): request.Test;
+  /** A key of another organization's environment, for isolation tests. */
+  createForeignKey(): Promise<{ apiKey: string; environment: Environment }>;
+  /** A new key of the named environment of the default organization (e.g. Production). */
+  createKeyFor(environmentName: string): Promise<{ apiKey: string; environment: Environment }>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra environment variables, e.g. { ROLE: 'api' }. */
+  env?: Record<string, string>;
+}
+
+/**
+ * The real service (api + worker in one process) on a fresh database: embedded PGlite by default,
+ * the PostgreSQL server and Redis when DATABASE_URL / REDIS_URL are set.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database: TestDatabase = await createTestDatabase();
+  const config = loadConfig({
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    QUEUE_PREFIX: `test-${randomBytes(4).toString('hex')}`,
+    ENABLE_TEST_ROUTES: 'true',
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+    RECOVERY_GRACE_SECONDS: '5',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...options.env,
+  });
+  const runtime = await prepareRuntime(config, createLogger(config.logLevel), { loadDataDir: database.loadDataDir });
+  const clock = new AdjustableClock();
+  const app = await createServer(runtime, { clock, swaggerUi: false });
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+
+  const apiKey = generateApiKey();
+  await app.get(TenancyService).ensureFirstBoot(apiKey);
+  const environments = app.get(EnvironmentRepository);
+  const environment = (await environments.findEnvironmentByName('Development'))!;
+  const http = request(app.getHttpServer());
+
+  const keyFor = async (target: Environment) => {
+    const key = generateApiKey();
+    await environments.insertApiKey(target, hashApiKey(key), apiKeyPrefix(key));
+    return { apiKey: key, environment: target };
+  };
+
+  return {
+    app,
+    runtime,
+    db: runtime.database.db,
+    clock,
+    queue: app.get(JobQueue),
+    http,
+    apiKey,
+    environment,
+    api: (method, path, key = apiKey) => http[method](path).set('Authorization', `ApiKey ${key}`),
+    createForeignKey: async () => {
+      const [foreign] = await environments.createOrganization(`Foreign ${randomBytes(3).toString('hex')}`, ['Development']);
+      return keyFor(foreign);
+    },
+    createKeyFor: async (name) => keyFor((await environments.findEnvironmentByName(name, environment.organizationId))!),
+    close: async () => {
+      await app.close();
+      await runtime.close();
+      await database.drop();
+    },
+  };
+}

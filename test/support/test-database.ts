@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '#common';
+
+/** Where global setup leaves the migrated embedded database for every test file to start from. */
+export const TEMPLATE_DUMP = join(process.cwd(), '.test-cache', 'template.tar');
+export const TEMPLATE_DATABASE = 'ns_test_template';
+
+/** The PostgreSQL server the suite runs against, or undefined for embedded PGlite. */
+export function serverDatabaseUrl(): string | undefined {
+  return loadConfig({ ENCRYPTION_KEY: '0'.repeat(64) }).databaseUrl;
+}
+
+export function databaseUrlFor(base: string, database: string): string {
+  const url = new URL(base);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export async function withAdminClient<T>(base: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase {
+  /** For a server: the URL of a fresh database cloned from the template. */
+  databaseUrl?: string;
+  /** For embedded mode: the template data directory to load. */
+  loadDataDir?: Blob;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const base = serverDatabaseUrl();
+  if (!base) {
+    const dump = await readFile(TEMPLATE_DUMP);
+    return { loadDataDir: new Blob([dump]), drop: async () => undefined };
+  }
+  const name = `ns_test_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+  return {
+    databaseUrl: databaseUrlFor(base, name),
+    drop: () => withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
