@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { waitFor } from './support/wait.js';
 
-describe('foundation', () => {
+describe('foundation: auth, errors, health, queue', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -10,35 +11,110 @@ describe('foundation', () => {
     await t?.close();
   });
 
-  it('GET /health answers 200 with database and queue up', async () => {
-    const res = await t.http.get('/health');
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', database: 'up', queue: 'up' });
-    expect(res.headers['x-request-id']).toBeDefined();
+  describe('authentication', () => {
+    it('rejects a request without the header', async () => {
+      const res = await t.http.get('/v1/tenants');
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ statusCode: 401, message: 'Missing authorization header', error: 'Unauthorized', path: '/v1/tenants' });
+      expect(typeof res.body.timestamp).toBe('string');
+    });
+
+    it('rejects another scheme', async () => {
+      const res = await t.http.get('/v1/tenants').set('Authorization', `Bearer ${t.apiKey}`);
+      expect(res.status).toBe(401);
+      expect(res.body.message).toBe('Invalid authentication scheme');
+    });
+
+    it('rejects an unknown key', async () => {
+      const res = await t.http.get('/v1/tenants').set('Authorization', 'ApiKey 0123456789abcdef0123456789abcdef');
+      expect(res.status).toBe(401);
+      expect(res.body.message).toBe('API Key not found');
+    });
+
+    it('accepts a valid key', async () => {
+      const res = await t.api('get', '/v1/tenants');
+      expect(res.status).toBe(200);
+    });
+
+    it('scopes data to the key environment', async () => {
+      const created = await t.api('post', '/v1/tenants').send({ identifier: 'acme', name: 'Acme' });
+      expect(created.status).toBe(201);
+      const production = await t.createKeyFor('Production');
+      const foreign = await t.createForeignKey();
+      for (const key of [production.apiKey, foreign.apiKey]) {
+        expect((await t.api('get', '/v1/tenants/acme', key)).status).toBe(404);
+        expect((await t.api('get', '/v1/tenants', key)).body.data).toEqual([]);
+      }
+      expect((await t.api('get', '/v1/tenants/acme')).status).toBe(200);
+    });
   });
 
-  it('401 without key', async () => {
-    const res = await t.http.get('/v1/test/failure');
-    expect(res.status).toBe(401);
-    expect(res.body.message).toBe('Missing authorization header');
+  describe('error bodies', () => {
+    it('422 with per-field messages on a validation failure', async () => {
+      const res = await t.api('post', '/v1/tenants').send({ identifier: 42 });
+      expect(res.status).toBe(422);
+      expect(res.body.error).toBe('Unprocessable Entity');
+      expect(Object.keys(res.body.errors).sort()).toEqual(['identifier', 'name']);
+      expect(res.body.errors.identifier.messages.length).toBeGreaterThan(0);
+      expect(res.body.errors.identifier.value).toBe(42);
+    });
+
+    it('400 on malformed JSON', async () => {
+      const res = await t.api('post', '/v1/tenants').set('Content-Type', 'application/json').send('{"identifier": ');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', path: '/v1/tenants' });
+    });
+
+    it('413 on an oversized body, and nothing is created', async () => {
+      const res = await t.api('post', '/v1/tenants').send({ identifier: 'big', name: 'x'.repeat(200 * 1024) });
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+      expect((await t.api('get', '/v1/tenants/big')).status).toBe(404);
+    });
+
+    it('404 on an unknown route', async () => {
+      const res = await t.api('get', '/v1/no-such-route');
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', path: '/v1/no-such-route' });
+    });
+
+    it('500 carries an errorId and no stack trace', async () => {
+      const res = await t.api('get', '/v1/test/failure');
+      expect(res.status).toBe(500);
+      expect(res.body).toMatchObject({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' });
+      expect(res.body.errorId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.stringify(res.body)).not.toMatch(/\bat .+:\d+:\d+/);
+    });
+
+    it('every response carries an x-request-id, echoing a given one', async () => {
+      const res = await t.http.get('/health').set('x-request-id', 'trace-123');
+      expect(res.headers['x-request-id']).toBe('trace-123');
+      const generated = await t.http.get('/health');
+      expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
   });
 
-  it('500 has an errorId and no stack', async () => {
-    const res = await t.api('get', '/v1/test/failure');
-    expect(res.status).toBe(500);
-    expect(res.body.errorId).toBeDefined();
-    expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts/);
+  describe('OpenAPI', () => {
+    it('serves the document with the ApiKey security scheme', async () => {
+      const res = await t.http.get('/api-docs-json');
+      expect(res.status).toBe(200);
+      expect(res.body.components.securitySchemes['api-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+      expect(res.body.paths['/v1/tenants']).toBeDefined();
+    });
   });
 
-  it('processes a ping job', async () => {
-    const job = await t.queue.add('ping', { sentAt: 'x' });
-    const started = Date.now();
-    let state = await job.getState();
-    while (state !== 'completed' && Date.now() - started < 20_000) {
-      await new Promise((r) => setTimeout(r, 100));
-      state = await job.getState();
-    }
-    console.log('ping took', Date.now() - started, state);
-    expect(state).toBe('completed');
+  describe('health and queue', () => {
+    it('GET /health answers 200 with database and queue up', async () => {
+      const res = await t.http.get('/health');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ status: 'ok', database: 'up', queue: 'up' });
+    });
+
+    it(`processes an enqueued job on the configured backend`, async () => {
+      const job = await t.queue.add('ping', { sentAt: 'now' });
+      await waitFor(async () => (await job.getState()) === 'completed', { timeoutMs: 15_000 });
+      const finished = await t.queue.queue('system').getJob(job.id!);
+      expect(finished?.returnvalue).toEqual({ pong: 'now' });
+    });
   });
 });

@@ -5,10 +5,11 @@ import { EventProcessingModule, QueueModule } from '#event-processing';
 import { AuthModule } from './auth/auth.module.js';
 import { HealthModule } from './health/health.module.js';
 import type { Runtime } from './runtime.js';
+import { TenantsModule } from './tenants/tenants.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 
 /** HTTP feature modules, registered only for the api role. */
-const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule];
+const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, TenantsModule];
 
 /** One composition root: ROLE picks the api modules, the queue consumers, or both. */
 @Module({})

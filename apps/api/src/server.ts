@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock, DomainError, newId, PinoNestLogger } from '#common';
 import { AppModule } from './app.module.js';
 import { bodyLimitFor, largestBodyLimit } from './http/body-limits.js';
@@ -32,8 +32,7 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  const filter = new HttpExceptionFilter(logger);
-  app.useGlobalFilters(filter);
+  app.useGlobalFilters(new HttpExceptionFilter(logger));
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
 
@@ -49,11 +48,6 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
       { reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request completed',
     );
-  });
-  // Errors raised before Nest routes the request (body parsing, hooks) get the same body as the rest.
-  fastify.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const { body, headers } = filter.toBody(error, request);
-    reply.headers(headers).status(body.statusCode).send(body);
   });
 
   if (config.role !== 'worker') setupSwagger(app, { ui: options.swaggerUi ?? true });

@@ -2,8 +2,9 @@ import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import type { DatabaseConnection } from './database/database.js';
 import { DATABASE, PG_POOL } from './database/database.tokens.js';
 import { EnvironmentRepository } from './repositories/environment.repository.js';
+import { TenantRepository } from './repositories/tenant.repository.js';
 
-const REPOSITORIES: Provider[] = [EnvironmentRepository];
+const REPOSITORIES: Provider[] = [EnvironmentRepository, TenantRepository];
 
 /**
  * The data-access layer: one connection, one repository per aggregate. Every repository method that

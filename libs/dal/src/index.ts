@@ -5,3 +5,4 @@ export * from './database/embedded-postgres.js';
 export * from './database/migrate.js';
 export * from './dal.module.js';
 export * from './repositories/environment.repository.js';
+export * from './repositories/tenant.repository.js';
