@@ -1,5 +1,6 @@
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { Clock, ConfigModule, LOGGER, SystemClock } from '#common';
+import { CryptoModule } from '#application';
 import { DalModule } from '#dal';
 import { EventProcessingModule, QueueModule } from '#event-processing';
 import { AuthModule } from './auth/auth.module.js';
@@ -21,6 +22,7 @@ export class AppModule {
       DalModule.forRoot(runtime.database),
       QueueModule.forRoot(runtime.queueBackend),
       HealthModule,
+      CryptoModule,
     ];
     if (config.role !== 'worker') imports.push(...API_MODULES);
     if (config.role !== 'worker' && config.enableTestRoutes) imports.push(TestRoutesModule);
