@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Database, DbExecutor } from '../database/database.js';
+import { DATABASE } from '../database/database.tokens.js';
+import { executionDetails, type ExecutionDetailRow, type NewExecutionDetailRow } from '../schema/index.js';
+
+/** The audit trail of every decision a step job takes. */
+@Injectable()
+export class ExecutionDetailRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async insertMany(rows: NewExecutionDetailRow[], executor: DbExecutor = this.db): Promise<void> {
+    if (rows.length === 0) return;
+    await executor.insert(executionDetails).values(rows);
+  }
+
+  async findByJob(environmentId: string, jobId: string): Promise<ExecutionDetailRow[]> {
+    return this.db
+      .select()
+      .from(executionDetails)
+      .where(and(eq(executionDetails.environmentId, environmentId), eq(executionDetails.jobId, jobId)))
+      .orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
+  }
+
+  async findByNotifications(environmentId: string, notificationIds: string[]): Promise<ExecutionDetailRow[]> {
+    if (notificationIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(executionDetails)
+      .where(and(eq(executionDetails.environmentId, environmentId), inArray(executionDetails.notificationId, notificationIds)))
+      .orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
+  }
+}

@@ -1,0 +1,175 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import type { JobStatus } from '#common';
+import type { Database, DbExecutor } from '../database/database.js';
+import { DATABASE } from '../database/database.tokens.js';
+import { jobs, type JobRow, type NewJobRow } from '../schema/index.js';
+
+export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId' | 'payload'>>;
+
+/** Identifies the digest window a job belongs to. */
+export interface DigestKey {
+  subscriberId: string;
+  workflowId: string;
+  stepIndex: number;
+  digestValue: string;
+}
+
+/** Step jobs: one row per workflow step of a notification, run in stepIndex order. */
+@Injectable()
+export class JobRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async insertMany(rows: NewJobRow[], executor: DbExecutor = this.db): Promise<JobRow[]> {
+    if (rows.length === 0) return [];
+    return executor.insert(jobs).values(rows).onConflictDoNothing({ target: [jobs.notificationId, jobs.stepIndex] }).returning();
+  }
+
+  async findById(environmentId: string, id: string, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
+    const [row] = await executor.select().from(jobs).where(and(eq(jobs.environmentId, environmentId), eq(jobs.id, id))).limit(1);
+    return row;
+  }
+
+  async findByNotification(environmentId: string, notificationId: string, executor: DbExecutor = this.db): Promise<JobRow[]> {
+    return executor
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.notificationId, notificationId)))
+      .orderBy(asc(jobs.stepIndex));
+  }
+
+  async findByNotifications(environmentId: string, notificationIds: string[]): Promise<JobRow[]> {
+    if (notificationIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.notificationId, notificationIds)))
+      .orderBy(asc(jobs.notificationId), asc(jobs.stepIndex));
+  }
+
+  async findByTransaction(environmentId: string, transactionId: string): Promise<JobRow[]> {
+    return this.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.transactionId, transactionId)))
+      .orderBy(asc(jobs.notificationId), asc(jobs.stepIndex));
+  }
+
+  /**
+   * Takes a job for running: only one concurrent caller wins. A waiting (delayed) job is taken only
+   * once it is due, so an early or repeated queue entry finds nothing to do.
+   */
+  async claim(environmentId: string, id: string, now: Date): Promise<JobRow | undefined> {
+    const [row] = await this.db
+      .update(jobs)
+      .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, updatedAt: new Date() })
+      .where(
+        and(
+          eq(jobs.environmentId, environmentId),
+          eq(jobs.id, id),
+          or(inArray(jobs.status, ['pending', 'queued']), and(eq(jobs.status, 'delayed'), or(isNull(jobs.runAt), lte(jobs.runAt, now)))),
+        ),
+      )
+      .returning();
+    return row;
+  }
+
+  async update(environmentId: string, id: string, changes: JobChanges, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
+    const [row] = await executor
+      .update(jobs)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.id, id)))
+      .returning();
+    return row;
+  }
+
+  /** Moves the listed jobs that are still in one of `from` to `status`; returns the moved rows. */
+  async transition(environmentId: string, ids: string[], from: JobStatus[], status: JobStatus, executor: DbExecutor = this.db): Promise<JobRow[]> {
+    if (ids.length === 0) return [];
+    return executor
+      .update(jobs)
+      .set({ status, updatedAt: new Date() })
+      .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.id, ids), inArray(jobs.status, from)))
+      .returning();
+  }
+
+  /** The jobs after `stepIndex` of a notification that have not started. */
+  async findPendingAfter(environmentId: string, notificationId: string, stepIndex: number, executor: DbExecutor = this.db): Promise<JobRow[]> {
+    return executor
+      .select()
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.environmentId, environmentId),
+          eq(jobs.notificationId, notificationId),
+          gt(jobs.stepIndex, stepIndex),
+          eq(jobs.status, 'pending'),
+        ),
+      )
+      .orderBy(asc(jobs.stepIndex));
+  }
+
+  /** Cancels the not yet finished waiting jobs of a transaction (DELETE /v1/events/trigger). */
+  async cancelByTransaction(environmentId: string, transactionId: string): Promise<JobRow[]> {
+    return this.db
+      .update(jobs)
+      .set({ status: 'canceled', updatedAt: new Date() })
+      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.transactionId, transactionId), inArray(jobs.status, ['pending', 'queued', 'delayed'])))
+      .returning();
+  }
+
+  private digestWhere(environmentId: string, key: DigestKey) {
+    return and(
+      eq(jobs.environmentId, environmentId),
+      eq(jobs.subscriberId, key.subscriberId),
+      eq(jobs.workflowId, key.workflowId),
+      eq(jobs.type, 'digest'),
+      eq(jobs.stepIndex, key.stepIndex),
+      sql`${jobs.digest}->>'digestValue' = ${key.digestValue}`,
+    );
+  }
+
+  /** The open digest window (a digest job waiting) for this key, if any. */
+  async findOpenDigest(environmentId: string, key: DigestKey, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
+    const [row] = await executor
+      .select()
+      .from(jobs)
+      .where(and(this.digestWhere(environmentId, key), eq(jobs.status, 'delayed')))
+      .orderBy(desc(jobs.createdAt))
+      .limit(1);
+    return row;
+  }
+
+  /** Whether another digest job of this key was created since `since` (backoff: "was there a recent event?"). */
+  async hasRecentDigest(environmentId: string, key: DigestKey, exceptJobId: string, since: Date, executor: DbExecutor = this.db): Promise<boolean> {
+    const rows = await executor
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(this.digestWhere(environmentId, key), ne(jobs.id, exceptJobId), gte(jobs.createdAt, since)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /**
+   * System-wide, for the recovery sweeper: jobs `queued` since before `olderThan` and waiting jobs
+   * overdue since before `overdueBefore`. Touches them so the next sweep waits a grace period again.
+   */
+  async claimStale(olderThan: Date, overdueBefore: Date, limit: number): Promise<Pick<JobRow, 'id' | 'environmentId'>[]> {
+    const stale = await this.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        or(
+          and(eq(jobs.status, 'queued'), lt(jobs.updatedAt, olderThan)),
+          and(eq(jobs.status, 'delayed'), lt(jobs.runAt, overdueBefore), lt(jobs.updatedAt, olderThan)),
+        ),
+      )
+      .limit(limit);
+    if (stale.length === 0) return [];
+    return this.db
+      .update(jobs)
+      .set({ updatedAt: new Date() })
+      .where(inArray(jobs.id, stale.map((row) => row.id)))
+      .returning({ id: jobs.id, environmentId: jobs.environmentId });
+  }
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Database, DbExecutor } from '../database/database.js';
+import { DATABASE } from '../database/database.tokens.js';
+import { notifications, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
+
+/** One notification per (trigger event, subscriber). */
+@Injectable()
+export class NotificationRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /** A retried fan-out chunk inserts nothing twice: existing (event, subscriber) pairs are skipped and not returned. */
+  async insertMany(rows: NewNotificationRow[], executor: DbExecutor = this.db): Promise<NotificationRow[]> {
+    if (rows.length === 0) return [];
+    return executor
+      .insert(notifications)
+      .values(rows)
+      .onConflictDoNothing({ target: [notifications.eventId, notifications.subscriberId] })
+      .returning();
+  }
+
+  async findById(environmentId: string, id: string): Promise<NotificationRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.id, id)))
+      .limit(1);
+    return row;
+  }
+
+  async findByEvent(environmentId: string, eventId: string): Promise<NotificationRow[]> {
+    return this.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.eventId, eventId)))
+      .orderBy(asc(notifications.createdAt));
+  }
+
+  async findByTransaction(environmentId: string, transactionId: string): Promise<NotificationRow[]> {
+    return this.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.transactionId, transactionId)))
+      .orderBy(asc(notifications.createdAt));
+  }
+
+  /** Notifications folded into a digest whose master notification is `digestedNotificationId`. */
+  async findDigestedInto(environmentId: string, digestedNotificationId: string, executor: DbExecutor = this.db): Promise<NotificationRow[]> {
+    return executor
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.digestedNotificationId, digestedNotificationId)))
+      .orderBy(asc(notifications.createdAt), asc(notifications.id));
+  }
+
+  async markDigested(environmentId: string, ids: string[], digestedNotificationId: string, executor: DbExecutor = this.db): Promise<void> {
+    if (ids.length === 0) return;
+    await executor
+      .update(notifications)
+      .set({ digestedNotificationId, updatedAt: new Date() })
+      .where(and(eq(notifications.environmentId, environmentId), inArray(notifications.id, ids)));
+  }
+}
