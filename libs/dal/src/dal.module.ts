@@ -3,12 +3,14 @@ import type { DatabaseConnection } from './database/database.js';
 import { DATABASE, PG_POOL } from './database/database.tokens.js';
 import { EnvironmentRepository } from './repositories/environment.repository.js';
 import { TenantRepository } from './repositories/tenant.repository.js';
+import { IntegrationRepository } from './repositories/integration.repository.js';
+import { WorkflowRepository } from './repositories/workflow.repository.js';
 import { TriggerEventRepository } from './repositories/trigger-event.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
 import { JobRepository } from './repositories/job.repository.js';
 import { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
 
-const REPOSITORIES: Provider[] = [EnvironmentRepository, TenantRepository, TriggerEventRepository, NotificationRepository, JobRepository, ExecutionDetailRepository];
+const REPOSITORIES: Provider[] = [EnvironmentRepository, TenantRepository, IntegrationRepository, WorkflowRepository, TriggerEventRepository, NotificationRepository, JobRepository, ExecutionDetailRepository];
 
 /**
  * The data-access layer: one connection, one repository per aggregate. Every repository method that

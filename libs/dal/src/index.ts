@@ -10,3 +10,5 @@ export * from './repositories/trigger-event.repository.js';
 export * from './repositories/notification.repository.js';
 export * from './repositories/job.repository.js';
 export * from './repositories/execution-detail.repository.js';
+export * from './repositories/integration.repository.js';
+export * from './repositories/workflow.repository.js';

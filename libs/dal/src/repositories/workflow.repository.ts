@@ -1,0 +1,151 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { isId, newId } from '#common';
+import { isUniqueViolation, type Database } from '../database/database.js';
+import { DATABASE } from '../database/database.tokens.js';
+import { notificationGroups, workflows, type NewWorkflowRow, type NotificationGroupRow, type WorkflowRow } from '../schema/index.js';
+
+export interface WorkflowScope {
+  environmentId: string;
+  organizationId: string;
+}
+
+export type WorkflowValues = Omit<NewWorkflowRow, 'id' | 'environmentId' | 'organizationId' | 'createdAt' | 'updatedAt' | 'deleted' | 'deletedAt' | 'deletedBy'>;
+export type WorkflowChanges = Partial<WorkflowValues>;
+
+/**
+ * The slug of a name, computed by the database the same way `slugify` in libs/application does it
+ * (lower case, runs of anything but a-z0-9 become one dash, no dash at either end).
+ */
+const nameSlug = sql<string>`trim(both '-' from regexp_replace(lower(${workflows.name}), '[^a-z0-9]+', '-', 'g'))`;
+
+const live = (environmentId: string) => and(eq(workflows.environmentId, environmentId), eq(workflows.deleted, false));
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+@Injectable()
+export class WorkflowRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async findById(environmentId: string, id: string): Promise<WorkflowRow | undefined> {
+    return this.findOne(environmentId, eq(workflows.id, id));
+  }
+
+  async findByIdentifier(environmentId: string, identifier: string): Promise<WorkflowRow | undefined> {
+    return this.findOne(environmentId, eq(workflows.identifier, identifier));
+  }
+
+  /** An internal id, else a trigger identifier, else the slug of a name (oldest match). */
+  async findByIdOrIdentifier(environmentId: string, key: string): Promise<WorkflowRow | undefined> {
+    if (isId(key)) return this.findById(environmentId, key);
+    return (await this.findByIdentifier(environmentId, key)) ?? this.findOne(environmentId, eq(nameSlug, key));
+  }
+
+  async findByIds(environmentId: string, ids: string[]): Promise<WorkflowRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.select().from(workflows).where(and(live(environmentId), inArray(workflows.id, ids)));
+  }
+
+  async listActive(environmentId: string): Promise<WorkflowRow[]> {
+    return this.db
+      .select()
+      .from(workflows)
+      .where(and(live(environmentId), eq(workflows.active, true)))
+      .orderBy(asc(workflows.createdAt), asc(workflows.id));
+  }
+
+  /** Newest first; `query` matches the name or the trigger identifier, case-insensitively. */
+  async list(environmentId: string, page: number, limit: number, query?: string): Promise<{ rows: WorkflowRow[]; total: number }> {
+    const pattern = query ? `%${escapeLike(query)}%` : undefined;
+    const where = pattern ? and(live(environmentId), or(ilike(workflows.name, pattern), ilike(workflows.identifier, pattern))) : live(environmentId);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(workflows).where(where).orderBy(desc(workflows.createdAt), desc(workflows.id)).limit(limit).offset(page * limit),
+      this.db.select({ total: count() }).from(workflows).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  /** Returns undefined when the trigger identifier is taken in this environment. */
+  async create(scope: WorkflowScope, values: WorkflowValues): Promise<WorkflowRow | undefined> {
+    try {
+      const [row] = await this.db.insert(workflows).values({ id: newId(), ...scope, ...values }).returning();
+      return row;
+    } catch (error) {
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** A duplicate identifier surfaces as the driver's unique violation (see isUniqueViolation). */
+  async update(environmentId: string, id: string, changes: WorkflowChanges): Promise<WorkflowRow | undefined> {
+    const [row] = await this.db
+      .update(workflows)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(and(live(environmentId), eq(workflows.id, id)))
+      .returning();
+    return row;
+  }
+
+  /** Insert or replace by trigger identifier in one statement, so processes booting together agree. */
+  async upsertByIdentifier(scope: WorkflowScope, values: WorkflowValues): Promise<WorkflowRow> {
+    const [row] = await this.db
+      .insert(workflows)
+      .values({ id: newId(), ...scope, ...values })
+      .onConflictDoUpdate({
+        target: [workflows.environmentId, workflows.identifier],
+        targetWhere: sql`NOT ${workflows.deleted}`,
+        set: { ...values, updatedAt: new Date() },
+      })
+      .returning();
+    return row;
+  }
+
+  async softDelete(environmentId: string, id: string, deletedBy: string, now: Date): Promise<WorkflowRow | undefined> {
+    const [row] = await this.db
+      .update(workflows)
+      .set({ deleted: true, deletedAt: now, deletedBy, updatedAt: now })
+      .where(and(live(environmentId), eq(workflows.id, id)))
+      .returning();
+    return row;
+  }
+
+  /** The group of that name, created on first use (concurrent creators end up with the same row). */
+  async findOrCreateGroup(scope: WorkflowScope, name: string): Promise<NotificationGroupRow> {
+    await this.db.insert(notificationGroups).values({ id: newId(), ...scope, name }).onConflictDoNothing();
+    const [row] = await this.db
+      .select()
+      .from(notificationGroups)
+      .where(and(eq(notificationGroups.environmentId, scope.environmentId), eq(notificationGroups.name, name)))
+      .limit(1);
+    return row;
+  }
+
+  async findGroupById(environmentId: string, id: string): Promise<NotificationGroupRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(notificationGroups)
+      .where(and(eq(notificationGroups.environmentId, environmentId), eq(notificationGroups.id, id)))
+      .limit(1);
+    return row;
+  }
+
+  async findGroupsByIds(environmentId: string, ids: string[]): Promise<NotificationGroupRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(notificationGroups)
+      .where(and(eq(notificationGroups.environmentId, environmentId), inArray(notificationGroups.id, ids)));
+  }
+
+  private async findOne(environmentId: string, condition: SQL): Promise<WorkflowRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(workflows)
+      .where(and(live(environmentId), condition))
+      .orderBy(asc(workflows.createdAt))
+      .limit(1);
+    return row;
+  }
+}
