@@ -25,6 +25,8 @@ export default {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e.ts'],
+      // test/server-only needs a PostgreSQL server (several processes on one database): CI's server pass runs it.
+      testPathIgnorePatterns: process.env.DATABASE_URL ? [] : ['<rootDir>/test/server-only/'],
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
     },

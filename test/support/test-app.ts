@@ -3,11 +3,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { AdjustableClock, createLogger, loadConfig } from '#common';
-import { EnvironmentRepository, type Database, type Environment } from '#dal';
+import { EmbeddedPostgres, EnvironmentRepository, type Database, type Environment } from '#dal';
 import { apiKeyPrefix, generateApiKey, hashApiKey, TenancyService } from '#application';
 import { JobQueue } from '#event-processing';
 import { prepareRuntime, type Runtime } from '#api/runtime.js';
 import { createServer } from '#api/server.js';
+import { TcpProxy } from './tcp-proxy.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_ENCRYPTION_KEY = 'a'.repeat(64);
@@ -29,12 +30,15 @@ export interface TestApp {
   createForeignKey(): Promise<{ apiKey: string; environment: Environment }>;
   /** A new key of the named environment of the default organization (e.g. Production). */
   createKeyFor(environmentName: string): Promise<{ apiKey: string; environment: Environment }>;
+  databaseProxy?: TcpProxy;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions {
   /** Extra environment variables, e.g. { ROLE: 'api' }. */
   env?: Record<string, string>;
+  /** Puts a TcpProxy between the service and its database (outage tests: `t.databaseProxy.cut()`). */
+  proxyDatabase?: boolean;
 }
 
 /**
@@ -43,8 +47,21 @@ export interface TestAppOptions {
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
+  let databaseUrl = database.databaseUrl;
+  let embedded: EmbeddedPostgres | undefined;
+  let databaseProxy: TcpProxy | undefined;
+  if (options.proxyDatabase) {
+    if (!databaseUrl) {
+      embedded = await EmbeddedPostgres.start({ loadDataDir: database.loadDataDir });
+      databaseUrl = embedded.connectionString;
+    }
+    const target = new URL(databaseUrl);
+    databaseProxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
+    target.port = String(databaseProxy.port);
+    databaseUrl = target.toString();
+  }
   const config = loadConfig({
-    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     QUEUE_PREFIX: `test-${randomBytes(4).toString('hex')}`,
     ENABLE_TEST_ROUTES: 'true',
@@ -86,9 +103,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return keyFor(foreign);
     },
     createKeyFor: async (name) => keyFor((await environments.findEnvironmentByName(name, environment.organizationId))!),
+    databaseProxy,
     close: async () => {
+      await databaseProxy?.restore();
       await app.close();
       await runtime.close();
+      await databaseProxy?.close();
+      await embedded?.stop();
       await database.drop();
     },
   };

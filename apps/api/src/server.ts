@@ -34,7 +34,6 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
   });
   app.useGlobalFilters(new HttpExceptionFilter(logger));
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -1,5 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '#common';
 import type { JobsOptions, Queue } from 'bullmq';
 import { JOB_DEFINITIONS, QUEUE_NAMES, type JobName, type JobPayloads, type QueueName } from './job-catalogue.js';
 
@@ -18,8 +20,13 @@ export class JobQueue {
     @InjectQueue(QUEUE_NAMES.events) events: Queue,
     @InjectQueue(QUEUE_NAMES.steps) steps: Queue,
     @InjectQueue(QUEUE_NAMES.system) system: Queue,
+    @Inject(LOGGER) logger: Logger,
   ) {
     this.queues = { [QUEUE_NAMES.events]: events, [QUEUE_NAMES.steps]: steps, [QUEUE_NAMES.system]: system };
+    // Connection errors are reported here and retried by BullMQ; unobserved they would go to stderr raw.
+    for (const queue of Object.values(this.queues)) {
+      queue.on('error', (error) => logger.warn({ queue: queue.name, err: error.message }, 'queue connection error'));
+    }
   }
 
   queue(name: QueueName): Queue {

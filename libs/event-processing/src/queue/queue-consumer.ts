@@ -1,6 +1,7 @@
 import { WorkerHost } from '@nestjs/bullmq';
 import { Inject, OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig } from '#common';
+import type { Logger } from 'pino';
+import { AppConfig, LOGGER } from '#common';
 import { QUEUE_BACKEND } from './queue.module.js';
 import type { QueueBackend } from './queue-backend.js';
 
@@ -12,6 +13,7 @@ import type { QueueBackend } from './queue-backend.js';
 export abstract class QueueConsumer extends WorkerHost implements OnApplicationBootstrap {
   @Inject(AppConfig) protected readonly config: AppConfig;
   @Inject(QUEUE_BACKEND) protected readonly backend: QueueBackend;
+  @Inject(LOGGER) protected readonly logger: Logger;
 
   protected concurrency(): number {
     return this.config.workerConcurrency;
@@ -19,6 +21,7 @@ export abstract class QueueConsumer extends WorkerHost implements OnApplicationB
 
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.concurrency();
+    this.worker.on('error', (error) => this.logger.warn({ queue: this.worker.name, err: error.message }, 'worker connection error'));
     if (this.backend.kind === 'postgres' && !this.config.databaseUrl) {
       this.worker.opts.drainDelay = 0.2;
     }

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ensureBuilt, freePort, startService, waitForHealthy } from './support/service-process.js';
+
+/** The built service as a real process, on its embedded defaults (what `npm start` runs). */
+describe('service process (embedded defaults)', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    ensureBuilt();
+    dataDir = mkdtempSync(join(tmpdir(), 'ns-process-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('exits non-zero with one line naming an invalid variable', async () => {
+    for (const [name, value] of [['PORT', 'not-a-port'], ['ROLE', 'janitor'], ['REDIS_URL', 'http://x'], ['DATABASE_URL', 'nonsense']]) {
+      const service = startService({ [name]: value, DATA_DIR: dataDir }, 0);
+      expect(await service.waitForExit()).toBe(1);
+      expect(service.output()).toContain(name);
+      expect(service.output().trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('boots on the embedded database, prints the key once, keeps data across a graceful restart', async () => {
+    const port = await freePort();
+    const first = startService({ DATA_DIR: dataDir }, port);
+    const bootMs = await waitForHealthy(first);
+    expect(bootMs).toBeLessThan(20_000);
+    const key = /Development API key[^:]*: ([0-9a-f]+)/.exec(first.output())?.[1];
+    expect(key).toBeDefined();
+    const headers = { Authorization: `ApiKey ${key}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`http://127.0.0.1:${port}/v1/tenants`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ identifier: 'kept', name: 'Survives restarts' }),
+    });
+    expect(created.status).toBe(201);
+
+    const docs = await fetch(`http://127.0.0.1:${port}/api-docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger');
+
+    const started = Date.now();
+    expect(await first.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+
+    const second = startService({ DATA_DIR: dataDir }, port);
+    await waitForHealthy(second);
+    expect(second.output()).not.toContain('Development API key');
+    const kept = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, { headers });
+    expect(kept.status).toBe(200);
+    expect((await kept.json()).name).toBe('Survives restarts');
+    expect(await second.stop('SIGTERM')).toBe(0);
+  });
+
+  it('API_KEY guarantees that key for the Development environment', async () => {
+    const port = await freePort();
+    const apiKey = 'fixed-key-for-compose-0001';
+    const service = startService({ DATA_DIR: join(dataDir, 'with-key'), API_KEY: apiKey }, port);
+    await waitForHealthy(service);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/tenants`, { headers: { Authorization: `ApiKey ${apiKey}` } });
+    expect(res.status).toBe(200);
+    expect(await service.stop()).toBe(0);
+  });
+});

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ensureBuilt, freePort, startService, waitForHealthy } from '../support/service-process.js';
+import { databaseUrlFor, serverDatabaseUrl, withAdminClient } from '../support/test-database.js';
+
+/** Runs only against a PostgreSQL server (the embedded database is single-process by design). */
+describe('two instances booting at once on one empty PostgreSQL database', () => {
+  const base = serverDatabaseUrl()!;
+  const name = `ns_test_boot_${randomBytes(4).toString('hex')}`;
+  beforeAll(async () => {
+    ensureBuilt();
+    await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name}`));
+  });
+  afterAll(async () => {
+    await withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  });
+
+  it('both come up, migrations and first-boot seeding happen once', async () => {
+    const env = { DATABASE_URL: databaseUrlFor(base, name), ENCRYPTION_KEY: 'b'.repeat(64) };
+    const [portA, portB] = [await freePort(), await freePort()];
+    const a = startService(env, portA);
+    const b = startService(env, portB);
+    try {
+      await Promise.all([waitForHealthy(a, 30_000), waitForHealthy(b, 30_000)]);
+      const printedKeys = [a.output(), b.output()].filter((output) => output.includes('Development API key')).length;
+      expect(printedKeys).toBe(1);
+      const counts = await withAdminClient(databaseUrlFor(base, name), async (client) => ({
+        organizations: (await client.query('SELECT count(*)::int AS n FROM organizations')).rows[0].n,
+        environments: (await client.query('SELECT count(*)::int AS n FROM environments')).rows[0].n,
+      }));
+      expect(counts).toEqual({ organizations: 1, environments: 2 });
+    } finally {
+      expect(await a.stop()).toBe(0);
+      expect(await b.stop()).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = process.cwd();
+export const MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
+
+/** Process tests run the built service, as `npm start` does; build it when missing. */
+export function ensureBuilt(): void {
+  if (existsSync(MAIN)) return;
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm run build failed');
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  port: number;
+  output(): string;
+  waitForExit(timeoutMs?: number): Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `node dist/apps/api/src/main.js` with the given environment (nothing inherited but PATH). */
+export function startService(env: Record<string, string>, port: number, script = MAIN): ServiceProcess {
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitForExit = async (timeoutMs = 15_000) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`process did not exit within ${timeoutMs} ms\n${output}`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    child,
+    port,
+    output: () => output,
+    waitForExit,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return waitForExit();
+    },
+  };
+}
+
+/** Polls GET /health until it answers 200 (or the process dies). */
+export async function waitForHealthy(service: ServiceProcess, timeoutMs = 20_000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (service.child.exitCode !== null) throw new Error(`service exited (${service.child.exitCode}):\n${service.output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${service.port}/health`);
+      if (res.status === 200) return Date.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`service not healthy within ${timeoutMs} ms:\n${service.output()}`);
+}
