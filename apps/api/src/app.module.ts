@@ -4,13 +4,16 @@ import { CryptoModule } from '#application';
 import { DalModule } from '#dal';
 import { EventProcessingModule, QueueModule } from '#event-processing';
 import { AuthModule } from './auth/auth.module.js';
+import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
+import { IdempotencyModule } from './http/idempotency/idempotency.module.js';
+import { IntegrationsModule } from './integrations/integrations.module.js';
 import type { Runtime } from './runtime.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 
 /** HTTP feature modules, registered only for the api role. */
-const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, TenantsModule];
+const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, TenantsModule, EventsModule, IntegrationsModule];
 
 /** One composition root: ROLE picks the api modules, the queue consumers, or both. */
 @Module({})

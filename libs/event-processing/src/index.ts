@@ -4,3 +4,4 @@ export * from './queue/queue-backend.js';
 export * from './queue/queue.module.js';
 export * from './event-processing.module.js';
 export * from './queue/queue-consumer.js';
+export * from './trigger/recipients.js';

@@ -1,0 +1,45 @@
+import { registerDecorator, type ValidationOptions } from 'class-validator';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.trim().length > 0;
+
+function rule(name: string, message: string, check: (value: unknown) => boolean) {
+  return (options?: ValidationOptions) => (target: object, propertyName: string) =>
+    registerDecorator({ name, target: target.constructor, propertyName, options: { message, ...options }, validator: { validate: check } });
+}
+
+/** `actor`: a subscriberId or a subscriber object with a subscriberId. */
+export const IsActor = rule(
+  'isActor',
+  'actor must be a subscriberId or an object with a subscriberId',
+  (value) => nonEmptyString(value) || (isPlainObject(value) && nonEmptyString(value.subscriberId)),
+);
+
+/** `tenant`: an identifier or `{identifier, name?, data?}`. */
+export const IsTenantRef = rule(
+  'isTenantRef',
+  'tenant must be an identifier or an object with an identifier',
+  (value) =>
+    nonEmptyString(value) ||
+    (isPlainObject(value) &&
+      nonEmptyString(value.identifier) &&
+      (value.name === undefined || typeof value.name === 'string') &&
+      (value.data === undefined || value.data === null || isPlainObject(value.data))),
+);
+
+const CONTEXT_ID = /^[a-zA-Z0-9_-]{1,100}$/;
+const MAX_CONTEXT_KEYS = 5;
+
+/** `context`: at most 5 keys, each an id or `{id, data?}`. */
+export const IsContext = rule('isContext', 'context must map at most 5 keys to an id or {id, data}', (value) => {
+  if (!isPlainObject(value)) return false;
+  const entries = Object.values(value);
+  if (entries.length > MAX_CONTEXT_KEYS) return false;
+  return entries.every(
+    (entry) =>
+      (typeof entry === 'string' && CONTEXT_ID.test(entry)) ||
+      (isPlainObject(entry) && typeof entry.id === 'string' && CONTEXT_ID.test(entry.id) && (entry.data === undefined || isPlainObject(entry.data))),
+  );
+});

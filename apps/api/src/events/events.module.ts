@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { EventsController } from './events.controller.js';
+import { BulkTriggerEventUseCase } from './use-cases/bulk-trigger-event.use-case.js';
+import { CancelTriggerUseCase } from './use-cases/cancel-trigger.use-case.js';
+import { TriggerEventUseCase } from './use-cases/trigger-event.use-case.js';
+
+@Module({ controllers: [EventsController], providers: [TriggerEventUseCase, BulkTriggerEventUseCase, CancelTriggerUseCase] })
+export class EventsModule {}

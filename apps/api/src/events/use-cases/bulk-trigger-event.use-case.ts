@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { DomainError } from '#common';
+import { WorkflowRepository, type WorkflowRow } from '#dal';
+import type { AuthContext } from '../../auth/auth-context.js';
+import { flattenValidationErrors } from '../../http/validation.js';
+import { TriggerEventDto, type TriggerResponseDto } from '../dto/trigger-event.dto.js';
+import { TriggerEventUseCase, type PreparedTrigger } from './trigger-event.use-case.js';
+
+/**
+ * Operation 9: each event is validated and decided on its own (a bad one answers `error` in its
+ * slot); the accepted ones are stored with one insert and enqueued with one addBulk.
+ */
+@Injectable()
+export class BulkTriggerEventUseCase {
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly trigger: TriggerEventUseCase,
+  ) {}
+
+  async execute(auth: AuthContext, events: Record<string, unknown>[]): Promise<TriggerResponseDto[]> {
+    const workflows = await this.loadWorkflows(auth.environmentId, events);
+    const prepared = await Promise.all(events.map((event) => this.prepareOne(auth, event, workflows)));
+    return this.trigger.accept(prepared);
+  }
+
+  private async loadWorkflows(environmentId: string, events: Record<string, unknown>[]): Promise<Map<string, WorkflowRow | undefined>> {
+    const names = [...new Set(events.map((event) => event.name).filter((name): name is string => typeof name === 'string'))];
+    const rows = await Promise.all(names.map((name) => this.workflows.findByIdentifier(environmentId, name)));
+    return new Map(names.map((name, index) => [name, rows[index]]));
+  }
+
+  private async prepareOne(auth: AuthContext, raw: Record<string, unknown>, workflows: Map<string, WorkflowRow | undefined>): Promise<PreparedTrigger> {
+    const transactionId = typeof raw.transactionId === 'string' ? raw.transactionId : undefined;
+    const failed = (error: string[]): PreparedTrigger => ({ response: { acknowledged: true, status: 'error', error, transactionId } });
+    const dto = plainToInstance(TriggerEventDto, raw);
+    const errors = await validate(dto, { whitelist: true, forbidUnknownValues: false });
+    if (errors.length > 0) {
+      return failed(Object.entries(flattenValidationErrors(errors)).flatMap(([, field]) => field.messages));
+    }
+    try {
+      return await this.trigger.prepare(auth, dto, workflows.get(dto.name));
+    } catch (error) {
+      if (error instanceof DomainError) return failed([error.message]);
+      throw error;
+    }
+  }
+}

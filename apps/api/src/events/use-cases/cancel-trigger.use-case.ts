@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { ExecutionDetailRepository, JobRepository } from '#dal';
+import { newId } from '#common';
+import type { AuthContext } from '../../auth/auth-context.js';
+
+/**
+ * DELETE /v1/events/trigger/{transactionId}: cancels the jobs of the transaction that have not run
+ * yet. Their queue entries stay; the step processor finds them canceled and does nothing.
+ */
+@Injectable()
+export class CancelTriggerUseCase {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly details: ExecutionDetailRepository,
+  ) {}
+
+  async execute(auth: AuthContext, transactionId: string): Promise<boolean> {
+    const canceled = await this.jobs.cancelByTransaction(auth.environmentId, transactionId);
+    await this.details.insertMany(
+      canceled.map((job) => ({
+        id: newId(),
+        environmentId: job.environmentId,
+        organizationId: job.organizationId,
+        jobId: job.id,
+        notificationId: job.notificationId,
+        subscriberId: job.subscriberId,
+        status: 'Success',
+        source: 'Internal',
+        detail: 'Step canceled: the trigger was canceled through the API',
+      })),
+    );
+    return canceled.length > 0;
+  }
+}

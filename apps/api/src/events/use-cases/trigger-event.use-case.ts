@@ -1,0 +1,86 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DomainError, LOGGER, newId } from '#common';
+import { TenantRepository, TriggerEventRepository, WorkflowRepository, type NewTriggerEventRow, type WorkflowRow } from '#dal';
+import { JobQueue, parseRecipients, tenantIdentifierOf } from '#event-processing';
+import type { AuthContext } from '../../auth/auth-context.js';
+import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';
+
+/** An event checked by the API: either answered already (an early status) or ready to store. */
+export type PreparedTrigger = { response: TriggerResponseDto; row?: NewTriggerEventRow };
+
+export const WORKFLOW_NOT_FOUND = 'workflow_not_found';
+
+/**
+ * Operation 8: decides the early statuses, then stores the event (the outbox) and enqueues its
+ * fan-out. No per-recipient work happens here; the worker expands recipients.
+ */
+@Injectable()
+export class TriggerEventUseCase {
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly tenants: TenantRepository,
+    private readonly events: TriggerEventRepository,
+    private readonly queue: JobQueue,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async execute(auth: AuthContext, body: TriggerEventDto): Promise<TriggerResponseDto> {
+    const workflow = await this.workflows.findByIdentifier(auth.environmentId, body.name);
+    const [response] = await this.accept([await this.prepare(auth, body, workflow)]);
+    return response;
+  }
+
+  /** Throws the 422 `workflow_not_found` when the workflow is missing; every other outcome is a status. */
+  async prepare(auth: AuthContext, body: TriggerEventDto, workflow: WorkflowRow | undefined): Promise<PreparedTrigger> {
+    if (!workflow) {
+      throw new DomainError('VALIDATION_FAILED', WORKFLOW_NOT_FOUND, { name: { messages: [WORKFLOW_NOT_FOUND], value: body.name } });
+    }
+    const transactionId = body.transactionId ?? newId();
+    const answer = (status: TriggerResponseDto['status'], error?: string[]): PreparedTrigger => ({
+      response: { acknowledged: true, status, ...(error ? { error } : {}), transactionId },
+    });
+
+    const tenantIdentifier = tenantIdentifierOf(body.tenant);
+    if (tenantIdentifier !== undefined && !(await this.tenants.findByIdentifier(auth.environmentId, tenantIdentifier))) {
+      return answer('no_tenant_found');
+    }
+    if (!workflow.active) return answer('trigger_not_active');
+    if (workflow.steps.length === 0) return answer('no_workflow_steps_defined');
+    if (!workflow.steps.some((step) => step.active)) return answer('no_workflow_active_steps_defined');
+    const recipients = parseRecipients(body.to);
+    if (recipients.subscribers.length === 0 && recipients.topics.length === 0) {
+      return answer('invalid_recipients', recipients.errors.length > 0 ? recipients.errors : ['to has no recipients']);
+    }
+
+    const request = {
+      name: body.name,
+      to: body.to,
+      payload: body.payload ?? {},
+      overrides: body.overrides ?? {},
+      actor: body.actor,
+      tenant: body.tenant,
+      context: body.context,
+    };
+    return {
+      ...answer('processed'),
+      row: { id: newId(), environmentId: auth.environmentId, organizationId: auth.organizationId, transactionId, workflowId: workflow.id, request },
+    };
+  }
+
+  /**
+   * One multi-row insert for all stored events; a transactionId seen before inserts nothing and is
+   * answered `processed` as the first time. Only newly stored events are enqueued (one addBulk).
+   */
+  async accept(prepared: PreparedTrigger[]): Promise<TriggerResponseDto[]> {
+    const rows = prepared.flatMap((item) => (item.row ? [item.row] : []));
+    const inserted = await this.events.insertMany(rows);
+    try {
+      await this.queue.addBulk('fan-out', inserted.map((row) => ({ data: { eventId: row.id, environmentId: row.environmentId } })));
+    } catch (error) {
+      // The events are stored: the recovery sweeper enqueues them once the queue is back.
+      this.logger.warn({ err: error, events: inserted.length }, 'fan-out enqueue failed; left to the recovery sweeper');
+    }
+    return prepared.map((item) => item.response);
+  }
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eq } from 'drizzle-orm';
+import { jobs, notifications, triggerEvents } from '#dal';
+import { createWorkflow, inApp, step } from './support/engine-fixtures.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { waitFor } from './support/wait.js';
+
+describe('POST /v1/events/trigger and /bulk: statuses', () => {
+  let t: TestApp;
+  let identifier: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    identifier = (await createWorkflow(t, { steps: [inApp()] })).identifier;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const trigger = (body: Record<string, unknown>) => t.api('post', '/v1/events/trigger').send(body);
+  const eventRows = () => t.db.select().from(triggerEvents);
+
+  it('answers 422 workflow_not_found for an unknown workflow', async () => {
+    const res = await trigger({ name: 'nope', to: 'sub-1' });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe('workflow_not_found');
+    expect(res.body.error).toBe('Unprocessable Entity');
+  });
+
+  it('validates the body (422): name and to required, actor and tenant shapes', async () => {
+    const res = await trigger({ payload: 'x', actor: 42, tenant: { name: 'x' } });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['actor', 'name', 'payload', 'tenant', 'to']);
+  });
+
+  it('trigger_not_active, no_workflow_steps_defined, no_workflow_active_steps_defined', async () => {
+    const inactive = await createWorkflow(t, { steps: [inApp()], active: false });
+    const empty = await createWorkflow(t, { steps: [] });
+    const allInactive = await createWorkflow(t, { steps: [inApp('x', { active: false })] });
+    const before = (await eventRows()).length;
+    for (const [workflow, status] of [
+      [inactive, 'trigger_not_active'],
+      [empty, 'no_workflow_steps_defined'],
+      [allInactive, 'no_workflow_active_steps_defined'],
+    ] as const) {
+      const res = await trigger({ name: workflow.identifier, to: 'sub-1' });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ acknowledged: true, status });
+    }
+    expect((await eventRows()).length).toBe(before);
+  });
+
+  it('no_tenant_found for an unknown tenant, processed for a known one', async () => {
+    expect((await trigger({ name: identifier, to: 'sub-1', tenant: 'ghost' })).body.status).toBe('no_tenant_found');
+    expect((await trigger({ name: identifier, to: 'sub-1', tenant: { identifier: 'ghost' } })).body.status).toBe('no_tenant_found');
+    await t.api('post', '/v1/tenants').send({ identifier: 'acme', name: 'Acme' }).expect(201);
+    expect((await trigger({ name: identifier, to: 'sub-1', tenant: 'acme' })).body.status).toBe('processed');
+  });
+
+  it('invalid_recipients when no recipient is valid', async () => {
+    for (const to of [[], 'bad id with spaces', [{ firstName: 'no id' }], [{ type: 'Topic' }], 42]) {
+      const res = await trigger({ name: identifier, to });
+      expect(res.status).toBe(201);
+      expect(res.body.status).toBe('invalid_recipients');
+      expect(res.body.error.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('processed: stores the event, generates a transactionId and fans out', async () => {
+    const res = await trigger({ name: identifier, to: 'sub-processed', payload: { a: 1 } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ acknowledged: true, status: 'processed', transactionId: expect.any(String) });
+    const [row] = await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, res.body.transactionId));
+    expect(row.request).toMatchObject({ name: identifier, to: 'sub-processed', payload: { a: 1 } });
+    await waitFor(async () => (await t.db.select().from(notifications).where(eq(notifications.transactionId, res.body.transactionId))).length === 1, {
+      description: 'the notification',
+    });
+  });
+
+  it('a repeated transactionId is processed again with the same id and creates nothing new', async () => {
+    const body = { name: identifier, to: ['dup-a', 'dup-b'], transactionId: 'txn-repeat' };
+    const first = await trigger(body);
+    const second = await trigger(body);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual({ acknowledged: true, status: 'processed', transactionId: 'txn-repeat' });
+    expect(first.body).toEqual(second.body);
+    const byTxn = eq(notifications.transactionId, 'txn-repeat');
+    await waitFor(async () => (await t.db.select().from(notifications).where(byTxn)).length === 2, { description: 'notifications' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, 'txn-repeat'))).length).toBe(1);
+    expect((await t.db.select().from(notifications).where(byTxn)).length).toBe(2);
+    expect((await t.db.select().from(jobs).where(eq(jobs.transactionId, 'txn-repeat'))).length).toBe(2);
+  });
+
+  describe('bulk', () => {
+    const bulk = (events: unknown) => t.api('post', '/v1/events/trigger/bulk').send({ events });
+
+    it('answers each event in its slot, in input order; one unknown workflow does not fail the others', async () => {
+      const res = await bulk([
+        { name: identifier, to: 'bulk-1', transactionId: 'bulk-txn-1' },
+        { name: 'unknown-workflow', to: 'bulk-2', transactionId: 'bulk-txn-2' },
+        { name: identifier, to: 'bulk-3' },
+        { to: 'bulk-4' },
+        { name: identifier, to: [] },
+      ]);
+      expect(res.status).toBe(201);
+      expect(res.body).toHaveLength(5);
+      expect(res.body[0]).toEqual({ acknowledged: true, status: 'processed', transactionId: 'bulk-txn-1' });
+      expect(res.body[1]).toEqual({ acknowledged: true, status: 'error', error: ['workflow_not_found'], transactionId: 'bulk-txn-2' });
+      expect(res.body[2]).toMatchObject({ acknowledged: true, status: 'processed', transactionId: expect.any(String) });
+      expect(res.body[3]).toMatchObject({ acknowledged: true, status: 'error' });
+      expect(res.body[3].error.join(' ')).toMatch(/name/);
+      expect(res.body[4]).toMatchObject({ status: 'invalid_recipients' });
+      const txns = [res.body[0].transactionId, res.body[2].transactionId];
+      await waitFor(
+        async () => {
+          const rows = await t.db.select().from(notifications);
+          return txns.every((txn) => rows.some((row) => row.transactionId === txn));
+        },
+        { description: 'both notifications' },
+      );
+    });
+
+    it('rejects 0 or more than 100 events with 422', async () => {
+      expect((await bulk([])).status).toBe(422);
+      const res = await bulk(Array.from({ length: 101 }, () => ({ name: identifier, to: 'x' })));
+      expect(res.status).toBe(422);
+      expect(res.body.errors.events.messages[0]).toMatch(/no more than 100/);
+      expect((await t.api('post', '/v1/events/trigger/bulk').send({})).status).toBe(422);
+    });
+  });
+
+  it('DELETE /v1/events/trigger/{transactionId} cancels waiting jobs (true), then finds nothing (false)', async () => {
+    const delayed = await createWorkflow(t, {
+      steps: [step({ template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'hours' } }), inApp()],
+    });
+    await trigger({ name: delayed.identifier, to: 'cancel-me', transactionId: 'txn-cancel' }).expect(201);
+    const byTxn = eq(jobs.transactionId, 'txn-cancel');
+    await waitFor(async () => (await t.db.select().from(jobs).where(byTxn)).some((job) => job.status === 'delayed'), { description: 'the delay to start' });
+    const res = await t.api('delete', '/v1/events/trigger/txn-cancel');
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(true);
+    const rows = await t.db.select().from(jobs).where(byTxn);
+    expect(rows.map((job) => job.status).sort()).toEqual(['canceled', 'canceled']);
+    expect((await t.api('delete', '/v1/events/trigger/txn-cancel')).body).toBe(false);
+    expect((await t.api('delete', '/v1/events/trigger/never-seen')).body).toBe(false);
+  });
+});
