@@ -50,7 +50,7 @@ describe('service process (embedded defaults)', () => {
     expect(second.output()).not.toContain('Development API key');
     const kept = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, { headers });
     expect(kept.status).toBe(200);
-    expect((await kept.json()).name).toBe('Survives restarts');
+    expect(((await kept.json()) as { name: string }).name).toBe('Survives restarts');
     expect(await second.stop('SIGTERM')).toBe(0);
   });
 

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eq } from 'drizzle-orm';
+import { IdempotencyRepository, tenants } from '#dal';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+describe('Idempotency-Key', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const createTenant = (key: string, body: object, apiKey?: string) =>
+    t.api('post', '/v1/tenants', apiKey).set('Idempotency-Key', key).send(body);
+
+  it('replays the stored response for the same key and body, creating nothing new', async () => {
+    const first = await createTenant('k-1', { identifier: 'idem-1', name: 'One' });
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotency-replay']).toBeUndefined();
+    const replay = await createTenant('k-1', { identifier: 'idem-1', name: 'One' });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotency-replay']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    const rows = await t.db.select().from(tenants).where(eq(tenants.identifier, 'idem-1'));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('answers 422 when the key is reused with a different body, and changes nothing', async () => {
+    await createTenant('k-2', { identifier: 'idem-2', name: 'Two' });
+    const res = await createTenant('k-2', { identifier: 'idem-2b', name: 'Other' });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(/different request body/);
+    expect(await t.db.select().from(tenants).where(eq(tenants.identifier, 'idem-2b'))).toHaveLength(0);
+  });
+
+  it('answers 409 with Retry-After while the first request is still running', async () => {
+    const body = { identifier: 'idem-3', name: 'Three' };
+    const hash = createHash('sha256').update(`POST /v1/tenants\n${JSON.stringify(body)}`).digest('hex');
+    const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
+    await t.app.get(IdempotencyRepository).claim(scope, 'k-3', hash, new Date(), 60);
+    const res = await createTenant('k-3', body);
+    expect(res.status).toBe(409);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(await t.db.select().from(tenants).where(eq(tenants.identifier, 'idem-3'))).toHaveLength(0);
+  });
+
+  it('rejects a key longer than 255 characters with 400', async () => {
+    const res = await createTenant('x'.repeat(256), { identifier: 'idem-4', name: 'Four' });
+    expect(res.status).toBe(400);
+    expect(await t.db.select().from(tenants).where(eq(tenants.identifier, 'idem-4'))).toHaveLength(0);
+  });
+
+  it('releases the key when the first request fails, so a corrected retry runs', async () => {
+    const bad = await createTenant('k-5', { identifier: 'idem-5' });
+    expect(bad.status).toBe(422);
+    const good = await createTenant('k-5', { identifier: 'idem-5', name: 'Five' });
+    expect(good.status).toBe(201);
+    expect(good.headers['idempotency-replay']).toBeUndefined();
+  });
+
+  it('scopes keys to the environment', async () => {
+    const production = await t.createKeyFor('Production');
+    await createTenant('k-6', { identifier: 'idem-6', name: 'Six' });
+    const other = await createTenant('k-6', { identifier: 'idem-6', name: 'Six' }, production.apiKey);
+    expect(other.status).toBe(201);
+    expect(other.headers['idempotency-replay']).toBeUndefined();
+  });
+});
