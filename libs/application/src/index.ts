@@ -4,3 +4,7 @@ export * from './crypto/credentials-cipher.js';
 export * from './crypto/crypto.module.js';
 export * from './filters/index.js';
 export * from './integrations/integration-response.js';
+export * from './subscribers/subscriber-response.js';
+export * from './subscribers/subscriber-channels.js';
+export * from './messages/message-response.js';
+export * from './schedule/index.js';

@@ -1,0 +1,3 @@
+export * from './schedule.js';
+export * from './schedule-validation.js';
+export { resolveTimeZone } from './zoned-time.js';
