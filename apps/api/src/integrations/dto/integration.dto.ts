@@ -1,0 +1,133 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { CHANNELS, type Channel } from '#common';
+import type { IntegrationResponse } from '#application';
+import { StepFilterDto } from '../../workflows/dto/step-filter.dto.js';
+import { IntegrationCredentialsDto } from './integration-credentials.dto.js';
+
+const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const IDENTIFIER_MESSAGE = 'identifier may contain letters, digits, dots, dashes and underscores, starting with a letter or digit';
+
+export class IntegrationConfigurationsDto {
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() inboundWebhookEnabled?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsString() inboundWebhookSigningKey?: string;
+}
+
+export class IntegrationIdParam {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  integrationId: string;
+}
+
+export class CreateIntegrationDto {
+  @ApiProperty({ description: 'Provider of the integration, e.g. sendgrid, twilio, slack' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  providerId: string;
+
+  @ApiProperty({ enum: CHANNELS })
+  @IsIn(CHANNELS)
+  channel: Channel;
+
+  @ApiPropertyOptional({ description: 'Display name; defaults to the providerId' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'Unique per environment; defaults to the providerId and a short random suffix' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  @Matches(IDENTIFIER_PATTERN, { message: IDENTIFIER_MESSAGE })
+  identifier?: string;
+
+  @ApiPropertyOptional({ type: IntegrationCredentialsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IntegrationCredentialsDto)
+  credentials?: IntegrationCredentialsDto;
+
+  @ApiPropertyOptional({ type: IntegrationConfigurationsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IntegrationConfigurationsDto)
+  configurations?: IntegrationConfigurationsDto;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @ApiPropertyOptional({ type: [StepFilterDto], description: 'Tenant conditions under which the integration is used' })
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => StepFilterDto)
+  conditions?: StepFilterDto[];
+}
+
+/** Partial: absent fields stay as they are; `credentials` and `configurations` replace the stored objects. */
+export class UpdateIntegrationDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  @Matches(IDENTIFIER_PATTERN, { message: IDENTIFIER_MESSAGE })
+  identifier?: string;
+
+  @ApiPropertyOptional({ type: IntegrationCredentialsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IntegrationCredentialsDto)
+  credentials?: IntegrationCredentialsDto;
+
+  @ApiPropertyOptional({ type: IntegrationConfigurationsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IntegrationConfigurationsDto)
+  configurations?: IntegrationConfigurationsDto;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @ApiPropertyOptional({ type: [StepFilterDto] })
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => StepFilterDto)
+  conditions?: StepFilterDto[];
+}
+
+export class IntegrationResponseDto implements IntegrationResponse {
+  @ApiProperty() _id: string;
+  @ApiProperty() _environmentId: string;
+  @ApiProperty() _organizationId: string;
+  @ApiProperty() name: string;
+  @ApiProperty() identifier: string;
+  @ApiProperty() providerId: string;
+  @ApiProperty({ enum: CHANNELS }) channel: string;
+  @ApiProperty({ type: IntegrationCredentialsDto, description: 'Decrypted' }) credentials: Record<string, unknown>;
+  @ApiProperty({ type: IntegrationConfigurationsDto }) configurations: Record<string, unknown>;
+  @ApiProperty() active: boolean;
+  @ApiProperty() deleted: boolean;
+  @ApiProperty({ type: String, nullable: true }) deletedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'API key id that deleted it' }) deletedBy: string | null;
+  @ApiProperty() primary: boolean;
+  @ApiProperty({ description: 'Failover order within the channel: higher first' }) priority: number;
+  @ApiProperty({ type: [StepFilterDto] }) conditions: unknown[];
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+}

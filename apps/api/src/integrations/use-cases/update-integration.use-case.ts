@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '#common';
+import { CredentialsCipher } from '#application';
+import { IntegrationRepository, isUniqueViolation, type IntegrationChanges, type IntegrationRow } from '#dal';
+import type { AuthContext } from '../../auth/auth-context.js';
+import type { UpdateIntegrationDto } from '../dto/integration.dto.js';
+
+@Injectable()
+export class UpdateIntegrationUseCase {
+  constructor(
+    private readonly integrations: IntegrationRepository,
+    private readonly cipher: CredentialsCipher,
+  ) {}
+
+  async execute(auth: AuthContext, id: string, body: UpdateIntegrationDto): Promise<IntegrationRow> {
+    const changes: IntegrationChanges = {};
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.identifier !== undefined) changes.identifier = body.identifier;
+    if (body.credentials !== undefined) changes.credentials = this.cipher.encrypt({ ...body.credentials });
+    if (body.configurations !== undefined) changes.configurations = { ...body.configurations };
+    if (body.active !== undefined) changes.active = body.active;
+    if (body.conditions !== undefined) changes.conditions = body.conditions;
+    if (Object.keys(changes).length === 0) throw new DomainError('BAD_REQUEST', 'No properties to update');
+    try {
+      const row = await this.integrations.update(auth.environmentId, id, changes);
+      if (!row) throw new DomainError('INTEGRATION_NOT_FOUND', `Integration with id ${id} not found`);
+      return row;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DomainError('CONFLICT', `Integration with identifier ${body.identifier} already exists`);
+      throw error;
+    }
+  }
+}
