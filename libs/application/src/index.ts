@@ -8,3 +8,4 @@ export * from './subscribers/subscriber-response.js';
 export * from './subscribers/subscriber-channels.js';
 export * from './messages/message-response.js';
 export * from './schedule/index.js';
+export * from './preferences/index.js';

@@ -1,0 +1,2 @@
+export * from './preference-resolver.js';
+export * from './subscriber-preference.service.js';
