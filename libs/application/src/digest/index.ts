@@ -1,0 +1,2 @@
+export * from './wait-time.js';
+export * from './timed-digest.js';

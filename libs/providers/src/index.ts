@@ -1,0 +1,5 @@
+export * from './provider.js';
+export * from './provider-registry.js';
+export * from './providers.module.js';
+export * from './http/post-json.js';
+export * from './http/target-guard.js';
