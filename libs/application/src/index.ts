@@ -9,3 +9,5 @@ export * from './subscribers/subscriber-channels.js';
 export * from './messages/message-response.js';
 export * from './schedule/index.js';
 export * from './preferences/index.js';
+export * from './templates/index.js';
+export * from './digest/index.js';
