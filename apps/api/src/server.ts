@@ -6,6 +6,7 @@ import { Clock, DomainError, newId, PinoNestLogger } from '#common';
 import { AppModule } from './app.module.js';
 import { bodyLimitFor, largestBodyLimit } from './http/body-limits.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
+import { parseQueryString } from './http/query-arrays.js';
 import { setupSwagger } from './http/swagger.js';
 import { createValidationPipe } from './http/validation.js';
 import type { Runtime } from './runtime.js';
@@ -27,6 +28,7 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
     // Keeps a slow client from holding a connection forever; long enough for bulk triggers.
     requestTimeout: 30_000,
     return503OnClosing: true,
+    routerOptions: { querystringParser: parseQueryString },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(runtime, options), adapter, {
     logger: new PinoNestLogger(logger),

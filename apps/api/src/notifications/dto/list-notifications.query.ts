@@ -1,0 +1,87 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { CHANNELS, type Channel } from '#common';
+import { ToArray } from '../../http/query-arrays.js';
+
+const MAX_FILTER_VALUES = 100;
+
+export class ListNotificationsQueryDto {
+  @ApiPropertyOptional({ type: [String], enum: CHANNELS, description: 'Repeated, bracketed or single value' })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  @IsIn(CHANNELS, { each: true })
+  channels?: Channel[];
+
+  @ApiPropertyOptional({ type: [String], description: 'Workflow (template) ids' })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  @IsUUID('all', { each: true })
+  templates?: string[];
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  @IsString({ each: true })
+  @MaxLength(320, { each: true })
+  emails?: string[];
+
+  @ApiPropertyOptional({ description: 'Deprecated: email substring or exact subscriberId' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  search?: string;
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  @IsString({ each: true })
+  @MaxLength(255, { each: true })
+  subscriberIds?: string[];
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  page: number = 0;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 50, default: 10 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit: number = 10;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  transactionId?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  topicKey?: string;
+
+  @ApiPropertyOptional({ description: 'ISO 8601; records created at or after' })
+  @IsOptional()
+  @IsISO8601()
+  after?: string;
+
+  @ApiPropertyOptional({ description: 'ISO 8601; records created at or before' })
+  @IsOptional()
+  @IsISO8601()
+  before?: string;
+}

@@ -1,0 +1,81 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class ExecutionDetailDto {
+  @ApiProperty() _id: string;
+  @ApiProperty() createdAt: string;
+  @ApiProperty({ enum: ['Success', 'Warning', 'Failed', 'Pending', 'Queued'] }) status: string;
+  @ApiProperty() detail: string;
+  @ApiProperty() isRetry: boolean;
+  @ApiProperty() isTest: boolean;
+  @ApiPropertyOptional({ nullable: true }) providerId: string | null;
+  @ApiPropertyOptional({ nullable: true }) raw: string | null;
+  @ApiProperty({ enum: ['Internal', 'Credentials', 'Payload', 'Webhook'] }) source: string;
+}
+
+export class NotificationJobDto {
+  @ApiProperty() _id: string;
+  @ApiProperty({ enum: ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay'] }) type: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) digest: Record<string, unknown> | null;
+  @ApiProperty({ type: [ExecutionDetailDto] }) executionDetails: ExecutionDetailDto[];
+  @ApiProperty({ type: 'object', additionalProperties: true }) step: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true }) overrides: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true }) payload: Record<string, unknown>;
+  @ApiPropertyOptional({ nullable: true }) providerId: string | null;
+  @ApiProperty({ enum: ['pending', 'queued', 'running', 'completed', 'failed', 'canceled', 'merged', 'skipped', 'delayed'] }) status: string;
+  @ApiProperty() updatedAt: string;
+}
+
+export class NotificationSubscriberDto {
+  @ApiProperty() _id: string;
+  @ApiProperty() subscriberId: string;
+  @ApiPropertyOptional({ nullable: true }) firstName: string | null;
+  @ApiPropertyOptional({ nullable: true }) lastName: string | null;
+  @ApiPropertyOptional({ nullable: true }) email: string | null;
+  @ApiPropertyOptional({ nullable: true }) phone: string | null;
+}
+
+export class NotificationTriggerDto {
+  @ApiProperty({ enum: ['event'] }) type: 'event';
+  @ApiProperty() identifier: string;
+  @ApiProperty({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } }) variables: { name: string }[];
+}
+
+export class NotificationTemplateDto {
+  @ApiProperty() _id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() origin: string;
+  @ApiProperty({ type: [NotificationTriggerDto] }) triggers: NotificationTriggerDto[];
+}
+
+export class NotificationTopicDto {
+  @ApiProperty() _topicId: string;
+  @ApiProperty() topicKey: string;
+}
+
+export class NotificationItemDto {
+  @ApiProperty() _id: string;
+  @ApiProperty() _environmentId: string;
+  @ApiProperty() _organizationId: string;
+  @ApiProperty() _subscriberId: string;
+  @ApiProperty() transactionId: string;
+  @ApiProperty() _templateId: string;
+  @ApiPropertyOptional({ nullable: true }) _digestedNotificationId: string | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+  @ApiProperty({ type: [String] }) channels: string[];
+  @ApiPropertyOptional({ type: NotificationSubscriberDto }) subscriber?: NotificationSubscriberDto;
+  @ApiPropertyOptional({ type: NotificationTemplateDto }) template?: NotificationTemplateDto;
+  @ApiProperty({ type: [NotificationJobDto] }) jobs: NotificationJobDto[];
+  @ApiProperty({ type: 'object', additionalProperties: true }) payload: Record<string, unknown>;
+  @ApiProperty({ type: [String] }) tags: string[];
+  @ApiProperty({ type: 'object', additionalProperties: true }) controls: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) to: unknown;
+  @ApiProperty({ type: [NotificationTopicDto] }) topics: NotificationTopicDto[];
+}
+
+export class NotificationPageDto {
+  @ApiProperty() hasMore: boolean;
+  @ApiProperty({ type: [NotificationItemDto] }) data: NotificationItemDto[];
+  @ApiProperty() pageSize: number;
+  @ApiProperty() page: number;
+}
