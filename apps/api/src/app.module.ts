@@ -9,11 +9,13 @@ import { HealthModule } from './health/health.module.js';
 import { IdempotencyModule } from './http/idempotency/idempotency.module.js';
 import { IntegrationsModule } from './integrations/integrations.module.js';
 import type { Runtime } from './runtime.js';
+import { SubscribersModule } from './subscribers/subscribers.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 
 /** HTTP feature modules, registered only for the api role. */
-const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, TenantsModule, EventsModule, IntegrationsModule];
+const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, SubscribersModule];
 
 /** One composition root: ROLE picks the api modules, the queue consumers, or both. */
 @Module({})

@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import type { DatabaseConnection } from './database/database.js';
 import { DATABASE, PG_POOL } from './database/database.tokens.js';
+import { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
 import { EnvironmentRepository } from './repositories/environment.repository.js';
 import { PreferenceRepository } from './repositories/preference.repository.js';
 import { IdempotencyRepository } from './repositories/idempotency.repository.js';
@@ -15,7 +16,7 @@ import { NotificationRepository } from './repositories/notification.repository.j
 import { JobRepository } from './repositories/job.repository.js';
 import { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
 
-const REPOSITORIES: Provider[] = [EnvironmentRepository, PreferenceRepository, IdempotencyRepository, TenantRepository, SubscriberRepository, TopicRepository, MessageRepository, IntegrationRepository, WorkflowRepository, TriggerEventRepository, NotificationRepository, JobRepository, ExecutionDetailRepository];
+const REPOSITORIES: Provider[] = [EnvironmentRepository, PreferenceRepository, ActivityFeedRepository, IdempotencyRepository, TenantRepository, SubscriberRepository, TopicRepository, MessageRepository, IntegrationRepository, WorkflowRepository, TriggerEventRepository, NotificationRepository, JobRepository, ExecutionDetailRepository];
 
 /**
  * The data-access layer: one connection, one repository per aggregate. Every repository method that

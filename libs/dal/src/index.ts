@@ -17,3 +17,4 @@ export * from './repositories/subscriber.repository.js';
 export * from './repositories/topic.repository.js';
 export * from './repositories/message.repository.js';
 export * from './repositories/idempotency.repository.js';
+export * from './repositories/activity-feed.repository.js';
