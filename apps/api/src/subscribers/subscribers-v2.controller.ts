@@ -1,0 +1,58 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { toSubscriberResponse } from '#application';
+import { Auth, type AuthContext } from '../auth/auth-context.js';
+import { ApiErrorResponses } from '../http/api-error-responses.js';
+import {
+  CreateSubscriberDto,
+  CreateSubscriberQueryDto,
+  ListSubscribersQueryDto,
+  SubscriberCursorPageDto,
+  SubscriberResponseDto,
+  UpdateSubscriberDto,
+} from './dto/subscriber.dto.js';
+import { SubscribersService } from './subscribers.service.js';
+
+@ApiTags('Subscribers')
+@ApiErrorResponses()
+@Controller('v2/subscribers')
+export class SubscribersV2Controller {
+  constructor(private readonly subscribers: SubscribersService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create or update a subscriber', description: 'Upsert by subscriberId; undefined fields are kept, null clears.' })
+  @ApiCreatedResponse({ type: SubscriberResponseDto })
+  async upsert(@Auth() auth: AuthContext, @Body() body: CreateSubscriberDto, @Query() query: CreateSubscriberQueryDto): Promise<SubscriberResponseDto> {
+    return toSubscriberResponse(await this.subscribers.upsert(auth, body, query.failIfExists));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List subscribers', description: 'Newest first, cursor paginated.' })
+  @ApiOkResponse({ type: SubscriberCursorPageDto })
+  async list(@Auth() auth: AuthContext, @Query() query: ListSubscribersQueryDto): Promise<SubscriberCursorPageDto> {
+    const page = await this.subscribers.list(auth, query);
+    return { ...page, data: page.data.map(toSubscriberResponse) };
+  }
+
+  @Get(':subscriberId')
+  @ApiOperation({ summary: 'Get a subscriber' })
+  @ApiOkResponse({ type: SubscriberResponseDto })
+  async get(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string): Promise<SubscriberResponseDto> {
+    return toSubscriberResponse(await this.subscribers.get(auth, subscriberId));
+  }
+
+  @Patch(':subscriberId')
+  @ApiOperation({ summary: 'Update a subscriber', description: 'Partial: undefined fields are kept, null clears.' })
+  @ApiOkResponse({ type: SubscriberResponseDto })
+  async update(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string, @Body() body: UpdateSubscriberDto): Promise<SubscriberResponseDto> {
+    return toSubscriberResponse(await this.subscribers.update(auth, subscriberId, body));
+  }
+
+  @Delete(':subscriberId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a subscriber', description: 'Soft delete: the subscriber receives nothing and reads answer 404 until it is created again.' })
+  @ApiNoContentResponse()
+  async delete(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string): Promise<void> {
+    await this.subscribers.delete(auth, subscriberId);
+  }
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { SubscriberChannelsResolver } from '#application';
+import { SubscribersV1Controller } from './subscribers-v1.controller.js';
+import { SubscribersV2Controller } from './subscribers-v2.controller.js';
+import { SubscribersService } from './subscribers.service.js';
+import { BulkUpsertSubscribersUseCase } from './use-cases/bulk-upsert-subscribers.use-case.js';
+import { MarkMessagesUseCase } from './use-cases/mark-messages.use-case.js';
+import { SubscriberFeedUseCase } from './use-cases/subscriber-feed.use-case.js';
+import { UpdateCredentialsUseCase } from './use-cases/update-credentials.use-case.js';
+import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-case.js';
+
+@Module({
+  controllers: [SubscribersV2Controller, SubscribersV1Controller],
+  providers: [
+    SubscriberChannelsResolver,
+    SubscribersService,
+    BulkUpsertSubscribersUseCase,
+    UpdateCredentialsUseCase,
+    UpdateOnlineStatusUseCase,
+    MarkMessagesUseCase,
+    SubscriberFeedUseCase,
+  ],
+})
+export class SubscribersModule {}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '#common';
+import { SubscriberRepository, type SubscriberRow } from '#dal';
+import { SubscriberChannelsResolver } from '#application';
+import type { AuthContext } from '../auth/auth-context.js';
+import type { CreateSubscriberDto, ListSubscribersQueryDto, UpdateSubscriberDto } from './dto/subscriber.dto.js';
+
+export interface CursorPage<T> {
+  data: T[];
+  next: string | null;
+  previous: string | null;
+}
+
+/** Subscriber CRUD; the merge rules live in the repository's upsert. */
+@Injectable()
+export class SubscribersService {
+  constructor(
+    private readonly subscribers: SubscriberRepository,
+    private readonly channels: SubscriberChannelsResolver,
+  ) {}
+
+  async upsert(auth: AuthContext, body: CreateSubscriberDto, failIfExists = false): Promise<SubscriberRow> {
+    if (failIfExists && (await this.subscribers.findBySubscriberId(auth.environmentId, body.subscriberId))) {
+      throw new DomainError('CONFLICT', `Subscriber ${body.subscriberId} already exists`);
+    }
+    const channels = body.channels ? await this.channels.resolve(auth.environmentId, body.channels) : undefined;
+    const [row] = await this.subscribers.upsertMany(auth, [{ ...body, channels }]);
+    return row;
+  }
+
+  async get(auth: AuthContext, subscriberId: string): Promise<SubscriberRow> {
+    const row = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
+    if (!row) throw notFound(subscriberId);
+    return row;
+  }
+
+  async update(auth: AuthContext, subscriberId: string, body: UpdateSubscriberDto): Promise<SubscriberRow> {
+    const row = await this.subscribers.update(auth.environmentId, subscriberId, body);
+    if (!row) throw notFound(subscriberId);
+    return row;
+  }
+
+  async delete(auth: AuthContext, subscriberId: string): Promise<void> {
+    if (!(await this.subscribers.softDelete(auth.environmentId, subscriberId))) throw notFound(subscriberId);
+  }
+
+  async list(auth: AuthContext, query: ListSubscribersQueryDto): Promise<CursorPage<SubscriberRow>> {
+    const { rows, hasMore } = await this.subscribers.list(auth.environmentId, query, query);
+    return toCursorPage(rows, hasMore, query);
+  }
+}
+
+export function notFound(subscriberId: string): DomainError {
+  return new DomainError('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} not found`);
+}
+
+/** `next`/`previous` are the edge ids of the page when more rows lie in that direction. */
+export function toCursorPage<T extends { id: string }>(rows: T[], hasMore: boolean, cursor: { after?: string; before?: string }): CursorPage<T> {
+  const first = rows[0]?.id ?? null;
+  const last = rows.at(-1)?.id ?? null;
+  if (cursor.before) return { data: rows, next: last, previous: hasMore ? first : null };
+  return { data: rows, next: hasMore ? last : null, previous: cursor.after ? first : null };
+}

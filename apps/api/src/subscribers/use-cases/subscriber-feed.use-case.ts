@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { MessageRepository, SubscriberRepository, type MessageRow } from '#dal';
+import type { AuthContext } from '../../auth/auth-context.js';
+import type { Page } from '../../http/pagination.dto.js';
+import type { FeedQueryDto } from '../dto/subscriber-v1.dto.js';
+import { notFound } from '../subscribers.service.js';
+
+/** The in-app feed and its unseen counter, as a client shows them before marking. */
+@Injectable()
+export class SubscriberFeedUseCase {
+  constructor(
+    private readonly subscribers: SubscriberRepository,
+    private readonly messages: MessageRepository,
+  ) {}
+
+  async feed(auth: AuthContext, subscriberId: string, query: FeedQueryDto): Promise<Page<MessageRow>> {
+    const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
+    if (!subscriber) throw notFound(subscriberId);
+    const { rows, hasMore } = await this.messages.feed(auth.environmentId, subscriber.id, query, query.page, query.limit);
+    return { data: rows, page: query.page, pageSize: query.limit, hasMore };
+  }
+
+  async unseenCount(auth: AuthContext, subscriberId: string): Promise<number> {
+    const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
+    if (!subscriber) throw notFound(subscriberId);
+    return this.messages.countUnseen(auth.environmentId, subscriber.id);
+  }
+}

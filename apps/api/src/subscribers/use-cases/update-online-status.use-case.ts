@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '#common';
+import { SubscriberRepository, type SubscriberRow } from '#dal';
+import type { AuthContext } from '../../auth/auth-context.js';
+import { notFound } from '../subscribers.service.js';
+
+/** Operation 2 (BEHAVIOR §2): either direction records the moment as lastOnlineAt. */
+@Injectable()
+export class UpdateOnlineStatusUseCase {
+  constructor(
+    private readonly subscribers: SubscriberRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(auth: AuthContext, subscriberId: string, isOnline: boolean): Promise<SubscriberRow> {
+    const row = await this.subscribers.setOnline(auth.environmentId, subscriberId, isOnline, this.clock.now());
+    if (!row) throw notFound(subscriberId);
+    return row;
+  }
+}

@@ -1,0 +1,145 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Database, DbExecutor } from '../database/database.js';
+import { DATABASE } from '../database/database.tokens.js';
+import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
+
+export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const;
+export type MarkAs = (typeof MARK_AS_VALUES)[number];
+
+export interface MessageStatusUpdate {
+  status: string;
+  errorText?: string | null;
+  errorId?: string | null;
+  providerId?: string | null;
+  deliveredAt?: string[];
+}
+
+export interface MessageListFilter {
+  /** Internal subscriber id. */
+  subscriberId?: string;
+  channel?: string;
+  transactionId?: string;
+}
+
+export interface FeedFilter {
+  read?: boolean;
+  seen?: boolean;
+}
+
+/** BEHAVIOR §3: read implies seen; the dates move only with the flag they describe. */
+function markAsChanges(markAs: MarkAs, now: Date): Partial<NewMessageRow> {
+  switch (markAs) {
+    case 'read':
+      return { read: true, seen: true, lastReadDate: now, lastSeenDate: now };
+    case 'unread':
+      return { read: false, seen: true, lastSeenDate: now };
+    case 'seen':
+      return { seen: true, lastSeenDate: now };
+    case 'unseen':
+      return { read: false, seen: false };
+  }
+}
+
+@Injectable()
+export class MessageRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /** Exactly-once per (job, deliveryKey): rows that already exist are skipped and not returned. */
+  async insertMany(rows: NewMessageRow[], executor: DbExecutor = this.db): Promise<MessageRow[]> {
+    if (rows.length === 0) return [];
+    return executor.insert(messages).values(rows).onConflictDoNothing({ target: [messages.jobId, messages.deliveryKey] }).returning();
+  }
+
+  async findById(environmentId: string, id: string): Promise<MessageRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.environmentId, environmentId), eq(messages.id, id), eq(messages.deleted, false)))
+      .limit(1);
+    return row;
+  }
+
+  async findByJob(environmentId: string, jobId: string): Promise<MessageRow[]> {
+    return this.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.environmentId, environmentId), eq(messages.jobId, jobId)))
+      .orderBy(messages.deliveryKey);
+  }
+
+  async updateStatus(environmentId: string, id: string, update: MessageStatusUpdate): Promise<MessageRow | undefined> {
+    const [row] = await this.db
+      .update(messages)
+      .set({ ...update, updatedAt: sql`now()` })
+      .where(and(eq(messages.environmentId, environmentId), eq(messages.id, id)))
+      .returning();
+    return row;
+  }
+
+  /** Page-numbered, newest first; one extra row tells whether another page exists (no COUNT). */
+  async list(environmentId: string, filter: MessageListFilter, page: number, limit: number): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+    const conditions: (SQL | undefined)[] = [eq(messages.environmentId, environmentId), eq(messages.deleted, false)];
+    if (filter.subscriberId) conditions.push(eq(messages.subscriberId, filter.subscriberId));
+    if (filter.channel) conditions.push(eq(messages.channel, filter.channel));
+    if (filter.transactionId) conditions.push(eq(messages.transactionId, filter.transactionId));
+    return this.page(and(...conditions), page, limit);
+  }
+
+  /** A subscriber's in-app feed, newest first. */
+  async feed(environmentId: string, subscriberId: string, filter: FeedFilter, page: number, limit: number): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+    const conditions: (SQL | undefined)[] = [this.inApp(environmentId, subscriberId)];
+    if (filter.read !== undefined) conditions.push(eq(messages.read, filter.read));
+    if (filter.seen !== undefined) conditions.push(eq(messages.seen, filter.seen));
+    return this.page(and(...conditions), page, limit);
+  }
+
+  async countUnseen(environmentId: string, subscriberId: string): Promise<number> {
+    const [{ total }] = await this.db
+      .select({ total: count() })
+      .from(messages)
+      .where(and(this.inApp(environmentId, subscriberId), eq(messages.seen, false)));
+    return total;
+  }
+
+  /** One UPDATE ... RETURNING for the whole id list; ids of other subscribers or channels match nothing. */
+  async markAs(environmentId: string, subscriberId: string, ids: string[], markAs: MarkAs, now: Date): Promise<MessageRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .update(messages)
+      .set({ ...markAsChanges(markAs, now), updatedAt: now })
+      .where(and(this.inApp(environmentId, subscriberId), inArray(messages.id, ids)))
+      .returning();
+    const order = new Map(ids.map((id, index) => [id, index]));
+    return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  }
+
+  async softDelete(environmentId: string, id: string): Promise<boolean> {
+    const rows = await this.db
+      .update(messages)
+      .set({ deleted: true, updatedAt: sql`now()` })
+      .where(and(eq(messages.environmentId, environmentId), eq(messages.id, id), eq(messages.deleted, false)))
+      .returning({ id: messages.id });
+    return rows.length > 0;
+  }
+
+  private inApp(environmentId: string, subscriberId: string): SQL | undefined {
+    return and(
+      eq(messages.environmentId, environmentId),
+      eq(messages.subscriberId, subscriberId),
+      eq(messages.channel, 'in_app'),
+      eq(messages.deleted, false),
+    );
+  }
+
+  private async page(where: SQL | undefined, page: number, limit: number): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+    const rows = await this.db
+      .select()
+      .from(messages)
+      .where(where)
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(limit + 1)
+      .offset(page * limit);
+    return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+}

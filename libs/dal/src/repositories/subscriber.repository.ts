@@ -1,0 +1,257 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, desc, asc, eq, getTableColumns, gt, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { newId } from '#common';
+import type { Database } from '../database/database.js';
+import { DATABASE } from '../database/database.tokens.js';
+import { subscribers, type StoredChannelSettings, type SubscriberRow } from '../schema/index.js';
+
+export interface SubscriberScope {
+  environmentId: string;
+  organizationId: string;
+}
+
+/** undefined = keep the stored value, null = clear it. */
+export interface SubscriberUpsertInput {
+  subscriberId: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  avatar?: string | null;
+  locale?: string | null;
+  timezone?: string | null;
+  data?: Record<string, unknown> | null;
+  /** Merged into the stored entries by (providerId, _integrationId); see mergeChannelsSql. */
+  channels?: StoredChannelSettings[];
+}
+
+export interface SubscriberUpsertResult {
+  row: SubscriberRow;
+  created: boolean;
+}
+
+export interface SubscriberListFilter {
+  email?: string;
+  phone?: string;
+  name?: string;
+  subscriberId?: string;
+}
+
+/** Keyset page: `after` = rows older than this id, `before` = rows newer than it (newest first). */
+export interface SubscriberCursor {
+  after?: string;
+  before?: string;
+  limit: number;
+}
+
+const SCALAR_FIELDS = [
+  ['firstName', 'first_name'],
+  ['lastName', 'last_name'],
+  ['email', 'email'],
+  ['phone', 'phone'],
+  ['avatar', 'avatar'],
+  ['locale', 'locale'],
+  ['timezone', 'timezone'],
+] as const;
+
+const COLUMNS = Object.entries(getTableColumns(subscribers)).map(([key, column]) => [key, column.name] as const);
+
+function toRow(raw: Record<string, unknown>): SubscriberRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, name] of COLUMNS) row[key] = raw[name];
+  for (const key of ['createdAt', 'updatedAt', 'lastOnlineAt'] as const) {
+    if (typeof row[key] === 'string') row[key] = new Date(row[key] as string);
+  }
+  return row as SubscriberRow;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/**
+ * A channel list merged with incoming entries: an entry with the same (providerId, _integrationId)
+ * gets its credentials merged key by key (so a given deviceTokens list replaces the stored one and
+ * an absent one keeps it), other incoming entries are appended in order.
+ */
+export function mergeChannelsSql(stored: SQL, incoming: SQL): SQL {
+  return sql`(SELECT coalesce(jsonb_agg(
+      CASE WHEN n.e IS NULL THEN o.e
+           WHEN o.e IS NULL THEN n.e
+           ELSE o.e || (n.e - 'credentials') || jsonb_build_object('credentials', coalesce(o.e->'credentials', '{}'::jsonb) || coalesce(n.e->'credentials', '{}'::jsonb))
+      END ORDER BY coalesce(o.ord, 1000000 + n.ord)), '[]'::jsonb)
+    FROM jsonb_array_elements(${stored}) WITH ORDINALITY AS o(e, ord)
+    FULL JOIN jsonb_array_elements(${incoming}) WITH ORDINALITY AS n(e, ord)
+      ON o.e->>'providerId' = n.e->>'providerId' AND o.e->>'_integrationId' = n.e->>'_integrationId')`;
+}
+
+/** Later definitions of one subscriberId override the earlier ones field by field. */
+function collapse(inputs: SubscriberUpsertInput[]): SubscriberUpsertInput[] {
+  const byId = new Map<string, SubscriberUpsertInput>();
+  for (const input of inputs) {
+    const previous = byId.get(input.subscriberId);
+    if (!previous) {
+      byId.set(input.subscriberId, { ...input });
+      continue;
+    }
+    const channels = input.channels && previous.channels ? [...previous.channels, ...input.channels] : (input.channels ?? previous.channels);
+    const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    byId.set(input.subscriberId, { ...previous, ...defined, ...(channels ? { channels } : {}) });
+  }
+  return [...byId.values()];
+}
+
+@Injectable()
+export class SubscriberRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async findBySubscriberId(environmentId: string, subscriberId: string): Promise<SubscriberRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(subscribers)
+      .where(and(eq(subscribers.environmentId, environmentId), eq(subscribers.subscriberId, subscriberId), eq(subscribers.deleted, false)))
+      .limit(1);
+    return row;
+  }
+
+  async findBySubscriberIds(environmentId: string, subscriberIds: string[]): Promise<SubscriberRow[]> {
+    if (subscriberIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(subscribers)
+      .where(and(eq(subscribers.environmentId, environmentId), inArray(subscribers.subscriberId, subscriberIds), eq(subscribers.deleted, false)));
+  }
+
+  async findByIds(environmentId: string, ids: string[]): Promise<SubscriberRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(subscribers)
+      .where(and(eq(subscribers.environmentId, environmentId), inArray(subscribers.id, ids), eq(subscribers.deleted, false)));
+  }
+
+  async upsertMany(scope: SubscriberScope, inputs: SubscriberUpsertInput[]): Promise<SubscriberRow[]> {
+    return (await this.upsertManyDetailed(scope, inputs)).map((result) => result.row);
+  }
+
+  /**
+   * One INSERT ... ON CONFLICT DO UPDATE for the whole batch. The raw input travels as one jsonb
+   * parameter so the update can tell an absent key (keep) from a null (clear); the update always
+   * runs so every row is returned, but __v and updatedAt move only when something changed.
+   */
+  async upsertManyDetailed(scope: SubscriberScope, inputs: SubscriberUpsertInput[]): Promise<SubscriberUpsertResult[]> {
+    const batch = collapse(inputs).map((input) => ({ ...input, id: newId() }));
+    if (batch.length === 0) return [];
+    const pick = (field: string) => sql`CASE WHEN i.raw ? ${field} THEN i.raw->>${field} ELSE subscribers.${sql.raw(columnOf(field))} END`;
+    const assignments = SCALAR_FIELDS.map(([field]) => pick(field));
+    const result = await this.db.execute(sql`
+      WITH input AS (
+        SELECT e AS raw, e->>'subscriberId' AS subscriber_id FROM jsonb_array_elements(${JSON.stringify(batch)}::jsonb) AS e
+      )
+      INSERT INTO subscribers AS subscribers (id, environment_id, organization_id, subscriber_id, first_name, last_name, email, phone, avatar, locale, timezone, data, channels)
+      SELECT (raw->>'id')::uuid, ${scope.environmentId}::uuid, ${scope.organizationId}::uuid, subscriber_id,
+        ${sql.join(SCALAR_FIELDS.map(([field]) => sql`raw->>${field}`), sql`, `)},
+        nullif(raw->'data', 'null'::jsonb), coalesce(raw->'channels', '[]'::jsonb)
+      FROM input
+      ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET
+        (${sql.raw(SCALAR_FIELDS.map(([, column]) => column).join(', '))}, data, channels, deleted, version, updated_at) = (
+          SELECT ${sql.join(SCALAR_FIELDS.map(([, column]) => sql`m.${sql.raw(column)}`), sql`, `)}, m.data, m.channels, false,
+            CASE WHEN m.changed THEN subscribers.version + 1 ELSE subscribers.version END,
+            CASE WHEN m.changed THEN now() ELSE subscribers.updated_at END
+          FROM (
+            SELECT v.*, subscribers.deleted OR
+              (${sql.raw(SCALAR_FIELDS.map(([, column]) => `v.${column}`).join(', '))}, v.data, v.channels) IS DISTINCT FROM
+              (${sql.raw(SCALAR_FIELDS.map(([, column]) => `subscribers.${column}`).join(', '))}, subscribers.data, subscribers.channels) AS changed
+            FROM (
+              SELECT ${sql.join(
+                assignments.map((assignment, index) => sql`${assignment} AS ${sql.raw(SCALAR_FIELDS[index][1])}`),
+                sql`, `,
+              )},
+                CASE WHEN i.raw ? 'data' THEN nullif(i.raw->'data', 'null'::jsonb) ELSE subscribers.data END AS data,
+                CASE WHEN i.raw ? 'channels' THEN ${mergeChannelsSql(sql`subscribers.channels`, sql`i.raw->'channels'`)} ELSE subscribers.channels END AS channels
+              FROM input i WHERE i.subscriber_id = excluded.subscriber_id
+            ) v
+          ) m
+        )
+      RETURNING subscribers.*, (xmax = 0) AS inserted`);
+    return (result.rows as Record<string, unknown>[]).map((raw) => ({ row: toRow(raw), created: raw.inserted === true }));
+  }
+
+  /** PATCH semantics on one live subscriber; undefined when it does not exist or is deleted. */
+  async update(environmentId: string, subscriberId: string, input: Omit<SubscriberUpsertInput, 'subscriberId'>): Promise<SubscriberRow | undefined> {
+    const existing = await this.findBySubscriberId(environmentId, subscriberId);
+    if (!existing) return undefined;
+    const [result] = await this.upsertManyDetailed(existing, [{ ...input, subscriberId }]);
+    return result?.row;
+  }
+
+  /** Merges one channel entry into a live subscriber's channels in a single UPDATE. */
+  async mergeChannel(environmentId: string, subscriberId: string, entry: StoredChannelSettings): Promise<SubscriberRow | undefined> {
+    const merged = mergeChannelsSql(sql`${subscribers.channels}`, sql`${JSON.stringify([entry])}::jsonb`);
+    const [row] = await this.db
+      .update(subscribers)
+      .set({
+        channels: merged,
+        version: sql`CASE WHEN ${merged} IS DISTINCT FROM ${subscribers.channels} THEN ${subscribers.version} + 1 ELSE ${subscribers.version} END`,
+        updatedAt: sql`now()`,
+      })
+      .where(this.live(environmentId, subscriberId))
+      .returning();
+    return row;
+  }
+
+  async setOnline(environmentId: string, subscriberId: string, isOnline: boolean, at: Date): Promise<SubscriberRow | undefined> {
+    const [row] = await this.db
+      .update(subscribers)
+      .set({ isOnline, lastOnlineAt: at, version: sql`${subscribers.version} + 1`, updatedAt: at })
+      .where(this.live(environmentId, subscriberId))
+      .returning();
+    return row;
+  }
+
+  async softDelete(environmentId: string, subscriberId: string): Promise<boolean> {
+    const rows = await this.db
+      .update(subscribers)
+      .set({ deleted: true, version: sql`${subscribers.version} + 1`, updatedAt: sql`now()` })
+      .where(this.live(environmentId, subscriberId))
+      .returning({ id: subscribers.id });
+    return rows.length > 0;
+  }
+
+  /** Newest first; fetches one extra row to know whether another page exists. */
+  async list(environmentId: string, filter: SubscriberListFilter, cursor: SubscriberCursor): Promise<{ rows: SubscriberRow[]; hasMore: boolean }> {
+    const conditions: (SQL | undefined)[] = [eq(subscribers.environmentId, environmentId), eq(subscribers.deleted, false)];
+    if (filter.email) conditions.push(ilike(subscribers.email, `%${escapeLike(filter.email)}%`));
+    if (filter.phone) conditions.push(ilike(subscribers.phone, `%${escapeLike(filter.phone)}%`));
+    if (filter.subscriberId) conditions.push(ilike(subscribers.subscriberId, `%${escapeLike(filter.subscriberId)}%`));
+    if (filter.name) {
+      const pattern = `%${escapeLike(filter.name)}%`;
+      conditions.push(
+        or(
+          ilike(subscribers.firstName, pattern),
+          ilike(subscribers.lastName, pattern),
+          sql`(coalesce(${subscribers.firstName}, '') || ' ' || coalesce(${subscribers.lastName}, '')) ILIKE ${pattern}`,
+        ),
+      );
+    }
+    if (cursor.after) conditions.push(lt(subscribers.id, cursor.after));
+    if (cursor.before) conditions.push(gt(subscribers.id, cursor.before));
+    const rows = await this.db
+      .select()
+      .from(subscribers)
+      .where(and(...conditions))
+      .orderBy(cursor.before ? asc(subscribers.id) : desc(subscribers.id))
+      .limit(cursor.limit + 1);
+    const hasMore = rows.length > cursor.limit;
+    const page = rows.slice(0, cursor.limit);
+    return { rows: cursor.before ? page.reverse() : page, hasMore };
+  }
+
+  private live(environmentId: string, subscriberId: string): SQL | undefined {
+    return and(eq(subscribers.environmentId, environmentId), eq(subscribers.subscriberId, subscriberId), eq(subscribers.deleted, false));
+  }
+}
+
+function columnOf(field: string): string {
+  return SCALAR_FIELDS.find(([name]) => name === field)![1];
+}

@@ -1,0 +1,161 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, desc, eq, getTableColumns, gt, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { newId } from '#common';
+import type { Database } from '../database/database.js';
+import { DATABASE } from '../database/database.tokens.js';
+import { subscribers, topics, topicSubscribers, type TopicRow } from '../schema/index.js';
+
+export interface TopicScope {
+  environmentId: string;
+  organizationId: string;
+}
+
+export interface TopicMember {
+  /** Internal subscriber id. */
+  subscriberId: string;
+  externalSubscriberId: string;
+}
+
+export interface TopicMemberDetail extends TopicMember {
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  avatar: string | null;
+  createdAt: Date;
+}
+
+export interface KeysetCursor {
+  after?: string;
+  before?: string;
+  limit: number;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+@Injectable()
+export class TopicRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async findByKey(environmentId: string, key: string): Promise<TopicRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(topics)
+      .where(and(eq(topics.environmentId, environmentId), eq(topics.key, key)))
+      .limit(1);
+    return row;
+  }
+
+  async findByKeys(environmentId: string, keys: string[]): Promise<TopicRow[]> {
+    if (keys.length === 0) return [];
+    return this.db.select().from(topics).where(and(eq(topics.environmentId, environmentId), inArray(topics.key, keys)));
+  }
+
+  /** Creates the topic or, when `name` is given, renames the existing one. */
+  async upsert(scope: TopicScope, key: string, name?: string | null): Promise<{ row: TopicRow; created: boolean }> {
+    const [row] = await this.db
+      .insert(topics)
+      .values({ id: newId(), ...scope, key, name: name ?? null })
+      .onConflictDoUpdate({
+        target: [topics.environmentId, topics.key],
+        set: name === undefined ? { key: sql`excluded.key` } : { name, updatedAt: sql`now()` },
+      })
+      .returning({ ...getTableColumns(topics), inserted: sql<boolean>`(xmax = 0)` });
+    const { inserted, ...topic } = row;
+    return { row: topic, created: inserted };
+  }
+
+  async delete(environmentId: string, key: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(topics)
+      .where(and(eq(topics.environmentId, environmentId), eq(topics.key, key)))
+      .returning({ id: topics.id });
+    return rows.length > 0;
+  }
+
+  async list(environmentId: string, filter: { key?: string; name?: string }, cursor: KeysetCursor): Promise<{ rows: TopicRow[]; hasMore: boolean }> {
+    const conditions: (SQL | undefined)[] = [eq(topics.environmentId, environmentId)];
+    if (filter.key) conditions.push(ilike(topics.key, `%${escapeLike(filter.key)}%`));
+    if (filter.name) conditions.push(ilike(topics.name, `%${escapeLike(filter.name)}%`));
+    if (cursor.after) conditions.push(lt(topics.id, cursor.after));
+    if (cursor.before) conditions.push(gt(topics.id, cursor.before));
+    const rows = await this.db
+      .select()
+      .from(topics)
+      .where(and(...conditions))
+      .orderBy(cursor.before ? asc(topics.id) : desc(topics.id))
+      .limit(cursor.limit + 1);
+    const page = rows.slice(0, cursor.limit);
+    return { rows: cursor.before ? page.reverse() : page, hasMore: rows.length > cursor.limit };
+  }
+
+  /** One multi-row insert; members already present are left as they are. */
+  async addMembers(scope: TopicScope, topicId: string, members: TopicMember[]): Promise<void> {
+    if (members.length === 0) return;
+    await this.db
+      .insert(topicSubscribers)
+      .values(members.map((member) => ({ topicId, ...scope, ...member })))
+      .onConflictDoNothing();
+  }
+
+  async removeMembers(environmentId: string, topicId: string, subscriberIds: string[]): Promise<TopicMember[]> {
+    if (subscriberIds.length === 0) return [];
+    return this.db
+      .delete(topicSubscribers)
+      .where(
+        and(
+          eq(topicSubscribers.topicId, topicId),
+          eq(topicSubscribers.environmentId, environmentId),
+          inArray(topicSubscribers.subscriberId, subscriberIds),
+        ),
+      )
+      .returning({ subscriberId: topicSubscribers.subscriberId, externalSubscriberId: topicSubscribers.externalSubscriberId });
+  }
+
+  /** Fan-out pages: keyset over the (topic_id, subscriber_id) primary key, so page N costs what page 1 costs. */
+  async listMemberPage(environmentId: string, topicId: string, afterSubscriberId: string | undefined, limit: number): Promise<TopicMember[]> {
+    return this.db
+      .select({ subscriberId: topicSubscribers.subscriberId, externalSubscriberId: topicSubscribers.externalSubscriberId })
+      .from(topicSubscribers)
+      .where(
+        and(
+          eq(topicSubscribers.topicId, topicId),
+          eq(topicSubscribers.environmentId, environmentId),
+          afterSubscriberId ? gt(topicSubscribers.subscriberId, afterSubscriberId) : undefined,
+        ),
+      )
+      .orderBy(asc(topicSubscribers.subscriberId))
+      .limit(limit);
+  }
+
+  /** The API listing: same keyset, both directions, joined to the page's subscribers by primary key. */
+  async listMemberDetails(environmentId: string, topicId: string, cursor: KeysetCursor): Promise<{ rows: TopicMemberDetail[]; hasMore: boolean }> {
+    const rows = await this.db
+      .select({
+        subscriberId: topicSubscribers.subscriberId,
+        externalSubscriberId: topicSubscribers.externalSubscriberId,
+        firstName: subscribers.firstName,
+        lastName: subscribers.lastName,
+        email: subscribers.email,
+        phone: subscribers.phone,
+        avatar: subscribers.avatar,
+        createdAt: topicSubscribers.createdAt,
+      })
+      .from(topicSubscribers)
+      .leftJoin(subscribers, eq(subscribers.id, topicSubscribers.subscriberId))
+      .where(
+        and(
+          eq(topicSubscribers.topicId, topicId),
+          eq(topicSubscribers.environmentId, environmentId),
+          cursor.after ? gt(topicSubscribers.subscriberId, cursor.after) : undefined,
+          cursor.before ? lt(topicSubscribers.subscriberId, cursor.before) : undefined,
+        ),
+      )
+      .orderBy(cursor.before ? desc(topicSubscribers.subscriberId) : asc(topicSubscribers.subscriberId))
+      .limit(cursor.limit + 1);
+    const page = rows.slice(0, cursor.limit);
+    return { rows: cursor.before ? page.reverse() : page, hasMore: rows.length > cursor.limit };
+  }
+}
