@@ -11,3 +11,4 @@ export * from './schedule/index.js';
 export * from './preferences/index.js';
 export * from './templates/index.js';
 export * from './digest/index.js';
+export * from './workflows/index.js';

@@ -35,6 +35,10 @@ function violatedConstraint(error: unknown): string | undefined {
 }
 
 const live = (environmentId: string) => and(eq(integrations.environmentId, environmentId), eq(integrations.deleted, false));
+function byFailoverOrder(a: IntegrationRow, b: IntegrationRow): number {
+  return Number(b.primary) - Number(a.primary) || b.priority - a.priority || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
+}
+
 const failoverOrder = [desc(integrations.primary), desc(integrations.priority), asc(integrations.createdAt), asc(integrations.id)];
 
 @Injectable()
@@ -96,47 +100,50 @@ export class IntegrationRepository {
    * retries and then finds the winner's row.
    */
   async create(scope: IntegrationScope, values: NewIntegration): Promise<IntegrationRow | undefined> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.db.transaction(async (tx) => {
+    try {
+      return await this.retryPrimaryRace(() =>
+        this.db.transaction(async (tx) => {
           const [row] = await tx.insert(integrations).values({ id: newId(), ...scope, ...values }).returning();
           return (await this.ensurePrimary(tx, scope.environmentId, row.channel, row.id)) ?? row;
-        });
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        if (violatedConstraint(error) !== PRIMARY_INDEX) return undefined;
-        if (attempt >= MAX_PRIMARY_RACE_RETRIES) throw error;
-      }
+        }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error) && violatedConstraint(error) !== PRIMARY_INDEX) return undefined;
+      throw error;
     }
   }
 
   /** Partial update; deactivating the primary hands the role to the next active integration. */
   async update(environmentId: string, id: string, changes: IntegrationChanges): Promise<IntegrationRow | undefined> {
-    return this.db.transaction(async (tx) => {
-      const [current] = await this.lockChannelOf(tx, environmentId, id);
-      if (!current) return undefined;
-      const demote = changes.active === false && current.primary;
-      const [row] = await tx
-        .update(integrations)
-        .set({ ...changes, ...(demote ? { primary: false } : {}), updatedAt: new Date() })
-        .where(eq(integrations.id, id))
-        .returning();
-      return (await this.ensurePrimary(tx, environmentId, row.channel, row.id)) ?? row;
-    });
+    return this.retryPrimaryRace(() =>
+      this.db.transaction(async (tx) => {
+        const [current] = await this.lockChannelOf(tx, environmentId, id);
+        if (!current) return undefined;
+        const demote = changes.active === false && current.primary;
+        const [row] = await tx
+          .update(integrations)
+          .set({ ...changes, ...(demote ? { primary: false } : {}), updatedAt: new Date() })
+          .where(eq(integrations.id, id))
+          .returning();
+        return (await this.ensurePrimary(tx, environmentId, row.channel, row.id)) ?? row;
+      }),
+    );
   }
 
   async softDelete(environmentId: string, id: string, deletedBy: string, now: Date): Promise<IntegrationRow | undefined> {
-    return this.db.transaction(async (tx) => {
-      const [current] = await this.lockChannelOf(tx, environmentId, id);
-      if (!current) return undefined;
-      const [row] = await tx
-        .update(integrations)
-        .set({ deleted: true, deletedAt: now, deletedBy, primary: false, updatedAt: now })
-        .where(eq(integrations.id, id))
-        .returning();
-      await this.ensurePrimary(tx, environmentId, row.channel);
-      return row;
-    });
+    return this.retryPrimaryRace(() =>
+      this.db.transaction(async (tx) => {
+        const [current] = await this.lockChannelOf(tx, environmentId, id);
+        if (!current) return undefined;
+        const [row] = await tx
+          .update(integrations)
+          .set({ deleted: true, deletedAt: now, deletedBy, primary: false, updatedAt: now })
+          .where(eq(integrations.id, id))
+          .returning();
+        await this.ensurePrimary(tx, environmentId, row.channel);
+        return row;
+      }),
+    );
   }
 
   /**
@@ -144,30 +151,46 @@ export class IntegrationRepository {
    * channel's rows are locked first, so concurrent calls run one after the other and the last one wins.
    */
   async setPrimary(environmentId: string, id: string): Promise<IntegrationRow | undefined> {
-    return this.db.transaction(async (tx) => {
-      const channelRows = await this.lockChannelOf(tx, environmentId, id);
-      const target = channelRows.find((row) => row.id === id);
-      if (!target) return undefined;
-      if (target.primary && target.active) return target;
-      await tx
-        .update(integrations)
-        .set({ primary: false, updatedAt: new Date() })
-        .where(and(live(environmentId), eq(integrations.channel, target.channel), eq(integrations.primary, true), ne(integrations.id, id)));
-      // Failover order afterwards: the new primary first, then the other active ones in their old order.
-      const others = channelRows.filter((row) => row.active && row.id !== id);
-      const ranked = [target, ...others];
-      const priorities = ranked.map((row, index) => sql`(${row.id}::uuid, ${ranked.length - index}::int)`);
-      await tx.execute(sql`
-        UPDATE ${integrations} SET priority = ranks.priority
-        FROM (VALUES ${sql.join(priorities, sql`, `)}) AS ranks(id, priority)
-        WHERE ${integrations.id} = ranks.id`);
-      const [row] = await tx
-        .update(integrations)
-        .set({ primary: true, active: true, updatedAt: new Date() })
-        .where(eq(integrations.id, id))
-        .returning();
-      return row;
-    });
+    return this.retryPrimaryRace(() =>
+      this.db.transaction(async (tx) => {
+        const channelRows = await this.lockChannelOf(tx, environmentId, id);
+        const target = channelRows.find((row) => row.id === id);
+        if (!target) return undefined;
+        if (target.primary && target.active) return target;
+        await tx
+          .update(integrations)
+          .set({ primary: false, updatedAt: new Date() })
+          .where(and(live(environmentId), eq(integrations.channel, target.channel), eq(integrations.primary, true), ne(integrations.id, id)));
+        // Failover order afterwards: the new primary first, then the other active ones in their old order.
+        const others = channelRows.filter((row) => row.active && row.id !== id);
+        const ranked = [target, ...others];
+        const priorities = ranked.map((row, index) => sql`(${row.id}::uuid, ${ranked.length - index}::int)`);
+        await tx.execute(sql`
+          UPDATE ${integrations} SET priority = ranks.priority
+          FROM (VALUES ${sql.join(priorities, sql`, `)}) AS ranks(id, priority)
+          WHERE ${integrations.id} = ranks.id`);
+        const [row] = await tx
+          .update(integrations)
+          .set({ primary: true, active: true, updatedAt: new Date() })
+          .where(eq(integrations.id, id))
+          .returning();
+        return row;
+      }),
+    );
+  }
+
+  /**
+   * The channel lock covers existing rows only: a create racing with another create or a set-primary can
+   * still hit the one-primary index. The loser runs again and then sees the winner's committed row.
+   */
+  private async retryPrimaryRace<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isUniqueViolation(error) || violatedConstraint(error) !== PRIMARY_INDEX || attempt >= MAX_PRIMARY_RACE_RETRIES) throw error;
+      }
+    }
   }
 
   /**
@@ -181,8 +204,10 @@ export class IntegrationRepository {
       .select()
       .from(integrations)
       .where(and(live(environmentId), eq(integrations.channel, target.channel)))
-      .orderBy(...failoverOrder)
+      // Locking in id order keeps concurrent callers from deadlocking; failover order is applied after.
+      .orderBy(asc(integrations.id))
       .for('update');
+    rows.sort(byFailoverOrder);
     const self = rows.find((row) => row.id === id);
     return self ? [self, ...rows.filter((row) => row !== self)] : [];
   }
