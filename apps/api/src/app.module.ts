@@ -6,16 +6,18 @@ import { EventProcessingModule, QueueModule } from '#event-processing';
 import { AuthModule } from './auth/auth.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { IdempotencyModule } from './http/idempotency/idempotency.module.js';
 import { IntegrationsModule } from './integrations/integrations.module.js';
 import type { Runtime } from './runtime.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
+import { PreferencesModule } from './preferences/preferences.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 
 /** HTTP feature modules, registered only for the api role. */
-const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, SubscribersModule];
+const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, SubscribersModule, PreferencesModule];
 
 /** One composition root: ROLE picks the api modules, the queue consumers, or both. */
 @Module({})
@@ -27,6 +29,7 @@ export class AppModule {
       DalModule.forRoot(runtime.database),
       QueueModule.forRoot(runtime.queueBackend),
       HealthModule,
+      MetricsModule,
       CryptoModule,
     ];
     if (config.role !== 'worker') imports.push(...API_MODULES);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Clock, DomainError, newId, PinoNestLogger } from '#common';
+import { Clock, DomainError, httpRequestDuration, newId, PinoNestLogger } from '#common';
 import { AppModule } from './app.module.js';
 import { bodyLimitFor, largestBodyLimit } from './http/body-limits.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
@@ -45,6 +45,10 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
     if (length > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
   });
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    httpRequestDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
     logger.info(
       { reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request completed',

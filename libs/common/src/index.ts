@@ -5,3 +5,4 @@ export * from './enums.js';
 export * from './clock.js';
 export * from './ids.js';
 export * from './logger.js';
+export * from './metrics.js';

@@ -1,7 +1,7 @@
 import { WorkerHost } from '@nestjs/bullmq';
 import { Inject, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppConfig, LOGGER } from '#common';
+import { AppConfig, jobDuration, jobFailures, LOGGER } from '#common';
 import { QUEUE_BACKEND } from './queue.module.js';
 import type { QueueBackend } from './queue-backend.js';
 
@@ -22,6 +22,14 @@ export abstract class QueueConsumer extends WorkerHost implements OnApplicationB
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.concurrency();
     this.worker.on('error', (error) => this.logger.warn({ queue: this.worker.name, err: error.message }, 'worker connection error'));
+    this.worker.on('completed', (job) => {
+      if (job.processedOn && job.finishedOn) jobDuration.observe({ name: job.name, outcome: 'completed' }, (job.finishedOn - job.processedOn) / 1000);
+    });
+    this.worker.on('failed', (job) => {
+      if (!job) return;
+      jobFailures.inc({ name: job.name });
+      if (job.processedOn && job.finishedOn) jobDuration.observe({ name: job.name, outcome: 'failed' }, (job.finishedOn - job.processedOn) / 1000);
+    });
     if (this.backend.kind === 'postgres' && !this.config.databaseUrl) {
       this.worker.opts.drainDelay = 0.2;
     }

@@ -1,0 +1,45 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's Prometheus metrics. One registry per process; modules record into the metrics
+ * below and GET /metrics renders the registry.
+ */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration by route template and status code',
+  labelNames: ['method', 'route', 'status_code'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [metricsRegistry],
+});
+
+export const queueDepth = new Gauge({
+  name: 'queue_jobs',
+  help: 'Jobs per queue and state, read at scrape time',
+  labelNames: ['queue', 'state'] as const,
+  registers: [metricsRegistry],
+});
+
+export const jobDuration = new Histogram({
+  name: 'queue_job_duration_seconds',
+  help: 'Processing time of finished queue jobs by job name and outcome',
+  labelNames: ['name', 'outcome'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
+  registers: [metricsRegistry],
+});
+
+export const jobFailures = new Counter({
+  name: 'queue_job_failures_total',
+  help: 'Failed queue job attempts by job name',
+  labelNames: ['name'] as const,
+  registers: [metricsRegistry],
+});
+
+export const deliveries = new Counter({
+  name: 'deliveries_total',
+  help: 'Messages delivered or attempted, by channel, provider and message status',
+  labelNames: ['channel', 'provider', 'status'] as const,
+  registers: [metricsRegistry],
+});

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+describe('GET /metrics', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('serves Prometheus text without auth: HTTP durations by route template, queue depth, process metrics', async () => {
+    await t.api('get', '/v1/tenants/some-tenant');
+    const res = await t.http.get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    expect(res.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/tenants\/:identifier",status_code="404"\} 1/);
+    expect(res.text).toMatch(/queue_jobs\{queue="step-jobs",state="waiting"\} \d+/);
+    expect(res.text).toContain('process_resident_memory_bytes');
+  });
+});
+
+describe('GET /metrics disabled', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { METRICS_ENABLED: 'false' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers 404', async () => {
+    expect((await t.http.get('/metrics')).status).toBe(404);
+  });
+});
