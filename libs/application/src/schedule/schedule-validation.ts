@@ -1,5 +1,5 @@
 import { WEEK_DAYS } from '#common';
-import { parseTime12h } from './schedule.js';
+import { parseTime12h, type DaySchedule, type Schedule } from './schedule.js';
 
 export interface ScheduleIssue {
   /** Path of the offending field, e.g. `schedule.weeklySchedule.monday.hours[0].start`. */
@@ -67,4 +67,20 @@ function validateDay(day: unknown, path: string): ScheduleIssue[] {
     }
   });
   return issues;
+}
+
+/** A validated schedule reduced to the spec's fields, so stray properties are never stored. */
+export function normalizeSchedule(value: Schedule): Schedule {
+  const schedule: Schedule = { isEnabled: value.isEnabled };
+  if (value.weeklySchedule) {
+    schedule.weeklySchedule = Object.fromEntries(
+      Object.entries(value.weeklySchedule as Record<string, DaySchedule>).map(([day, entry]) => [
+        day,
+        entry.hours === undefined
+          ? { isEnabled: entry.isEnabled }
+          : { isEnabled: entry.isEnabled, hours: entry.hours.map(({ start, end }) => ({ start, end })) },
+      ]),
+    );
+  }
+  return schedule;
 }
