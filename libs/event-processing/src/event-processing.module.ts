@@ -1,8 +1,36 @@
 import { Module } from '@nestjs/common';
+import { SubscriberChannelsResolver, SubscriberPreferenceService } from '#application';
+import { ProvidersModule } from '#providers';
+import { FanOutProcessor } from './fan-out/fan-out.processor.js';
+import { FanOutService } from './fan-out/fan-out.service.js';
+import { RecoverySweeper } from './recovery/recovery-sweeper.js';
+import { ChannelStep } from './steps/channel-step.js';
+import { DigestStep } from './steps/digest-step.js';
+import { ProviderSender } from './steps/provider-sender.js';
+import { RunStepProcessor } from './steps/run-step.processor.js';
+import { StepContextLoader } from './steps/step-context.js';
+import { StepGates } from './steps/step-gates.js';
+import { StepRunner } from './steps/step-runner.service.js';
 import { SystemProcessor } from './system.processor.js';
 
 /** The queue consumers. Only the worker role (or ROLE=all) imports this module. */
 @Module({
-  providers: [SystemProcessor],
+  imports: [ProvidersModule],
+  providers: [
+    SystemProcessor,
+    FanOutProcessor,
+    FanOutService,
+    RunStepProcessor,
+    StepRunner,
+    StepContextLoader,
+    StepGates,
+    ChannelStep,
+    DigestStep,
+    ProviderSender,
+    RecoverySweeper,
+    SubscriberChannelsResolver,
+    SubscriberPreferenceService,
+  ],
+  exports: [RecoverySweeper],
 })
 export class EventProcessingModule {}

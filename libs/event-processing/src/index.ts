@@ -5,3 +5,4 @@ export * from './queue/queue.module.js';
 export * from './event-processing.module.js';
 export * from './queue/queue-consumer.js';
 export * from './trigger/recipients.js';
+export * from './recovery/recovery-sweeper.js';

@@ -1,0 +1,156 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '#common';
+import { SubscriberChannelsResolver, type ChannelSettingsInput } from '#application';
+import {
+  DATABASE,
+  JobRepository,
+  NotificationRepository,
+  SubscriberRepository,
+  TenantRepository,
+  TopicRepository,
+  TriggerEventRepository,
+  WorkflowRepository,
+  type Database,
+  type StoredChannelSettings,
+  type SubscriberUpsertInput,
+  type TriggerEventRow,
+  type WorkflowRow,
+} from '#dal';
+import { JobQueue } from '../queue/job-queue.service.js';
+import { parseActor, parseRecipients, type SubscriberRecipient } from '../trigger/recipients.js';
+import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
+
+/** Recipients per transaction (notifications + jobs) and per addBulk. */
+export const FAN_OUT_CHUNK = 500;
+
+const UPSERT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'data'] as const;
+
+/**
+ * Expands one trigger event into notifications and step jobs. Safe to run again: notifications are
+ * unique per (event, subscriber) and jobs per (notification, step), so a retried chunk adds nothing.
+ */
+@Injectable()
+export class FanOutService {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly events: TriggerEventRepository,
+    private readonly workflows: WorkflowRepository,
+    private readonly subscribers: SubscriberRepository,
+    private readonly topics: TopicRepository,
+    private readonly tenants: TenantRepository,
+    private readonly notifications: NotificationRepository,
+    private readonly jobs: JobRepository,
+    private readonly channels: SubscriberChannelsResolver,
+    private readonly queue: JobQueue,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async run(environmentId: string, eventId: string): Promise<void> {
+    const event = await this.events.findById(environmentId, eventId);
+    if (!event || event.status === 'done' || event.status === 'failed') return;
+    await this.events.setStatus(environmentId, eventId, 'processing');
+    const workflow = await this.workflows.findById(environmentId, event.workflowId);
+    if (!workflow) {
+      await this.events.setStatus(environmentId, eventId, 'failed', 'The workflow was deleted before the event was processed');
+      return;
+    }
+    const request = event.request;
+    const parsed = parseRecipients(request.to);
+    const actor = parseActor(request.actor);
+    const rows = await this.upsertSubscribers(event, actor ? [...parsed.subscribers, actor] : parsed.subscribers);
+    await this.updateTenant(environmentId, request.tenant);
+
+    const seen = new Set<string>();
+    let buffer: Recipient[] = [];
+    const push = async (recipient: Recipient) => {
+      if (seen.has(recipient.subscriberId)) return;
+      seen.add(recipient.subscriberId);
+      buffer.push(recipient);
+      if (buffer.length >= FAN_OUT_CHUNK) {
+        await this.flush(event, workflow, buffer);
+        buffer = [];
+      }
+    };
+    for (const recipient of parsed.subscribers) {
+      const row = rows.get(recipient.subscriberId);
+      if (row) await push({ subscriberId: row, externalSubscriberId: recipient.subscriberId, to: recipient.fields ?? { subscriberId: recipient.subscriberId } });
+    }
+    for (const topicRef of parsed.topics) {
+      const topic = await this.topics.findByKey(environmentId, topicRef.topicKey);
+      if (!topic) {
+        // Novu only warns about an unknown topic; the other recipients still receive.
+        this.logger.warn({ eventId, topicKey: topicRef.topicKey }, 'trigger names an unknown topic');
+        continue;
+      }
+      const excluded = new Set(actor ? [...topicRef.exclude, actor.subscriberId] : topicRef.exclude);
+      for (let after: string | undefined; ; ) {
+        const page = await this.topics.listMemberPage(environmentId, topic.id, after, FAN_OUT_CHUNK);
+        for (const member of page) {
+          if (excluded.has(member.externalSubscriberId)) continue;
+          await push({
+            subscriberId: member.subscriberId,
+            externalSubscriberId: member.externalSubscriberId,
+            to: { subscriberId: member.externalSubscriberId },
+            topic: { _topicId: topic.id, topicKey: topic.key },
+          });
+        }
+        if (page.length < FAN_OUT_CHUNK) break;
+        after = page[page.length - 1].subscriberId;
+      }
+    }
+    if (buffer.length > 0) await this.flush(event, workflow, buffer);
+    await this.events.setStatus(environmentId, eventId, 'done');
+  }
+
+  /** One transaction per chunk; the first step job of each new notification is enqueued after commit. */
+  private async flush(event: TriggerEventRow, workflow: WorkflowRow, chunk: Recipient[]): Promise<void> {
+    const queued = await this.db.transaction(async (tx) => {
+      const inserted = await this.notifications.insertMany(buildNotifications(event, workflow, chunk), tx);
+      const jobs = await this.jobs.insertMany(buildJobs(event, workflow, inserted), tx);
+      return jobs.filter((job) => job.status === 'queued');
+    });
+    await this.queue.addBulk('run-step', queued.map((job) => ({ data: { jobId: job.id, environmentId: job.environmentId } })));
+  }
+
+  /** One upsert for the actor and every subscriber object of `to`; returns external → internal id. */
+  private async upsertSubscribers(event: TriggerEventRow, recipients: SubscriberRecipient[]): Promise<Map<string, string>> {
+    const inputs = await Promise.all(recipients.map((recipient) => this.toUpsertInput(event.environmentId, recipient)));
+    const rows = await this.subscribers.upsertMany({ environmentId: event.environmentId, organizationId: event.organizationId }, inputs);
+    return new Map(rows.map((row) => [row.subscriberId, row.id]));
+  }
+
+  private async toUpsertInput(environmentId: string, recipient: SubscriberRecipient): Promise<SubscriberUpsertInput> {
+    const input: SubscriberUpsertInput = { subscriberId: recipient.subscriberId };
+    const fields = recipient.fields;
+    if (!fields) return input;
+    for (const field of UPSERT_FIELDS) {
+      if (fields[field] !== undefined) (input as unknown as Record<string, unknown>)[field] = fields[field];
+    }
+    if (Array.isArray(fields.channels)) input.channels = await this.resolveChannels(environmentId, fields.channels as ChannelSettingsInput[]);
+    return input;
+  }
+
+  /** A channel entry whose integration is missing is dropped, not fatal: the other recipients still receive. */
+  private async resolveChannels(environmentId: string, entries: ChannelSettingsInput[]): Promise<StoredChannelSettings[]> {
+    const resolved = await Promise.all(
+      entries.map((entry) =>
+        this.channels.resolve(environmentId, [entry]).then(
+          ([settings]) => settings,
+          (error: unknown) => {
+            this.logger.warn({ err: error, providerId: entry?.providerId }, 'trigger channel entry dropped');
+            return undefined;
+          },
+        ),
+      ),
+    );
+    return resolved.filter((entry): entry is StoredChannelSettings => entry !== undefined);
+  }
+
+  private async updateTenant(environmentId: string, tenant: unknown): Promise<void> {
+    if (typeof tenant !== 'object' || tenant === null) return;
+    const { identifier, name, data } = tenant as { identifier: string; name?: string; data?: Record<string, unknown> };
+    const changes = { ...(name !== undefined ? { name } : {}), ...(data !== undefined ? { data } : {}) };
+    if (Object.keys(changes).length > 0) await this.tenants.update(environmentId, identifier, changes);
+  }
+}

@@ -1,0 +1,211 @@
+import { Injectable } from '@nestjs/common';
+import { CHAT_PROVIDERS, newId, PUSH_PROVIDERS } from '#common';
+import { renderTemplate } from '#application';
+import { IntegrationRepository, MessageRepository, type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
+import type { ProviderMessage } from '#providers';
+import { record, templateVariables, type StepContext } from './step-context.js';
+import { outcome, type StepOutcome } from './step-outcome.js';
+import { ProviderSender } from './provider-sender.js';
+
+type Rendered = Record<string, unknown>;
+
+interface DeliveryTarget {
+  integration: IntegrationRow;
+  webhookUrl?: string;
+  deviceToken?: string;
+  deliveryKey: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
+const escapeHtml = (value: string) => value.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
+
+/** Email content is a string (HTML) or the spec's EmailBlock[]. */
+function emailBody(content: unknown): { html: string; text: string } {
+  if (!Array.isArray(content)) {
+    const html = text(content);
+    return { html, text: html.replace(/<[^>]*>/g, '').trim() };
+  }
+  const blocks = content as { type?: string; content?: string; url?: string }[];
+  const html = blocks
+    .map((block) =>
+      block.type === 'button' ? `<p><a href="${escapeHtml(block.url ?? '#')}">${escapeHtml(text(block.content))}</a></p>` : `<p>${escapeHtml(text(block.content))}</p>`,
+    )
+    .join('\n');
+  return { html, text: blocks.map((block) => text(block.content)).join('\n') };
+}
+
+/**
+ * in_app, email, sms, chat and push steps: render the template, create the message rows, deliver.
+ * A message row is unique per (job, delivery key), so a re-run job finds what it already sent.
+ */
+@Injectable()
+export class ChannelStep {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly integrations: IntegrationRepository,
+    private readonly sender: ProviderSender,
+  ) {}
+
+  async run(context: StepContext): Promise<StepOutcome> {
+    const { job } = context;
+    const existing = await this.messages.findByJob(job.environmentId, job.id);
+    const alreadySent = new Set(existing.filter((message) => message.status === 'sent').map((message) => message.deliveryKey));
+    if (alreadySent.has('')) {
+      record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
+      return outcome.completed();
+    }
+    const rendered = await renderTemplate(job.step.template as Rendered, templateVariables(context));
+    switch (job.type) {
+      case 'in_app':
+        return this.inApp(context, rendered);
+      case 'email':
+      case 'sms':
+        return this.direct(context, rendered);
+      default:
+        return this.perChannel(context, rendered, alreadySent);
+    }
+  }
+
+  private message(context: StepContext, fields: Partial<NewMessageRow>): NewMessageRow {
+    const { job, workflow } = context;
+    return {
+      id: newId(),
+      environmentId: job.environmentId,
+      organizationId: job.organizationId,
+      notificationId: job.notificationId,
+      jobId: job.id,
+      subscriberId: job.subscriberId,
+      workflowId: job.workflowId,
+      templateIdentifier: workflow?.identifier ?? null,
+      transactionId: job.transactionId,
+      channel: job.type,
+      payload: job.payload,
+      overrides: job.overrides,
+      ...fields,
+    };
+  }
+
+  /** Writes the row, or updates it when an earlier run left one (e.g. an error before a retry). */
+  private async save(context: StepContext, row: NewMessageRow): Promise<void> {
+    const [inserted] = await this.messages.insertMany([row]);
+    if (inserted) return;
+    const [previous] = (await this.messages.findByJob(context.job.environmentId, context.job.id)).filter((message) => message.deliveryKey === (row.deliveryKey ?? ''));
+    if (previous) {
+      await this.messages.updateStatus(context.job.environmentId, previous.id, {
+        status: row.status ?? 'sent',
+        errorText: row.errorText ?? null,
+        providerId: row.providerId ?? null,
+        deliveredAt: row.deliveredAt,
+      });
+    }
+  }
+
+  private async inApp(context: StepContext, rendered: Rendered): Promise<StepOutcome> {
+    await this.save(
+      context,
+      this.message(context, {
+        subject: rendered.subject === undefined ? null : text(rendered.subject),
+        content: text(rendered.content),
+        cta: typeof rendered.cta === 'object' && rendered.cta !== null ? (rendered.cta as Record<string, unknown>) : {},
+        status: 'sent',
+        deliveredAt: [context.now.toISOString()],
+        providerId: 'novu',
+      }),
+    );
+    record(context, { status: 'Success', detail: 'Message created', providerId: 'novu' });
+    return outcome.completed({ providerId: 'novu' });
+  }
+
+  /** email and sms: the subscriber's address, the environment's integrations of the channel in failover order. */
+  private async direct(context: StepContext, rendered: Rendered): Promise<StepOutcome> {
+    const { job, subscriber } = context;
+    const isEmail = job.type === 'email';
+    const address = isEmail ? subscriber?.email : subscriber?.phone;
+    const addressField = isEmail ? { email: address ?? null } : { phone: address ?? null };
+    if (!address) {
+      const missing = `Subscriber does not have ${isEmail ? 'an email address' : 'a phone number'}`;
+      await this.save(context, this.message(context, { ...addressField, status: 'warning', errorText: missing, content: text(rendered.content) }));
+      record(context, { status: 'Warning', source: 'Payload', detail: `${missing}: step skipped` });
+      return outcome.skipped();
+    }
+    const integrations = await this.integrations.listActiveByChannel(job.environmentId, job.type);
+    if (integrations.length === 0) {
+      record(context, { status: 'Failed', source: 'Credentials', detail: `The environment has no active ${job.type} integration` });
+      return outcome.failed(`No active ${job.type} integration`);
+    }
+    const subject = text(rendered.subject);
+    const message: ProviderMessage = isEmail
+      ? { channel: 'email', to: address, subject, ...emailBody(rendered.content) }
+      : { channel: 'sms', to: address, content: text(rendered.content) };
+    const sent = await this.sender.send(message, integrations, context.details);
+    const content = isEmail ? (Array.isArray(rendered.content) ? (rendered.content as unknown[]) : text(rendered.content)) : text(rendered.content);
+    if (!sent.ok) {
+      await this.save(context, this.message(context, { ...addressField, subject, content, status: 'error', errorText: sent.error }));
+      return outcome.failed(sent.error);
+    }
+    const providerId = sent.integration.providerId;
+    await this.save(context, this.message(context, { ...addressField, subject, content, status: 'sent', providerId, deliveredAt: [context.now.toISOString()] }));
+    record(context, { status: 'Success', source: 'Credentials', providerId, detail: `Message sent through ${sent.integration.identifier}`, raw: JSON.stringify(sent.result) });
+    return outcome.completed({ providerId });
+  }
+
+  /**
+   * chat and push: one delivery per subscriber channel entry whose integration is active (push: per
+   * device token). Success if any delivery succeeds.
+   */
+  private async perChannel(context: StepContext, rendered: Rendered, alreadySent: Set<string>): Promise<StepOutcome> {
+    const { job, subscriber } = context;
+    const isChat = job.type === 'chat';
+    const providers: readonly string[] = isChat ? CHAT_PROVIDERS : PUSH_PROVIDERS;
+    const active = new Map((await this.integrations.listActiveByChannel(job.environmentId, job.type)).map((row) => [row.id, row]));
+    const entries = (subscriber?.channels ?? []).filter((entry) => providers.includes(entry.providerId) && active.has(entry._integrationId));
+    const targets = entries.flatMap((entry) => this.targetsOf(entry, isChat, active.get(entry._integrationId)!));
+    if (targets.length === 0) {
+      const missing = `Subscriber does not have a configured ${job.type} channel with an active integration`;
+      await this.save(context, this.message(context, { status: 'warning', errorText: missing, content: text(rendered.content) }));
+      record(context, { status: 'Warning', source: 'Credentials', detail: `${missing}: step skipped` });
+      return outcome.skipped();
+    }
+    let delivered = 0;
+    let lastError = '';
+    for (const target of targets) {
+      if (alreadySent.has(target.deliveryKey)) {
+        delivered++;
+        continue;
+      }
+      const base = { content: text(rendered.content), title: rendered.title === undefined ? null : text(rendered.title), deliveryKey: target.deliveryKey };
+      const message: ProviderMessage = isChat
+        ? { channel: 'chat', webhookUrl: target.webhookUrl!, content: base.content, payload: job.payload, subscriberId: subscriber!.subscriberId, transactionId: job.transactionId }
+        : {
+            channel: 'push',
+            deviceToken: target.deviceToken!,
+            title: base.title ?? '',
+            content: base.content,
+            payload: job.payload,
+            subscriberId: subscriber!.subscriberId,
+            transactionId: job.transactionId,
+          };
+      const sent = await this.sender.send(message, [target.integration], context.details);
+      const targetFields = isChat ? { directWebhookUrl: target.webhookUrl } : { deviceTokens: [target.deviceToken!] };
+      const providerId = target.integration.providerId;
+      if (sent.ok) {
+        delivered++;
+        await this.save(context, this.message(context, { ...base, ...targetFields, providerId, status: 'sent', deliveredAt: [context.now.toISOString()] }));
+        record(context, { status: 'Success', source: 'Credentials', providerId, detail: `Message sent through ${target.integration.identifier}`, raw: JSON.stringify(sent.result) });
+      } else {
+        lastError = sent.error;
+        await this.save(context, this.message(context, { ...base, ...targetFields, providerId, status: 'error', errorText: sent.error }));
+      }
+    }
+    if (delivered === 0) return outcome.failed(`All ${job.type} channels failed to send the message: ${lastError}`);
+    return outcome.completed();
+  }
+
+  private targetsOf(entry: StoredChannelSettings, isChat: boolean, integration: IntegrationRow): DeliveryTarget[] {
+    if (isChat) {
+      const webhookUrl = entry.credentials?.webhookUrl;
+      return webhookUrl ? [{ integration, webhookUrl, deliveryKey: `${integration.id}` }] : [];
+    }
+    return (entry.credentials?.deviceTokens ?? []).map((deviceToken) => ({ integration, deviceToken, deliveryKey: `${integration.id}:${deviceToken}` }));
+  }
+}

@@ -1,0 +1,21 @@
+import { delayUntil } from '#application';
+import { record, type StepContext } from './step-context.js';
+import { outcome, type StepOutcome } from './step-outcome.js';
+import { readPath } from './read-path.js';
+
+/** Delay steps: wait amount × unit, or until the ISO date at payload[delayPath]. */
+export function startDelay(context: StepContext): StepOutcome {
+  const { job, now } = context;
+  const wait = delayUntil(job.step.metadata, job.payload, now, (path) => readPath(job.payload, path));
+  if ('error' in wait) {
+    record(context, { status: 'Failed', source: 'Payload', detail: wait.error });
+    return outcome.failed(wait.error);
+  }
+  record(context, { status: 'Pending', detail: `Step delayed until ${wait.runAt.toISOString()}` });
+  return outcome.delayed(wait.runAt);
+}
+
+export function finishDelay(context: StepContext): StepOutcome {
+  record(context, { status: 'Success', detail: 'Delay is finished' });
+  return outcome.completed();
+}

@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
+import { durationMs, MAX_DEFER_MS, nextTimedRelease, type TimedConfig } from '#application';
+import { DATABASE, JobRepository, NotificationRepository, type Database, type DbExecutor, type DigestKey, type JobDigest } from '#dal';
+import { record, type StepContext } from './step-context.js';
+import { outcome, type StepOutcome } from './step-outcome.js';
+
+/**
+ * Digest steps. The first event of a (subscriber, workflow, step, digestValue) opens a window (the job
+ * waits as `delayed`); later events in the window are `merged` into it; when the window closes the
+ * master gathers every merged event into `digest.events` for the following steps. Opening and merging
+ * happen under one advisory lock per key, so two events never both open a window.
+ */
+@Injectable()
+export class DigestStep {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly jobs: JobRepository,
+    private readonly notifications: NotificationRepository,
+  ) {}
+
+  private key(context: StepContext): DigestKey {
+    const { job } = context;
+    return { subscriberId: job.subscriberId, workflowId: job.workflowId, stepIndex: job.stepIndex, digestValue: job.digest?.digestValue ?? '' };
+  }
+
+  private async lock(tx: DbExecutor, context: StepContext): Promise<void> {
+    const key = this.key(context);
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`digest:${context.job.environmentId}:${key.subscriberId}:${key.workflowId}:${key.stepIndex}:${key.digestValue}`}))`);
+  }
+
+  async start(context: StepContext): Promise<StepOutcome> {
+    const { job, now } = context;
+    const digest: JobDigest = job.digest ?? {};
+    const env = job.environmentId;
+    if (digest.type === 'backoff' || digest.backoff) {
+      const backoffMs = durationMs(digest.backoffAmount, digest.backoffUnit) ?? 0;
+      const recent = backoffMs > 0 && (await this.jobs.hasRecentDigest(env, this.key(context), job.id, new Date(now.getTime() - backoffMs)));
+      if (!recent) {
+        record(context, { status: 'Success', detail: 'Digest was skipped, first backoff event: the next steps run now' });
+        await this.jobs.update(env, job.id, { digest: { ...digest, events: [job.payload] } });
+        return outcome.skipped();
+      }
+    }
+    const releaseAt = this.windowEnd(context, digest);
+    if (!releaseAt) {
+      record(context, { status: 'Failed', detail: 'Invalid digest configuration: amount and unit (or timed settings) are required' });
+      return outcome.failed('Invalid digest configuration');
+    }
+    if (releaseAt.getTime() - now.getTime() > MAX_DEFER_MS) {
+      record(context, { status: 'Failed', detail: 'Defer duration limit exceeded: a digest may wait at most 180 days' });
+      return outcome.failed('Defer duration limit exceeded');
+    }
+    return this.db.transaction(async (tx) => {
+      await this.lock(tx, context);
+      const open = await this.jobs.findOpenDigest(env, this.key(context), tx);
+      if (open && open.id !== job.id) {
+        const rest = await this.jobs.findPendingAfter(env, job.notificationId, job.stepIndex, tx);
+        await this.jobs.transition(env, [job.id, ...rest.map((other) => other.id)], ['running', 'pending'], 'merged', tx);
+        await this.notifications.markDigested(env, [job.notificationId], open.notificationId, tx);
+        record(context, { status: 'Success', detail: `Digest was merged with other digest (job ${open.id})` });
+        return { status: 'merged', saved: true } satisfies StepOutcome;
+      }
+      await this.jobs.update(env, job.id, { status: 'delayed', runAt: releaseAt }, tx);
+      record(context, { status: 'Pending', detail: `Digest window open until ${releaseAt.toISOString()}` });
+      return outcome.delayed(releaseAt, { saved: true });
+    });
+  }
+
+  /** The window closed: gather this event and every event merged into it. */
+  async release(context: StepContext): Promise<StepOutcome> {
+    const { job } = context;
+    const env = job.environmentId;
+    const events = await this.db.transaction(async (tx) => {
+      await this.lock(tx, context);
+      const merged = await this.notifications.findDigestedInto(env, job.notificationId, tx);
+      return [job.payload, ...merged.map((notification) => notification.payload)];
+    });
+    await this.jobs.update(env, job.id, { digest: { ...job.digest, events } });
+    record(context, { status: 'Success', detail: `Digest triggered events: ${events.length} event${events.length === 1 ? '' : 's'}` });
+    return outcome.completed();
+  }
+
+  private windowEnd(context: StepContext, digest: JobDigest): Date | undefined {
+    if (digest.type === 'timed') {
+      return nextTimedRelease({ amount: digest.amount, unit: digest.unit, timed: digest.timed as TimedConfig }, context.subscriber?.timezone, context.now);
+    }
+    const ms = durationMs(digest.amount, digest.unit);
+    return ms === undefined ? undefined : new Date(context.now.getTime() + ms);
+  }
+}

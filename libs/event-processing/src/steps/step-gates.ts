@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { CHANNELS, type Channel } from '#common';
+import { evaluateStepFilters, isWithinSchedule, nextOpenSlot, SubscriberPreferenceService, type Schedule } from '#application';
+import { record, templateVariables, type StepContext } from './step-context.js';
+import { outcome, type StepOutcome } from './step-outcome.js';
+
+/** Channels whose delivery waits for the subscriber's schedule; in_app, digest and delay never wait. */
+const SCHEDULED_CHANNELS: Channel[] = ['email', 'sms', 'chat', 'push'];
+
+export const isChannel = (type: string): type is Channel => (CHANNELS as readonly string[]).includes(type);
+
+/**
+ * The checks before a step runs: step filters (every step type), then the channel preference and the
+ * delivery schedule (channel steps). Returns the outcome that stops or holds the step, or undefined.
+ */
+@Injectable()
+export class StepGates {
+  constructor(private readonly preferences: SubscriberPreferenceService) {}
+
+  async check(context: StepContext): Promise<StepOutcome | undefined> {
+    const { job, subscriber, workflow } = context;
+    const variables = templateVariables(context);
+    const filters = evaluateStepFilters(job.step.filters, { subscriber: variables.subscriber, payload: job.payload, tenant: variables.tenant });
+    if (!filters.passed) {
+      record(context, { status: 'Success', source: 'Internal', detail: `Step was skipped based on steps conditions: ${filters.detail}` });
+      return outcome.canceled();
+    }
+    if (!isChannel(job.type) || !subscriber) return undefined;
+    if (workflow && !(await this.preferences.isChannelEnabled(job.environmentId, subscriber.id, workflow, job.type))) {
+      record(context, { status: 'Success', source: 'Internal', detail: `Step filtered by subscriber preferences: the ${job.type} channel is disabled` });
+      return outcome.canceled();
+    }
+    if (!SCHEDULED_CHANNELS.includes(job.type) || workflow?.critical) return undefined;
+    const schedule = (await this.preferences.getSchedule(job.environmentId, subscriber.id)) as Schedule | null;
+    if (!schedule?.isEnabled || isWithinSchedule(schedule, subscriber.timezone, context.now)) return undefined;
+    const releaseAt = nextOpenSlot(schedule, subscriber.timezone, context.now);
+    record(context, {
+      status: 'Pending',
+      source: 'Internal',
+      detail: `Step held: outside the subscriber's delivery schedule (timezone ${subscriber.timezone ?? 'UTC'}) until ${releaseAt.toISOString()}`,
+    });
+    return outcome.delayed(releaseAt);
+  }
+}

@@ -1,0 +1,142 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { Clock, LOGGER, newId, TERMINAL_JOB_STATUSES } from '#common';
+import { TemplateRenderError } from '#application';
+import { DATABASE, ExecutionDetailRepository, JobRepository, type Database, type JobRow } from '#dal';
+import { JobQueue } from '../queue/job-queue.service.js';
+import { ChannelStep } from './channel-step.js';
+import { finishDelay, startDelay } from './delay-step.js';
+import { DigestStep } from './digest-step.js';
+import { StepContextLoader, record, type StepContext } from './step-context.js';
+import { isChannel, StepGates } from './step-gates.js';
+import { outcome, type StepOutcome } from './step-outcome.js';
+
+/**
+ * Runs one step job: claim it, check filters/preferences/schedule, run the step, record the
+ * execution details and final status, then queue the next job of the notification.
+ */
+@Injectable()
+export class StepRunner {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly jobs: JobRepository,
+    private readonly details: ExecutionDetailRepository,
+    private readonly loader: StepContextLoader,
+    private readonly gates: StepGates,
+    private readonly channel: ChannelStep,
+    private readonly digest: DigestStep,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** `finalAttempt`: an unexpected error fails the job instead of being retried by the queue. */
+  async run(environmentId: string, jobId: string, finalAttempt: boolean): Promise<void> {
+    const now = this.clock.now();
+    const current = await this.jobs.findById(environmentId, jobId);
+    if (!current || TERMINAL_JOB_STATUSES.includes(current.status as never)) return;
+    const job = await this.jobs.claim(environmentId, jobId, now);
+    if (!job) return;
+    const resumed = current.status === 'delayed';
+    const context = await this.loader.load(job, now);
+    if (!context) {
+      await this.jobs.update(environmentId, jobId, { status: 'failed', error: 'The notification of this job no longer exists' });
+      return;
+    }
+    let result: StepOutcome;
+    try {
+      result = await this.execute(context, resumed);
+    } catch (error) {
+      if (error instanceof TemplateRenderError) {
+        record(context, { status: 'Failed', source: 'Payload', detail: error.message });
+        result = outcome.failed(error.message);
+      } else if (finalAttempt) {
+        const message = error instanceof Error ? error.message : String(error);
+        record(context, { status: 'Failed', detail: `Unexpected error: ${message}` });
+        result = outcome.failed(message);
+      } else {
+        // Hand the job back so the queue's retry can claim it again.
+        await this.jobs.update(environmentId, jobId, { status: current.status });
+        throw error;
+      }
+    }
+    await this.finish(context, result);
+  }
+
+  private async execute(context: StepContext, resumed: boolean): Promise<StepOutcome> {
+    const { job } = context;
+    if (!context.subscriber) {
+      record(context, { status: 'Failed', detail: 'Subscriber no longer exists: step canceled' });
+      return outcome.canceled();
+    }
+    if (job.type === 'delay') return resumed ? finishDelay(context) : this.gated(context, () => startDelay(context));
+    if (job.type === 'digest') return resumed ? this.digest.release(context) : this.gated(context, () => this.digest.start(context));
+    if (isChannel(job.type)) return resumed ? this.channel.run(context) : this.gated(context, () => this.channel.run(context));
+    record(context, { status: 'Failed', detail: `Unknown step type ${job.type}` });
+    return outcome.failed(`Unknown step type ${job.type}`);
+  }
+
+  private async gated(context: StepContext, run: () => StepOutcome | Promise<StepOutcome>): Promise<StepOutcome> {
+    return (await this.gates.check(context)) ?? run();
+  }
+
+  private async finish(context: StepContext, result: StepOutcome): Promise<void> {
+    const { job } = context;
+    const env = job.environmentId;
+    const toQueue: { job: JobRow; delayMs?: number }[] = [];
+    await this.db.transaction(async (tx) => {
+      if (!result.saved) {
+        await this.jobs.update(
+          env,
+          job.id,
+          {
+            status: result.status,
+            ...(result.runAt ? { runAt: result.runAt } : {}),
+            ...(result.error ? { error: result.error } : {}),
+            ...(result.providerId ? { providerId: result.providerId } : {}),
+          },
+          tx,
+        );
+      }
+      if (result.status === 'delayed') {
+        toQueue.push({ job, delayMs: Math.max(0, result.runAt!.getTime() - context.now.getTime()) });
+      } else if (result.status === 'failed' && job.step.shouldStopOnFail) {
+        const rest = await this.jobs.findPendingAfter(env, job.notificationId, job.stepIndex, tx);
+        const canceled = await this.jobs.transition(env, rest.map((other) => other.id), ['pending'], 'canceled', tx);
+        await this.details.insertMany(
+          canceled.map((other) => this.detailRow(other, { status: 'Warning', detail: `Step canceled: an earlier ${job.type} step failed and stops the workflow on failure` })),
+          tx,
+        );
+      } else if (result.status !== 'merged') {
+        const [next] = await this.jobs.findPendingAfter(env, job.notificationId, job.stepIndex, tx);
+        if (next) {
+          const [queued] = await this.jobs.transition(env, [next.id], ['pending'], 'queued', tx);
+          if (queued) toQueue.push({ job: queued });
+        }
+      }
+      await this.details.insertMany(context.details.map((detail) => this.detailRow(job, detail)), tx);
+    });
+    for (const entry of toQueue) {
+      await this.queue.add('run-step', { jobId: entry.job.id, environmentId: env }, entry.delayMs ? { delay: entry.delayMs } : undefined).catch((error: unknown) => {
+        // The row says queued/delayed: the recovery sweeper enqueues it again.
+        this.logger.warn({ err: error, jobId: entry.job.id }, 'step enqueue failed; left to the recovery sweeper');
+      });
+    }
+  }
+
+  private detailRow(job: JobRow, detail: StepContext['details'][number]) {
+    return {
+      id: newId(),
+      environmentId: job.environmentId,
+      organizationId: job.organizationId,
+      jobId: job.id,
+      notificationId: job.notificationId,
+      subscriberId: job.subscriberId,
+      status: detail.status,
+      detail: detail.detail,
+      source: detail.source ?? 'Internal',
+      providerId: detail.providerId ?? null,
+      raw: detail.raw ?? null,
+    };
+  }
+}
