@@ -338,6 +338,42 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
     });
   });
 
+  describe('with workflows created through POST /v1/workflows', () => {
+    it('reads the stored defaults and steps, and PATCH finds the workflow by its slug', async () => {
+      const { key } = await isolated();
+      const subscriber = await createSubscriber(t, {}, key);
+      const id = subscriber.subscriberId as string;
+      const created = await t
+        .api('post', '/v1/workflows', key)
+        .send({
+          name: 'Invoice Ready',
+          identifier: 'invoice-ready-v2',
+          preferenceSettings: { sms: false },
+          steps: [
+            { template: { type: 'in_app', content: 'Invoice {{payload.number}}' } },
+            { template: { type: 'sms', content: 'Invoice ready' } },
+            { active: false, template: { type: 'email', subject: 'Invoice', content: 'Ready' } },
+          ],
+        });
+      expect(created.status).toBe(201);
+      const before = await get(id, '', key);
+      expect(before.body.workflows).toEqual([
+        {
+          enabled: true,
+          channels: { in_app: true, sms: false },
+          overrides: [
+            { channel: 'in_app', source: 'template' },
+            { channel: 'sms', source: 'template' },
+          ],
+          workflow: { slug: 'invoice-ready', identifier: 'invoice-ready-v2', name: 'Invoice Ready', updatedAt: created.body.updatedAt ?? expect.any(String) },
+        },
+      ]);
+      const res = await patch(id, { workflowId: 'invoice-ready', channels: { sms: true } }, key);
+      expect(res.status).toBe(200);
+      expect(res.body.workflows[0]).toMatchObject({ channels: { in_app: true, sms: true }, overrides: [{ source: 'template' }, { source: 'subscriber' }] });
+    });
+  });
+
   describe('send time (SubscriberPreferenceService)', () => {
     it('gives the engine the same answer as the API, critical workflows always on, in one query for many', async () => {
       const service = t.app.get(SubscriberPreferenceService);
