@@ -242,7 +242,7 @@ describe('evaluateStepFilters: detail', () => {
   it('names the failing condition with its actual value', () => {
     const result = evaluateStepFilters(single('EQUAL', 'country', 'DE'), context);
     expect(result.passed).toBe(false);
-    expect(result.detail).toBe('Step skipped by its filters. Filter failed: payload.country EQUAL "DE" (actual: "FR")');
+    expect(result.detail).toBe('Filter failed: payload.country EQUAL "DE" (actual: "FR")');
   });
 
   it('says when the field is missing', () => {

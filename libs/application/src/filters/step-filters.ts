@@ -45,7 +45,7 @@ export function evaluateStepFilters(filters: readonly unknown[] | null | undefin
     if (outcome.passed) return { passed: true, detail: `${label} passed: ${outcome.reason}` };
     failures.push(`${label} failed: ${outcome.reason}`);
   }
-  return { passed: false, detail: `Step skipped by its filters. ${failures.join('; ')}` };
+  return { passed: false, detail: failures.join('; ') };
 }
 
 interface Outcome {
