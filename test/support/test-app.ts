@@ -4,7 +4,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { AdjustableClock, createLogger, loadConfig } from '#common';
 import { EmbeddedPostgres, EnvironmentRepository, type Database, type Environment } from '#dal';
-import { apiKeyPrefix, generateApiKey, hashApiKey, TenancyService } from '#application';
+import { apiKeyPrefix, generateApiKey, hashApiKey, LoadWorkflowsDirectoryUseCase, TenancyService } from '#application';
 import { JobQueue } from '#event-processing';
 import { prepareRuntime, type Runtime } from '#api/runtime.js';
 import { createServer } from '#api/server.js';
@@ -78,6 +78,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   const apiKey = generateApiKey();
   await app.get(TenancyService).ensureFirstBoot(apiKey);
+  if (config.workflowsDir) {
+    // The boot step of main.ts: a bad file fails the start, and the test must not leak the app.
+    try {
+      await app.get(LoadWorkflowsDirectoryUseCase).execute();
+    } catch (error) {
+      await app.close();
+      await runtime.close();
+      await databaseProxy?.close();
+      await embedded?.stop();
+      await database.drop();
+      throw error;
+    }
+  }
   const environments = app.get(EnvironmentRepository);
   const environment = (await environments.findEnvironmentByName('Development'))!;
   const http = request(app.getHttpServer());

@@ -9,15 +9,18 @@ import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { IdempotencyModule } from './http/idempotency/idempotency.module.js';
 import { IntegrationsModule } from './integrations/integrations.module.js';
+import { WorkflowsModule } from './workflows/workflows.module.js';
 import type { Runtime } from './runtime.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
+import { TopicsModule } from './topics/topics.module.js';
+import { MessagesModule } from './messages/messages.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { PreferencesModule } from './preferences/preferences.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 
 /** HTTP feature modules, registered only for the api role. */
-const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, SubscribersModule, PreferencesModule];
+const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, WorkflowsModule, SubscribersModule, PreferencesModule, TopicsModule, MessagesModule];
 
 /** One composition root: ROLE picks the api modules, the queue consumers, or both. */
 @Module({})

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, createLogger, loadConfig, type Role } from '#common';
-import { TenancyService } from '#application';
+import { LoadWorkflowsDirectoryUseCase, TenancyService } from '#application';
 import { prepareRuntime } from './runtime.js';
 import { createServer } from './server.js';
 
@@ -28,6 +28,8 @@ export async function runService(roleOverride?: Role): Promise<void> {
     // Printed once, on the boot that created it: the raw key is not stored anywhere.
     process.stdout.write(`\nDevelopment API key (shown once, keep it): ${firstBoot.createdDevelopmentKey}\n\n`);
   }
+  // Only the api loads WORKFLOWS_DIR, so an api and a worker booting together do not both write it.
+  if (config.workflowsDir && config.role !== 'worker') await app.get(LoadWorkflowsDirectoryUseCase).execute();
 
   await app.listen({ port: config.port, host: config.host });
   logger.info({ port: config.port, role: config.role, queue: runtime.queueBackend.kind, embedded: Boolean(runtime.embedded) }, 'service started');

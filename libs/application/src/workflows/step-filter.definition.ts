@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { FILTER_ON, FILTER_OPERATORS, FILTER_TYPES } from '#common';
 
-export class FieldFilterPartDto {
+export class FieldFilterPartDefinition {
   @ApiProperty({ description: 'Dotted path read from the subscriber or the payload' })
   @IsString()
   field: string;
@@ -22,7 +22,7 @@ export class FieldFilterPartDto {
 }
 
 /** The spec's StepFilter: used by workflow steps and integration conditions. */
-export class StepFilterDto {
+export class StepFilterDefinition {
   @ApiPropertyOptional({ default: false })
   @IsOptional()
   @IsBoolean()
@@ -37,9 +37,9 @@ export class StepFilterDto {
   @IsIn(['AND', 'OR'])
   value: 'AND' | 'OR';
 
-  @ApiProperty({ type: [FieldFilterPartDto] })
+  @ApiProperty({ type: [FieldFilterPartDefinition] })
   @IsArray()
   @ValidateNested({ each: true })
-  @Type(() => FieldFilterPartDto)
-  children: FieldFilterPartDto[];
+  @Type(() => FieldFilterPartDefinition)
+  children: FieldFilterPartDefinition[];
 }

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { CHANNELS, type Channel } from '#common';
 import type { IntegrationResponse } from '#application';
-import { StepFilterDto } from '../../workflows/dto/step-filter.dto.js';
+import { StepFilterDefinition } from '#application';
 import { IntegrationCredentialsDto } from './integration-credentials.dto.js';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -62,12 +62,12 @@ export class CreateIntegrationDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ type: [StepFilterDto], description: 'Tenant conditions under which the integration is used' })
+  @ApiPropertyOptional({ type: [StepFilterDefinition], description: 'Tenant conditions under which the integration is used' })
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
-  @Type(() => StepFilterDto)
-  conditions?: StepFilterDto[];
+  @Type(() => StepFilterDefinition)
+  conditions?: StepFilterDefinition[];
 }
 
 /** Partial: absent fields stay as they are; `credentials` and `configurations` replace the stored objects. */
@@ -103,12 +103,12 @@ export class UpdateIntegrationDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ type: [StepFilterDto] })
+  @ApiPropertyOptional({ type: [StepFilterDefinition] })
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
-  @Type(() => StepFilterDto)
-  conditions?: StepFilterDto[];
+  @Type(() => StepFilterDefinition)
+  conditions?: StepFilterDefinition[];
 }
 
 export class IntegrationResponseDto implements IntegrationResponse {
@@ -127,7 +127,7 @@ export class IntegrationResponseDto implements IntegrationResponse {
   @ApiProperty({ type: String, nullable: true, description: 'API key id that deleted it' }) deletedBy: string | null;
   @ApiProperty() primary: boolean;
   @ApiProperty({ description: 'Failover order within the channel: higher first' }) priority: number;
-  @ApiProperty({ type: [StepFilterDto] }) conditions: unknown[];
+  @ApiProperty({ type: [StepFilterDefinition] }) conditions: unknown[];
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }

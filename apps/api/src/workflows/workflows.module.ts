@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { LoadWorkflowsDirectoryUseCase, WorkflowWriter } from '#application';
+import { WorkflowsController } from './workflows.controller.js';
+import { WorkflowsService } from './workflows.service.js';
+
+@Module({
+  controllers: [WorkflowsController],
+  providers: [WorkflowsService, WorkflowWriter, LoadWorkflowsDirectoryUseCase],
+  exports: [LoadWorkflowsDirectoryUseCase],
+})
+export class WorkflowsModule {}

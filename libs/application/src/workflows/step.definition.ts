@@ -1,0 +1,97 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  MaxLength,
+  ValidateBy,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { STEP_TYPES, type StepType } from '#common';
+import { StepFilterDefinition } from './step-filter.definition.js';
+import { METADATA_SCHEMAS, toMetadataInstance } from './step-metadata.definition.js';
+
+const IsStringOrArray = () =>
+  ValidateBy({
+    name: 'isStringOrArray',
+    validator: { validate: (value) => typeof value === 'string' || Array.isArray(value), defaultMessage: () => '$property must be a string or an array of blocks' },
+  });
+
+/** The message template of a step; fields beyond these are dropped. Rendered with Liquid at send time. */
+export class StepTemplateDefinition {
+  @ApiProperty({ enum: STEP_TYPES })
+  @IsIn(STEP_TYPES)
+  type: StepType;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1000) subject?: string;
+
+  @ApiPropertyOptional({ description: 'A string, or an array of email blocks', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }] })
+  @IsOptional()
+  @IsStringOrArray()
+  content?: string | unknown[];
+
+  @ApiPropertyOptional() @IsOptional() @IsString() title?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'MessageCTA' }) @IsOptional() @IsObject() cta?: Record<string, unknown>;
+  @ApiPropertyOptional() @IsOptional() @IsString() senderName?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() preheader?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() layoutId?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() avatar?: string;
+  @ApiPropertyOptional({ enum: ['editor', 'customHtml'] }) @IsOptional() @IsIn(['editor', 'customHtml']) contentType?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() data?: Record<string, unknown>;
+}
+
+export class ReplyCallbackDefinition {
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() active?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsUrl({ require_tld: false }) url?: string;
+}
+
+const WAIT_STEPS = new Set(['digest', 'delay']);
+
+@ApiExtraModels(...METADATA_SCHEMAS)
+export class StepDefinition {
+  @ApiPropertyOptional({ description: 'Kept on update when it names an existing step; generated otherwise' })
+  @IsOptional()
+  @IsString()
+  _id?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) name?: string;
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() active?: boolean;
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() shouldStopOnFail?: boolean;
+
+  @ApiProperty({ type: StepTemplateDefinition })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => StepTemplateDefinition)
+  template: StepTemplateDefinition;
+
+  @ApiPropertyOptional({ type: [StepFilterDefinition] })
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => StepFilterDefinition)
+  filters?: StepFilterDefinition[];
+
+  @ApiPropertyOptional({
+    description: 'Required on digest and delay steps: one of the four metadata forms, chosen by template.type and metadata.type',
+    oneOf: METADATA_SCHEMAS.map((schema) => ({ $ref: getSchemaPath(schema) })),
+  })
+  @ValidateIf((step: StepDefinition) => WAIT_STEPS.has(String(step.template?.type)) || step.metadata !== undefined)
+  @IsDefined({ message: 'metadata is required on digest and delay steps' })
+  @IsObject()
+  @ValidateNested()
+  @Transform(({ value, obj }) => toMetadataInstance((obj as { template?: { type?: unknown } }).template?.type, value))
+  metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: ReplyCallbackDefinition })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ReplyCallbackDefinition)
+  replyCallback?: ReplyCallbackDefinition;
+}

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, newId } from '#common';
+import { isUniqueViolation, WorkflowRepository, type NotificationGroupRow, type StoredStep, type WorkflowRow, type WorkflowScope, type WorkflowValues } from '#dal';
+import { slugify } from './slugify.js';
+import type { StepDefinition } from './step.definition.js';
+import type { WorkflowDefinition } from './workflow.definition.js';
+
+export const DEFAULT_NOTIFICATION_GROUP = 'General';
+const WAIT_STEPS = new Set(['digest', 'delay']);
+
+/** Validated class instances become plain JSON for the jsonb columns. */
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** A partial update's `null` clears only `data`; the other columns have defaults, not nulls. */
+function withoutNulls(fields: Partial<WorkflowDefinition>): Partial<WorkflowValues> {
+  return Object.fromEntries(Object.entries(plain(fields)).filter(([key, value]) => value !== null || key === 'data'));
+}
+
+/**
+ * Step ids stay stable across updates when the client sends them back; new steps get new ids. Files
+ * of WORKFLOWS_DIR carry no ids, so there a step keeps the id of the step at its position.
+ */
+export function buildSteps(definitions: StepDefinition[], previous: StoredStep[] = [], keepByPosition = false): StoredStep[] {
+  const known = new Set(previous.map((step) => step._id));
+  return definitions.map((definition, index) => {
+    const positional = keepByPosition && !definition._id ? previous[index]?._id : undefined;
+    const id = definition._id && known.has(definition._id) ? definition._id : (positional ?? newId());
+    const step: StoredStep = {
+      _id: id,
+      _templateId: id,
+      name: definition.name ?? definition.template.type,
+      active: definition.active ?? true,
+      shouldStopOnFail: definition.shouldStopOnFail ?? false,
+      template: plain(definition.template) as StoredStep['template'],
+      filters: (definition.filters ?? []).map((filter) => ({ isNegated: false, ...plain(filter) })),
+    };
+    if (WAIT_STEPS.has(definition.template.type) && definition.metadata) step.metadata = plain(definition.metadata);
+    if (definition.replyCallback) step.replyCallback = plain(definition.replyCallback);
+    return step;
+  });
+}
+
+/** Turns workflow definitions into rows: shared by the HTTP routes and the WORKFLOWS_DIR loader. */
+@Injectable()
+export class WorkflowWriter {
+  constructor(private readonly workflows: WorkflowRepository) {}
+
+  async create(scope: WorkflowScope, creatorId: string | null, definition: WorkflowDefinition): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
+    const group = await this.resolveGroup(scope, definition.notificationGroupId);
+    const values = this.toValues(definition, group.id, creatorId);
+    const row = await this.workflows.create(scope, values);
+    if (!row) throw new DomainError('CONFLICT', `Workflow with identifier ${values.identifier} already exists`);
+    return { row, group };
+  }
+
+  /** Partial: fields left out stay; `steps`, when given, replace the list (ids sent back are kept). */
+  async update(scope: WorkflowScope, current: WorkflowRow, changes: Partial<WorkflowDefinition>): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
+    const group = changes.notificationGroupId
+      ? await this.resolveGroup(scope, changes.notificationGroupId)
+      : ((await this.workflows.findGroupById(scope.environmentId, current.notificationGroupId)) ?? (await this.resolveGroup(scope)));
+    const { notificationGroupId: _ignored, steps, preferenceSettings, ...fields } = changes;
+    try {
+      const row = await this.workflows.update(scope.environmentId, current.id, {
+        ...withoutNulls(fields),
+        ...(preferenceSettings ? { preferenceSettings: plain(preferenceSettings) as Record<string, boolean> } : {}),
+        ...(steps ? { steps: buildSteps(steps, current.steps) } : {}),
+        notificationGroupId: group.id,
+      });
+      if (!row) throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${current.id} not found`);
+      return { row, group };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DomainError('CONFLICT', `Workflow with identifier ${changes.identifier} already exists`);
+      throw error;
+    }
+  }
+
+  /** Insert or replace by trigger identifier (WORKFLOWS_DIR: the file is the truth). */
+  async upsert(scope: WorkflowScope, definition: WorkflowDefinition): Promise<WorkflowRow> {
+    const group = await this.resolveGroup(scope, definition.notificationGroupId);
+    const existing = await this.workflows.findByIdentifier(scope.environmentId, this.identifierOf(definition));
+    const values = this.toValues(definition, group.id, existing?.creatorId ?? null);
+    values.steps = buildSteps(definition.steps, existing?.steps, true);
+    return this.workflows.upsertByIdentifier(scope, values);
+  }
+
+  async groupsOf(environmentId: string, rows: WorkflowRow[]): Promise<Map<string, NotificationGroupRow>> {
+    const groups = await this.workflows.findGroupsByIds(environmentId, [...new Set(rows.map((row) => row.notificationGroupId))]);
+    return new Map(groups.map((group) => [group.id, group]));
+  }
+
+  private identifierOf(definition: WorkflowDefinition): string {
+    const identifier = definition.identifier ?? slugify(definition.name);
+    if (!identifier) throw DomainError.validation('identifier', 'identifier is required when the name has no letters or digits', definition.identifier);
+    return identifier;
+  }
+
+  private toValues(definition: WorkflowDefinition, notificationGroupId: string, creatorId: string | null): WorkflowValues {
+    return {
+      identifier: this.identifierOf(definition),
+      name: definition.name,
+      description: definition.description ?? '',
+      active: definition.active ?? true,
+      draft: definition.draft ?? false,
+      critical: definition.critical ?? false,
+      preferenceSettings: plain(definition.preferenceSettings ?? {}) as Record<string, boolean>,
+      tags: definition.tags ?? [],
+      steps: buildSteps(definition.steps),
+      data: definition.data ?? null,
+      notificationGroupId,
+      creatorId,
+    };
+  }
+
+  private async resolveGroup(scope: WorkflowScope, id?: string): Promise<NotificationGroupRow> {
+    if (!id) return this.workflows.findOrCreateGroup(scope, DEFAULT_NOTIFICATION_GROUP);
+    const group = await this.workflows.findGroupById(scope.environmentId, id);
+    if (!group) throw DomainError.validation('notificationGroupId', `Notification group ${id} not found`, id);
+    return group;
+  }
+}
