@@ -203,7 +203,7 @@ export class SubscriberRepository {
   async setOnline(environmentId: string, subscriberId: string, isOnline: boolean, at: Date): Promise<SubscriberRow | undefined> {
     const [row] = await this.db
       .update(subscribers)
-      .set({ isOnline, lastOnlineAt: at, version: sql`${subscribers.version} + 1`, updatedAt: at })
+      .set({ isOnline, lastOnlineAt: at, version: sql`${subscribers.version} + 1`, updatedAt: sql`now()` })
       .where(this.live(environmentId, subscriberId))
       .returning();
     return row;

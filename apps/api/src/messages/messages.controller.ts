@@ -1,0 +1,30 @@
+import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { toMessageResponse } from '#application';
+import { Auth, type AuthContext } from '../auth/auth-context.js';
+import { ApiErrorResponses } from '../http/api-error-responses.js';
+import { ListMessagesQueryDto, MessagePageDto } from './dto/message.dto.js';
+import { MessagesService } from './messages.service.js';
+
+@ApiTags('Messages')
+@ApiErrorResponses()
+@Controller('v1/messages')
+export class MessagesController {
+  constructor(private readonly messages: MessagesService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List messages', description: 'Newest first; filter by subscriberId (external), channel and transactionId.' })
+  @ApiOkResponse({ type: MessagePageDto })
+  async list(@Auth() auth: AuthContext, @Query() query: ListMessagesQueryDto): Promise<MessagePageDto> {
+    const page = await this.messages.list(auth, query);
+    return { ...page, data: page.data.map((row) => toMessageResponse(row)) };
+  }
+
+  @Delete(':messageId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a message', description: 'Removes it from lists, feeds and counts.' })
+  @ApiNoContentResponse()
+  async delete(@Auth() auth: AuthContext, @Param('messageId') messageId: string): Promise<void> {
+    await this.messages.delete(auth, messageId);
+  }
+}

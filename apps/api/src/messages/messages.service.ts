@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, isId } from '#common';
+import { MessageRepository, SubscriberRepository, type MessageRow } from '#dal';
+import type { AuthContext } from '../auth/auth-context.js';
+import type { Page } from '../http/pagination.dto.js';
+import type { ListMessagesQueryDto } from './dto/message.dto.js';
+
+@Injectable()
+export class MessagesService {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly subscribers: SubscriberRepository,
+  ) {}
+
+  async list(auth: AuthContext, query: ListMessagesQueryDto): Promise<Page<MessageRow>> {
+    const empty = { data: [], page: query.page, pageSize: query.limit, hasMore: false };
+    let subscriberId: string | undefined;
+    if (query.subscriberId !== undefined) {
+      const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, query.subscriberId);
+      if (!subscriber) return empty;
+      subscriberId = subscriber.id;
+    }
+    const { rows, hasMore } = await this.messages.list(
+      auth.environmentId,
+      { subscriberId, channel: query.channel, transactionId: query.transactionId },
+      query.page,
+      query.limit,
+    );
+    return { data: rows, page: query.page, pageSize: query.limit, hasMore };
+  }
+
+  async delete(auth: AuthContext, messageId: string): Promise<void> {
+    if (!isId(messageId)) throw DomainError.validation('messageId', 'messageId must be a UUID', messageId);
+    if (!(await this.messages.softDelete(auth.environmentId, messageId))) {
+      throw new DomainError('MESSAGE_NOT_FOUND', `Message ${messageId} not found`);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import type { TopicRow } from '#dal';
+import { CursorQueryDto } from '../../subscribers/dto/subscriber.dto.js';
+
+export const MAX_SUBSCRIPTIONS_PER_CALL = 100;
+const KEY_PATTERN = /^[A-Za-z0-9_:.-]+$/;
+
+export class CreateTopicDto {
+  @ApiProperty({ minLength: 1, maxLength: 100, pattern: KEY_PATTERN.source, description: 'Unique per environment' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  @Matches(KEY_PATTERN, { message: 'key may contain letters, digits, and the characters _ : . -' })
+  key: string;
+
+  @ApiPropertyOptional({ description: 'Display name; kept when omitted on an existing topic' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+}
+
+export class CreateTopicQueryDto {
+  @ApiPropertyOptional({ description: 'Answer 409 instead of updating an existing topic' })
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  failIfExists?: boolean;
+}
+
+export class ListTopicsQueryDto extends CursorQueryDto {
+  @ApiPropertyOptional({ description: 'Substring of the key, case-insensitive' }) @IsOptional() @IsString() key?: string;
+  @ApiPropertyOptional({ description: 'Substring of the name, case-insensitive' }) @IsOptional() @IsString() name?: string;
+}
+
+export class TopicResponseDto {
+  @ApiProperty() _id: string;
+  @ApiProperty() key: string;
+  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiProperty() _environmentId: string;
+  @ApiProperty() _organizationId: string;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+
+  static from(row: TopicRow): TopicResponseDto {
+    return {
+      _id: row.id,
+      key: row.key,
+      name: row.name,
+      _environmentId: row.environmentId,
+      _organizationId: row.organizationId,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  }
+}
+
+export class TopicCursorPageDto {
+  @ApiProperty({ type: [TopicResponseDto] }) data: TopicResponseDto[];
+  @ApiProperty({ type: String, nullable: true }) next: string | null;
+  @ApiProperty({ type: String, nullable: true }) previous: string | null;
+}
+
+export class SubscriptionsBodyDto {
+  @ApiProperty({ type: [String], minItems: 1, maxItems: MAX_SUBSCRIPTIONS_PER_CALL, description: 'subscriberIds' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_SUBSCRIPTIONS_PER_CALL)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  subscriptions: string[];
+}
+
+export class TopicSummaryDto {
+  @ApiProperty() _id: string;
+  @ApiProperty() key: string;
+  @ApiProperty({ type: String, nullable: true }) name: string | null;
+}
+
+export class SubscriptionSubscriberDto {
+  @ApiProperty({ description: 'Internal subscriber id' }) _id: string;
+  @ApiProperty() subscriberId: string;
+  @ApiProperty({ type: String, nullable: true }) firstName: string | null;
+  @ApiProperty({ type: String, nullable: true }) lastName: string | null;
+  @ApiProperty({ type: String, nullable: true }) email: string | null;
+  @ApiProperty({ type: String, nullable: true }) phone: string | null;
+  @ApiProperty({ type: String, nullable: true }) avatar: string | null;
+}
+
+export class SubscriptionDto {
+  @ApiProperty({ type: TopicSummaryDto }) topic: TopicSummaryDto;
+  @ApiProperty({ type: SubscriptionSubscriberDto }) subscriber: SubscriptionSubscriberDto;
+  @ApiPropertyOptional({ description: 'When the subscriber joined the topic (listing only)' }) createdAt?: string;
+}
+
+export class SubscriptionErrorDto {
+  @ApiProperty() subscriberId: string;
+  @ApiProperty({ enum: ['SUBSCRIBER_NOT_FOUND', 'NOT_SUBSCRIBED'] }) code: string;
+  @ApiProperty() message: string;
+}
+
+export class SubscriptionsMetaDto {
+  @ApiProperty() totalCount: number;
+  @ApiProperty() successful: number;
+  @ApiProperty() failed: number;
+}
+
+export class SubscriptionsResultDto {
+  @ApiProperty({ type: [SubscriptionDto] }) data: SubscriptionDto[];
+  @ApiProperty({ type: SubscriptionsMetaDto }) meta: SubscriptionsMetaDto;
+  @ApiProperty({ type: [SubscriptionErrorDto], description: 'Subscribers that were not (un)subscribed, with the reason' }) errors: SubscriptionErrorDto[];
+}
+
+export class SubscriptionCursorPageDto {
+  @ApiProperty({ type: [SubscriptionDto] }) data: SubscriptionDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'Internal subscriber id to pass as `after`' }) next: string | null;
+  @ApiProperty({ type: String, nullable: true }) previous: string | null;
+}

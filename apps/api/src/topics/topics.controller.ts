@@ -1,0 +1,78 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, type AuthContext } from '../auth/auth-context.js';
+import { ApiErrorResponses } from '../http/api-error-responses.js';
+import { CursorQueryDto } from '../subscribers/dto/subscriber.dto.js';
+import {
+  CreateTopicDto,
+  CreateTopicQueryDto,
+  ListTopicsQueryDto,
+  SubscriptionCursorPageDto,
+  SubscriptionsBodyDto,
+  SubscriptionsResultDto,
+  TopicCursorPageDto,
+  TopicResponseDto,
+} from './dto/topic.dto.js';
+import { TopicsService } from './topics.service.js';
+import { TopicSubscriptionsUseCase } from './use-cases/topic-subscriptions.use-case.js';
+
+@ApiTags('Topics')
+@ApiErrorResponses()
+@Controller('v2/topics')
+export class TopicsController {
+  constructor(
+    private readonly topics: TopicsService,
+    private readonly subscriptions: TopicSubscriptionsUseCase,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create or update a topic', description: 'Upsert by key; an omitted name keeps the stored one.' })
+  @ApiCreatedResponse({ type: TopicResponseDto })
+  async upsert(@Auth() auth: AuthContext, @Body() body: CreateTopicDto, @Query() query: CreateTopicQueryDto): Promise<TopicResponseDto> {
+    return TopicResponseDto.from(await this.topics.upsert(auth, body, query.failIfExists));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List topics', description: 'Newest first, cursor paginated.' })
+  @ApiOkResponse({ type: TopicCursorPageDto })
+  async list(@Auth() auth: AuthContext, @Query() query: ListTopicsQueryDto): Promise<TopicCursorPageDto> {
+    const page = await this.topics.list(auth, query);
+    return { ...page, data: page.data.map(TopicResponseDto.from) };
+  }
+
+  @Get(':key')
+  @ApiOperation({ summary: 'Get a topic' })
+  @ApiOkResponse({ type: TopicResponseDto })
+  async get(@Auth() auth: AuthContext, @Param('key') key: string): Promise<TopicResponseDto> {
+    return TopicResponseDto.from(await this.topics.get(auth, key));
+  }
+
+  @Delete(':key')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a topic and its subscriptions' })
+  @ApiNoContentResponse()
+  async delete(@Auth() auth: AuthContext, @Param('key') key: string): Promise<void> {
+    await this.topics.delete(auth, key);
+  }
+
+  @Post(':key/subscriptions')
+  @ApiOperation({ summary: 'Subscribe subscribers to a topic', description: 'Creates the topic if missing; unknown subscribers are listed in `errors`.' })
+  @ApiCreatedResponse({ type: SubscriptionsResultDto })
+  async subscribe(@Auth() auth: AuthContext, @Param('key') key: string, @Body() body: SubscriptionsBodyDto): Promise<SubscriptionsResultDto> {
+    return this.subscriptions.subscribe(auth, key, body.subscriptions);
+  }
+
+  @Delete(':key/subscriptions')
+  @ApiOperation({ summary: 'Unsubscribe subscribers from a topic' })
+  @ApiOkResponse({ type: SubscriptionsResultDto })
+  async unsubscribe(@Auth() auth: AuthContext, @Param('key') key: string, @Body() body: SubscriptionsBodyDto): Promise<SubscriptionsResultDto> {
+    return this.subscriptions.unsubscribe(auth, key, body.subscriptions);
+  }
+
+  @Get(':key/subscriptions')
+  @ApiOperation({ summary: "List a topic's subscriptions", description: 'Ordered by internal subscriber id, cursor paginated.' })
+  @ApiOkResponse({ type: SubscriptionCursorPageDto })
+  async listSubscriptions(@Auth() auth: AuthContext, @Param('key') key: string, @Query() query: CursorQueryDto): Promise<SubscriptionCursorPageDto> {
+    return this.subscriptions.list(auth, key, query);
+  }
+}

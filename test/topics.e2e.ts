@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { and, eq, sql } from 'drizzle-orm';
+import { TopicRepository, topicSubscribers } from '#dal';
+import { createSubscriber, createTopic } from './support/builders.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+type Body = Record<string, any>;
+
+describe('topics: /v2/topics and subscriptions', () => {
+  let t: TestApp;
+  let foreign: { apiKey: string };
+  let production: { apiKey: string };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    foreign = await t.createForeignKey();
+    production = await t.createKeyFor('Production');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const subscribe = (key: string, subscriptions: unknown, apiKey?: string) => t.api('post', `/v2/topics/${key}/subscriptions`, apiKey).send({ subscriptions });
+  const unsubscribe = (key: string, subscriptions: unknown, apiKey?: string) => t.api('delete', `/v2/topics/${key}/subscriptions`, apiKey).send({ subscriptions });
+
+  describe('POST/GET/DELETE /v2/topics', () => {
+    it('creates (201) and upserts: an omitted name keeps the stored one', async () => {
+      const res = await t.api('post', '/v2/topics').send({ key: 'news', name: 'News' });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        key: 'news',
+        name: 'News',
+        _environmentId: t.environment.id,
+        _organizationId: t.environment.organizationId,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
+      const again = await t.api('post', '/v2/topics').send({ key: 'news' });
+      expect(again.status).toBe(201);
+      expect(again.body).toMatchObject({ _id: res.body._id, name: 'News' });
+      const renamed = await t.api('post', '/v2/topics').send({ key: 'news', name: 'Daily news' });
+      expect(renamed.body).toMatchObject({ _id: res.body._id, name: 'Daily news' });
+      expect((await t.api('post', '/v2/topics?failIfExists=true').send({ key: 'news' })).status).toBe(409);
+    });
+
+    it('GET by key: 200, 404 unknown, 404 from another environment, 401 without key', async () => {
+      const topic = await createTopic(t, 'alerts', 'Alerts');
+      expect((await t.api('get', '/v2/topics/alerts')).body).toEqual(topic);
+      expect((await t.api('get', '/v2/topics/none')).status).toBe(404);
+      expect((await t.api('get', '/v2/topics/alerts', foreign.apiKey)).status).toBe(404);
+      expect((await t.api('get', '/v2/topics/alerts', production.apiKey)).status).toBe(404);
+      expect((await t.http.get('/v2/topics/alerts')).status).toBe(401);
+    });
+
+    it('lists with ?key= filter and cursor pagination; 422 on bad limit', async () => {
+      for (let i = 0; i < 7; i++) await createTopic(t, `team-${i}`);
+      const first = await t.api('get', '/v2/topics?key=team-&limit=5');
+      expect(first.status).toBe(200);
+      expect(first.body.data.map((row: Body) => row.key)).toEqual(['team-6', 'team-5', 'team-4', 'team-3', 'team-2']);
+      const second = await t.api('get', `/v2/topics?key=team-&limit=5&after=${first.body.next}`);
+      expect(second.body.data.map((row: Body) => row.key)).toEqual(['team-1', 'team-0']);
+      expect(second.body.next).toBeNull();
+      expect((await t.api('get', '/v2/topics?key=TEAM-3')).body.data.map((row: Body) => row.key)).toEqual(['team-3']);
+      expect((await t.api('get', '/v2/topics?limit=0')).status).toBe(422);
+      expect((await t.api('get', '/v2/topics?limit=101')).status).toBe(422);
+      expect((await t.api('get', '/v2/topics?after=x')).status).toBe(422);
+      expect((await t.api('get', '/v2/topics', foreign.apiKey)).body.data).toEqual([]);
+    });
+
+    it('422 on malformed bodies', async () => {
+      for (const body of [{}, { key: '' }, { key: 42 }, { key: 'has space' }, { key: 'k'.repeat(101) }, { key: 'ok', name: 5 }]) {
+        const res = await t.api('post', '/v2/topics').send(body);
+        expect(res.status).toBe(422);
+        expect(res.body.errors).toBeDefined();
+      }
+    });
+
+    it('DELETE removes the topic and its subscriptions (204); 404 afterwards and from another environment', async () => {
+      await createSubscriber(t, { subscriberId: 'del-member' });
+      const topic = await createTopic(t, 'doomed');
+      await subscribe('doomed', ['del-member']);
+      expect((await t.api('delete', '/v2/topics/doomed', foreign.apiKey)).status).toBe(404);
+      expect((await t.api('delete', '/v2/topics/doomed')).status).toBe(204);
+      expect((await t.api('get', '/v2/topics/doomed')).status).toBe(404);
+      expect((await t.api('delete', '/v2/topics/doomed')).status).toBe(404);
+      const rows = await t.db.select().from(topicSubscribers).where(eq(topicSubscribers.topicId, topic._id as string));
+      expect(rows).toEqual([]);
+    });
+  });
+
+  describe('subscriptions', () => {
+    it('POST creates the topic if missing, subscribes known subscribers, lists unknown ones', async () => {
+      const a = await createSubscriber(t, { subscriberId: 'ts-a', firstName: 'A' });
+      await createSubscriber(t, { subscriberId: 'ts-b' });
+      const res = await subscribe('fresh-topic', ['ts-a', 'ts-b', 'ts-ghost', 'ts-a']);
+      expect(res.status).toBe(201);
+      expect(res.body.meta).toEqual({ totalCount: 4, successful: 2, failed: 1 });
+      expect(res.body.errors).toEqual([{ subscriberId: 'ts-ghost', code: 'SUBSCRIBER_NOT_FOUND', message: expect.any(String) }]);
+      const first = res.body.data.find((row: Body) => row.subscriber.subscriberId === 'ts-a');
+      expect(first).toEqual({
+        topic: { _id: expect.any(String), key: 'fresh-topic', name: null },
+        subscriber: { _id: a._id, subscriberId: 'ts-a', firstName: 'A', lastName: null, email: null, phone: null, avatar: null },
+      });
+      expect((await t.api('get', '/v2/topics/fresh-topic')).status).toBe(200);
+      const again = await subscribe('fresh-topic', ['ts-a']);
+      expect(again.body.meta.successful).toBe(1);
+      const members = await t.api('get', '/v2/topics/fresh-topic/subscriptions');
+      expect(members.body.data.map((row: Body) => row.subscriber.subscriberId).sort()).toEqual(['ts-a', 'ts-b']);
+    });
+
+    it('DELETE unsubscribes, reporting unknown and non-member subscribers', async () => {
+      await createSubscriber(t, { subscriberId: 'tu-a' });
+      await createSubscriber(t, { subscriberId: 'tu-b' });
+      await createSubscriber(t, { subscriberId: 'tu-outsider' });
+      await subscribe('leaving', ['tu-a', 'tu-b']);
+      const res = await unsubscribe('leaving', ['tu-a', 'tu-outsider', 'tu-ghost']);
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((row: Body) => row.subscriber.subscriberId)).toEqual(['tu-a']);
+      expect(res.body.errors.map((row: Body) => [row.subscriberId, row.code]).sort()).toEqual([
+        ['tu-ghost', 'SUBSCRIBER_NOT_FOUND'],
+        ['tu-outsider', 'NOT_SUBSCRIBED'],
+      ]);
+      const members = await t.api('get', '/v2/topics/leaving/subscriptions');
+      expect(members.body.data.map((row: Body) => row.subscriber.subscriberId)).toEqual(['tu-b']);
+      expect((await unsubscribe('no-such-topic', ['tu-a'])).status).toBe(404);
+    });
+
+    it('GET pages members with cursors; 404 for an unknown topic', async () => {
+      const ids = [];
+      for (let i = 0; i < 5; i++) ids.push((await createSubscriber(t, { subscriberId: `tp-${i}` }))._id as string);
+      await subscribe('paged', ids.map((_, i) => `tp-${i}`));
+      const first = await t.api('get', '/v2/topics/paged/subscriptions?limit=2');
+      expect(first.status).toBe(200);
+      expect(first.body.data.map((row: Body) => row.subscriber._id)).toEqual([...ids].sort().slice(0, 2));
+      expect(first.body.data[0].createdAt).toEqual(expect.any(String));
+      const second = await t.api('get', `/v2/topics/paged/subscriptions?limit=2&after=${first.body.next}`);
+      const third = await t.api('get', `/v2/topics/paged/subscriptions?limit=2&after=${second.body.next}`);
+      expect([...first.body.data, ...second.body.data, ...third.body.data].map((row: Body) => row.subscriber._id)).toEqual([...ids].sort());
+      expect(third.body.next).toBeNull();
+      const back = await t.api('get', `/v2/topics/paged/subscriptions?limit=2&before=${third.body.previous}`);
+      expect(back.body.data).toEqual(second.body.data);
+      expect((await t.api('get', '/v2/topics/nothing/subscriptions')).status).toBe(404);
+      expect((await t.api('get', '/v2/topics/paged/subscriptions?limit=500')).status).toBe(422);
+    });
+
+    it('422 on malformed bodies; 404 and isolation across environments; 401 without key', async () => {
+      for (const subscriptions of [[], 'ts-a', [1], [''], Array.from({ length: 101 }, (_, i) => `x${i}`), undefined]) {
+        const res = await subscribe('bad-body', subscriptions);
+        expect(res.status).toBe(422);
+        expect(res.body.errors.subscriptions).toBeDefined();
+      }
+      expect((await t.api('get', '/v2/topics/bad-body')).status).toBe(404);
+      expect((await unsubscribe('fresh-topic', [])).status).toBe(422);
+
+      // A foreign environment's key sees neither the topic nor this environment's subscribers.
+      const res = await subscribe('fresh-topic', ['ts-a'], foreign.apiKey);
+      expect(res.status).toBe(201);
+      expect(res.body.errors.map((row: Body) => row.subscriberId)).toEqual(['ts-a']);
+      expect((await t.api('get', '/v2/topics/fresh-topic/subscriptions', foreign.apiKey)).body.data).toEqual([]);
+      expect((await t.api('get', '/v2/topics/fresh-topic/subscriptions')).body.data).toHaveLength(2);
+      expect((await t.http.post('/v2/topics/fresh-topic/subscriptions').send({ subscriptions: ['ts-a'] })).status).toBe(401);
+    });
+  });
+
+  describe('a topic with 1,000,000 members', () => {
+    const members = 1_000_000;
+    let topicId: string;
+
+    beforeAll(async () => {
+      const topic = await createTopic(t, 'huge');
+      topicId = topic._id as string;
+      await t.db.execute(sql`
+        INSERT INTO topic_subscribers (topic_id, subscriber_id, environment_id, organization_id, external_subscriber_id)
+        SELECT ${topicId}::uuid, md5(i::text)::uuid, ${t.environment.id}::uuid, ${t.environment.organizationId}::uuid, 'bulk-' || i
+        FROM generate_series(1, ${members}) AS i`);
+      await t.db.execute(sql`ANALYZE topic_subscribers`);
+    }, 300_000);
+
+    it('subscribe, unsubscribe and deep pages stay fast; member pages walk the primary key', async () => {
+      const timed = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
+        const started = performance.now();
+        const result = await run();
+        return [result, performance.now() - started];
+      };
+      const newcomers = [];
+      for (let i = 0; i < 100; i++) newcomers.push(`huge-new-${i}`);
+      await t.api('post', '/v1/subscribers/bulk').send({ subscribers: newcomers.map((subscriberId) => ({ subscriberId })) });
+
+      const [added, addMs] = await timed(() => subscribe('huge', newcomers));
+      expect(added.body.meta.successful).toBe(100);
+      const [removed, removeMs] = await timed(() => unsubscribe('huge', newcomers.slice(0, 50)));
+      expect(removed.body.meta.successful).toBe(50);
+      const [page, pageMs] = await timed(() => t.api('get', '/v2/topics/huge/subscriptions?limit=100'));
+      expect(page.body.data).toHaveLength(100);
+      const [deep, deepMs] = await timed(() => t.api('get', '/v2/topics/huge/subscriptions?limit=100&after=f0000000-0000-4000-8000-000000000000'));
+      expect(deep.body.data.length).toBeGreaterThan(0);
+
+      const repository = t.app.get(TopicRepository);
+      const [fanOutPage, fanOutMs] = await timed(() => repository.listMemberPage(t.environment.id, topicId, '80000000-0000-0000-0000-000000000000', 500));
+      expect(fanOutPage).toHaveLength(500);
+      expect(fanOutPage[0].subscriberId > '80000000-0000-0000-0000-000000000000').toBe(true);
+      expect([...fanOutPage.map((m) => m.subscriberId)].sort()).toEqual(fanOutPage.map((m) => m.subscriberId));
+
+      for (const ms of [addMs, removeMs, pageMs, deepMs, fanOutMs]) expect(ms).toBeLessThan(2_000);
+      const plan = await t.db.execute(sql`EXPLAIN SELECT subscriber_id FROM topic_subscribers
+        WHERE topic_id = ${topicId}::uuid AND environment_id = ${t.environment.id}::uuid AND subscriber_id > '80000000-0000-0000-0000-000000000000'::uuid
+        ORDER BY subscriber_id LIMIT 500`);
+      const text = (plan.rows as Array<Record<string, string>>).map((row) => row['QUERY PLAN']).join('\n');
+      expect(text).toContain('topic_subscribers_pk');
+      expect(text).not.toMatch(/Seq Scan|Sort/);
+      const [{ total }] = (await t.db.select({ total: sql<number>`count(*)::int` }).from(topicSubscribers).where(and(eq(topicSubscribers.topicId, topicId)))) as Array<{ total: number }>;
+      expect(total).toBe(members + 50);
+    }, 120_000);
+  });
+});
