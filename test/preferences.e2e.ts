@@ -197,6 +197,14 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       expect((await get(id, '', key)).body).toEqual(second.body);
     });
 
+    it('merges concurrent changes of different channels without losing any', async () => {
+      const subscriber = await createSubscriber(t);
+      const id = subscriber.subscriberId as string;
+      const results = await Promise.all(Object.keys(ALL_ON).map((channel) => patch(id, { channels: { [channel]: false } })));
+      expect(results.map((res) => res.status)).toEqual([200, 200, 200, 200, 200]);
+      expect((await get(id)).body.global.channels).toEqual({ in_app: false, email: false, sms: false, chat: false, push: false });
+    });
+
     it('updates one workflow given by internal id, trigger identifier or slug, leaving the others alone', async () => {
       const { key, environment } = await isolated();
       const subscriber = await createSubscriber(t, {}, key);
@@ -372,6 +380,15 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       expect(res.status).toBe(200);
       expect(res.body.workflows[0]).toMatchObject({ channels: { in_app: true, sms: true }, overrides: [{ source: 'template' }, { source: 'subscriber' }] });
     });
+  });
+
+  it('documents both operations in the OpenAPI document', async () => {
+    const res = await t.http.get('/api-docs-json');
+    const path = res.body.paths['/v2/subscribers/{subscriberId}/preferences'];
+    expect(Object.keys(path).sort()).toEqual(['get', 'patch']);
+    expect(path.get.responses['200'].content['application/json'].schema.$ref).toContain('PreferencesResponseDto');
+    expect(path.get.parameters.map((parameter: Body) => parameter.name).sort()).toEqual(['criticality', 'subscriberId']);
+    expect(res.body.components.schemas.ScheduleDto.properties).toHaveProperty('weeklySchedule');
   });
 
   describe('send time (SubscriberPreferenceService)', () => {
