@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Channel } from '#common';
-import { PreferenceRepository, type PreferenceRow, type StoredSchedule } from '#dal';
+import { PreferenceRepository, type PreferenceRow } from '#dal';
+import type { Schedule } from '../schedule/schedule.js';
 import { resolveChannel, type PreferenceWorkflow } from './preference-resolver.js';
 
 /** The workflow fields the send-time check needs (a WorkflowRow fits). */
@@ -34,7 +35,7 @@ export class SubscriberPreferenceService {
   }
 
   /** The subscriber's delivery schedule (stored on the global preference), or null when none was saved. */
-  async getSchedule(environmentId: string, subscriberInternalId: string): Promise<StoredSchedule | null> {
+  async getSchedule(environmentId: string, subscriberInternalId: string): Promise<Schedule | null> {
     return (await this.preferences.findGlobal(environmentId, subscriberInternalId))?.schedule ?? null;
   }
 }
