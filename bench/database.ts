@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+
+export const SUBSCRIBER_PREFIX = 'bench-sub-';
+export const TOPIC_KEY = 'bench-topic';
+const SEED_BATCH = 100_000;
+
+/** Drops and recreates the database; returns its URL. */
+export async function recreateDatabase(adminUrl: string, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name "${name}" must be a plain lower-case identifier`);
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export interface Scope {
+  environmentId: string;
+  organizationId: string;
+}
+
+/** The Development environment the service created on first boot (the API_KEY belongs to it). */
+export async function developmentScope(pool: pg.Pool): Promise<Scope> {
+  const { rows } = await pool.query(`SELECT id, organization_id FROM environments WHERE name = 'Development' LIMIT 1`);
+  if (rows.length === 0) throw new Error('no Development environment: did the service boot on this database?');
+  return { environmentId: rows[0].id, organizationId: rows[0].organization_id };
+}
+
+/** Subscribers bench-sub-1..count, and the first topicSize of them in one topic; in batches. */
+export async function seedSubscribers(pool: pg.Pool, scope: Scope, count: number, topicSize: number): Promise<void> {
+  for (let from = 1; from <= count; from += SEED_BATCH) {
+    const to = Math.min(count, from + SEED_BATCH - 1);
+    await pool.query(
+      `INSERT INTO subscribers (id, environment_id, organization_id, subscriber_id, first_name, email)
+       SELECT gen_random_uuid(), $1, $2, $3 || g, 'Bench ' || g, $3 || g || '@bench.test'
+       FROM generate_series($4::int, $5::int) g`,
+      [scope.environmentId, scope.organizationId, SUBSCRIBER_PREFIX, from, to],
+    );
+  }
+  const topicId = randomUUID();
+  await pool.query(`INSERT INTO topics (id, environment_id, organization_id, key, name) VALUES ($1, $2, $3, $4, 'Bench topic')`, [
+    topicId,
+    scope.environmentId,
+    scope.organizationId,
+    TOPIC_KEY,
+  ]);
+  await pool.query(
+    `INSERT INTO topic_subscribers (topic_id, subscriber_id, environment_id, organization_id, external_subscriber_id)
+     SELECT $1, s.id, s.environment_id, s.organization_id, s.subscriber_id
+     FROM generate_series(1, $4::int) g
+     JOIN subscribers s ON s.environment_id = $2 AND s.subscriber_id = $3 || g`,
+    [topicId, scope.environmentId, SUBSCRIBER_PREFIX, topicSize],
+  );
+  await pool.query('ANALYZE subscribers, topic_subscribers');
+}
+
+export const inAppStep = (content: string) => ({
+  template: { type: 'in_app', content },
+});
+
+/**
+ * Creates a workflow with one in_app step through POST /v1/workflows; while that route does not
+ * exist (404/405) the row is written with SQL in the stored shape instead. Returns its id.
+ */
+export async function createWorkflow(pool: pg.Pool, scope: Scope, api: ApiClient, identifier: string): Promise<{ id: string; via: 'api' | 'sql' }> {
+  const content = 'Hello {{subscriber.firstName}}, order {{payload.orderId}} is on its way';
+  const res = await api.request('POST', '/v1/workflows', { name: identifier, identifier, active: true, steps: [inAppStep(content)] });
+  if (res.status === 201 || res.status === 200) {
+    const body = (await res.json()) as { _id?: string; data?: { _id?: string } };
+    const id = body._id ?? body.data?._id;
+    if (!id) throw new Error(`POST /v1/workflows answered without _id: ${JSON.stringify(body)}`);
+    return { id, via: 'api' };
+  }
+  if (res.status !== 404 && res.status !== 405) throw new Error(`POST /v1/workflows failed ${res.status}: ${await res.text()}`);
+
+  await pool.query(
+    `INSERT INTO notification_groups (id, environment_id, organization_id, name) VALUES (gen_random_uuid(), $1, $2, 'General')
+     ON CONFLICT DO NOTHING`,
+    [scope.environmentId, scope.organizationId],
+  );
+  const step = { _id: randomUUID(), active: true, shouldStopOnFail: false, template: { type: 'in_app', content }, filters: [] };
+  const id = randomUUID();
+  await pool.query(
+    `INSERT INTO workflows (id, environment_id, organization_id, identifier, name, active, steps, notification_group_id)
+     SELECT $1, $2, $3, $4, $4, true, $5::jsonb, id FROM notification_groups WHERE environment_id = $2 AND name = 'General'`,
+    [id, scope.environmentId, scope.organizationId, identifier, JSON.stringify([step])],
+  );
+  return { id, via: 'sql' };
+}
+
+/**
+ * `rows` notifications of one workflow spread over past seconds (older than anything the run
+ * triggers), round-robin over the seeded subscribers, each with one completed in_app job.
+ */
+export async function seedFeed(pool: pg.Pool, scope: Scope, workflowId: string, rows: number, subscribers: number): Promise<void> {
+  const step = JSON.stringify({ _id: randomUUID(), active: true, shouldStopOnFail: false, template: { type: 'in_app', content: 'x' }, filters: [] });
+  for (let from = 1; from <= rows; from += SEED_BATCH) {
+    const to = Math.min(rows, from + SEED_BATCH - 1);
+    await pool.query(
+      `WITH n AS (
+         INSERT INTO notifications (id, environment_id, organization_id, event_id, subscriber_id, workflow_id, transaction_id, payload, channels, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, $2, gen_random_uuid(), s.id, $3, 'bench-feed-' || g, jsonb_build_object('n', g), '{in_app}',
+                now() - make_interval(secs => 3600 + g), now() - make_interval(secs => 3600 + g)
+         FROM generate_series($4::int, $5::int) g
+         JOIN subscribers s ON s.environment_id = $1 AND s.subscriber_id = $6 || ((g % $7) + 1)
+         RETURNING id, subscriber_id, transaction_id, created_at)
+       INSERT INTO jobs (id, environment_id, organization_id, notification_id, subscriber_id, workflow_id, transaction_id, step_index, step, type, status, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, $2, n.id, n.subscriber_id, $3, n.transaction_id, 0, $8::jsonb, 'in_app', 'completed', n.created_at, n.created_at FROM n`,
+      [scope.environmentId, scope.organizationId, workflowId, from, to, SUBSCRIBER_PREFIX, subscribers, step],
+    );
+  }
+  await pool.query('ANALYZE notifications, jobs');
+}
+
+export async function countMessages(pool: pg.Pool, where: { workflowId?: string; transactionId?: string }, environmentId: string): Promise<number> {
+  const { rows } = where.transactionId
+    ? await pool.query('SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND transaction_id = $2', [environmentId, where.transactionId])
+    : await pool.query('SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND workflow_id = $2', [environmentId, where.workflowId]);
+  return rows[0].n;
+}
+
+export interface ApiClient {
+  baseUrl: string;
+  headers: Record<string, string>;
+  request(method: string, path: string, body?: unknown): Promise<Response>;
+}
+
+export function apiClient(port: number, apiKey: string): ApiClient {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const headers = { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' };
+  return {
+    baseUrl,
+    headers,
+    request: (method, path, body) => fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+  };
+}

@@ -1,0 +1,127 @@
+import { join } from 'node:path';
+import { createPostgresBackend, createRedisBackend, withBackend } from 'bullmq';
+import pg from 'pg';
+import type { BenchOptions } from './options.js';
+import { apiClient, developmentScope, recreateDatabase, type ApiClient, type Scope } from './database.js';
+import { freePort, memory, ROOT, startProcess, waitForHttp, type RunningProcess } from './processes.js';
+
+const API_KEY = 'bench-api-key-0123456789abcdef';
+const ENCRYPTION_KEY = '6265e5c8a0c1f1a7d7b1e4f0c3a2b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2';
+/** The service's fan-out queue (libs/event-processing job catalogue). */
+const FAN_OUT_QUEUE = 'trigger-events';
+const PG_QUEUE_SCHEMA = 'bullmq';
+
+export interface Deployment {
+  label: string;
+  /** Deviations from the intended deployment, reported with the results. */
+  notes: string[];
+  queueKind: 'redis' | 'postgres';
+  queuePrefix: string;
+  databaseUrl: string;
+  api: RunningProcess;
+  worker: RunningProcess;
+  pool: pg.Pool;
+  scope: Scope;
+  client: ApiClient;
+  /** Holds fan-out jobs (the api keeps enqueueing) so accept load is measured without worker work. */
+  pauseFanOut(): Promise<void>;
+  /** Drops the held fan-out jobs and resumes the queue. */
+  discardFanOutAndResume(): Promise<void>;
+  assertAlive(): void;
+  peakRss(): { apiBytes?: number; workerBytes?: number };
+  resetPeakRss(): boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * A fresh database, then the api and the worker as separate processes from dist, as deployed.
+ * The sweeper's grace is set beyond the run so it never re-enqueues the discarded accept backlog.
+ */
+export async function deploy(options: BenchOptions, label: string, database: string, redis: boolean): Promise<Deployment> {
+  const databaseUrl = await recreateDatabase(options.adminUrl, database);
+  const queuePrefix = `bench-${Date.now().toString(36)}-${label}`;
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    ENCRYPTION_KEY,
+    API_KEY,
+    LOG_LEVEL: 'warn',
+    QUEUE_PREFIX: queuePrefix,
+    RECOVERY_GRACE_SECONDS: '86400',
+    ...(redis ? { REDIS_URL: options.redisUrl } : {}),
+    ...options.serviceEnv,
+  };
+  const profileArgs = (role: string) =>
+    options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`, `--cpu-prof-name=${label}-${role}-${Date.now()}.cpuprofile`] : [];
+
+  const started: RunningProcess[] = [];
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  try {
+    const api = startProcess(`${label} api`, 'dist/apps/api/src/main.js', { ...env, ROLE: 'api' }, await freePort(), profileArgs('api'));
+    started.push(api);
+    await waitForHttp(api, '/health');
+    // After the api migrated the database, so the worker boots on a ready schema.
+    let worker = startProcess(`${label} worker`, 'dist/apps/worker/src/main.js', { ...env, ROLE: 'worker' }, await freePort(), profileArgs('worker'));
+    started.push(worker);
+    const notes: string[] = [];
+    try {
+      await waitForHttp(worker, '/health');
+    } catch (error) {
+      // A worker that cannot boot would leave every delivery scenario empty; the api entry with
+      // ROLE=all runs the same consumers (plus idle HTTP modules), so the run still measures them.
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n').slice(0, 3).join(' | ');
+      notes.push(`worker entry (ROLE=worker) failed to boot, fell back to dist/apps/api/src/main.js with ROLE=all: ${reason}`);
+      await worker.stop();
+      worker = startProcess(`${label} worker(ROLE=all)`, 'dist/apps/api/src/main.js', { ...env, ROLE: 'all' }, await freePort(), profileArgs('worker'));
+      started.push(worker);
+      await waitForHttp(worker, '/health');
+    }
+
+    const scope = await developmentScope(pool);
+    const fanOut = redis
+      ? (() => {
+          const url = new URL(options.redisUrl);
+          const { Queue } = withBackend(createRedisBackend);
+          return new Queue(FAN_OUT_QUEUE, { connection: { host: url.hostname, port: Number(url.port || 6379), maxRetriesPerRequest: null }, prefix: queuePrefix });
+        })()
+      : (() => {
+          const { Queue } = withBackend(createPostgresBackend);
+          return new Queue(FAN_OUT_QUEUE, { connection: { connectionString: databaseUrl, schema: PG_QUEUE_SCHEMA, max: 2 } });
+        })();
+    const processes = [api, worker];
+    return {
+      label,
+      notes,
+      queueKind: redis ? 'redis' : 'postgres',
+      queuePrefix,
+      databaseUrl,
+      api,
+      worker,
+      pool,
+      scope,
+      client: apiClient(api.port, API_KEY),
+      pauseFanOut: () => fanOut.pause(),
+      async discardFanOutAndResume() {
+        await fanOut.obliterate({ force: true });
+        await fanOut.resume();
+      },
+      assertAlive() {
+        for (const proc of processes) {
+          if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
+            throw new Error(`${proc.name} died (${proc.child.exitCode ?? proc.child.signalCode}):\n${proc.output().slice(-4000)}`);
+          }
+        }
+      },
+      peakRss: () => ({ apiBytes: memory.peakBytes(api), workerBytes: memory.peakBytes(worker) }),
+      resetPeakRss: () => memory.resetPeak(api) && memory.resetPeak(worker),
+      async stop() {
+        await fanOut.close().catch(() => undefined);
+        await Promise.all(processes.map((proc) => proc.stop()));
+        await pool.end();
+      },
+    };
+  } catch (error) {
+    await Promise.all(started.map((proc) => proc.stop()));
+    await pool.end();
+    throw error;
+  }
+}

@@ -1,0 +1,175 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { bareFastify, bullmqCeiling, deleteRedisPrefix, postgresInsertCeiling } from './ceilings.js';
+import { seedSubscribers } from './database.js';
+import { deploy, type Deployment } from './deployment.js';
+import { parseOptions, type BenchOptions } from './options.js';
+import { killAllOnExit, ROOT } from './processes.js';
+import { buildRows, formatTable, verdict, type Ceilings, type PhaseResults } from './report.js';
+import { feed, singleTriggers, topicFanOut, triggerAccept } from './scenarios.js';
+
+const errors: { step: string; message: string }[] = [];
+const notes: string[] = [];
+
+function log(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+/** Runs one step; a failure is recorded and the run goes on with the next one. */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
+  log(`${name}...`);
+  const started = performance.now();
+  try {
+    const result = await run();
+    log(`${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push({ step: name, message: message.slice(0, 4000) });
+    log(`${name} FAILED: ${message.slice(0, 2000)}`);
+    return undefined;
+  }
+}
+
+async function versions(options: BenchOptions) {
+  const client = new pg.Client({ connectionString: options.adminUrl });
+  await client.connect();
+  const { rows } = await client.query('SHOW server_version');
+  await client.end();
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
+  const info = await redis.info('server');
+  redis.disconnect();
+  return { node: process.version, postgres: rows[0].server_version as string, redis: /redis_version:(\S+)/.exec(info)?.[1] };
+}
+
+/** Scenarios 1, 2 (and 3 on Redis) against one deployment; logs of the service are kept for the report. */
+async function runPhase(deployment: Deployment, options: BenchOptions, withFeed: boolean, withDelivery: boolean): Promise<PhaseResults> {
+  const results: PhaseResults = {};
+  const label = deployment.label;
+  if (withDelivery) {
+    results.accept = await step(`${label}: trigger accept (${options.connections} connections, ${options.duration} s each)`, () => triggerAccept(deployment, options));
+    results.fanOut = await step(`${label}: fan-out to a ${options.topicSize}-subscriber topic`, () => topicFanOut(deployment, options));
+    results.singles = await step(`${label}: ${options.singles} single triggers`, () => singleTriggers(deployment, options));
+  }
+  if (withFeed) results.feed = await step(`${label}: feed over ${options.feedRows} notifications`, () => feed(deployment, options));
+  return results;
+}
+
+function serviceLogs(deployment: Deployment) {
+  for (const note of deployment.notes) notes.push(`${deployment.label}: ${note}`);
+  return Object.fromEntries(
+    [deployment.api, deployment.worker].map((proc) => [proc.name, { linesAtWarnOrAbove: proc.loggedLines(), tail: proc.output().slice(-3000) }]),
+  );
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  killAllOnExit();
+  for (const entry of ['dist/apps/api/src/main.js', 'dist/apps/worker/src/main.js', 'dist/bench/bare-fastify.js']) {
+    if (!existsSync(join(ROOT, entry))) throw new Error(`${entry} is missing: run \`npm run bench\` (it builds first)`);
+  }
+  const startedAt = new Date().toISOString();
+  const loadBefore = loadavg();
+  log(`${options.quick ? 'QUICK' : 'full'} run; parts: ${[...options.parts].join(', ')}; ${cpus().length} cpus, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
+  const runtime = await versions(options);
+
+  const ceilings: Ceilings = {};
+  const redis: PhaseResults = {};
+  let pgQueue: PhaseResults = {};
+  const logs: Record<string, unknown> = {};
+  const stamp = Date.now().toString(36);
+
+  if (options.parts.has('ceilings')) {
+    ceilings.fastify = await step('ceiling: bare Fastify', () => bareFastify(options.connections, options.duration));
+    const prefix = `bench-ceiling-${stamp}`;
+    ceilings.bullmqRedis = await step(`ceiling: BullMQ on Redis, ${options.ceilingJobs} jobs`, () =>
+      bullmqCeiling({ kind: 'redis', url: options.redisUrl, prefix }, options.ceilingJobs, options.deliveryTimeout * 1000),
+    );
+    await deleteRedisPrefix(options.redisUrl, prefix).catch(() => undefined);
+  }
+
+  if (options.parts.has('redis') || options.parts.has('feed') || options.parts.has('ceilings')) {
+    const deployment = await step('redis: deploy api + worker on a fresh database', () => deploy(options, 'redis', options.database, true));
+    if (deployment) {
+      try {
+        await step(`redis: seed ${options.subscribers} subscribers, topic of ${options.topicSize}`, () =>
+          seedSubscribers(deployment.pool, deployment.scope, options.subscribers, options.topicSize),
+        );
+        if (options.parts.has('ceilings')) {
+          ceilings.postgresInsert = await step(`ceiling: PostgreSQL multi-row insert, ${options.ceilingRows} rows`, () =>
+            postgresInsertCeiling(deployment.databaseUrl, options.ceilingRows),
+          );
+        }
+        Object.assign(redis, await runPhase(deployment, options, options.parts.has('feed'), options.parts.has('redis')));
+        logs.redis = serviceLogs(deployment);
+      } finally {
+        await deployment.stop();
+        await deleteRedisPrefix(options.redisUrl, deployment.queuePrefix).catch(() => undefined);
+      }
+    }
+  }
+
+  if (options.parts.has('pgqueue')) {
+    const deployment = await step('pg-queue: deploy api + worker (no REDIS_URL) on a fresh database', () =>
+      deploy(options, 'pgqueue', `${options.database}_pgqueue`, false),
+    );
+    if (deployment) {
+      try {
+        await step(`pg-queue: seed ${options.subscribers} subscribers, topic of ${options.topicSize}`, () =>
+          seedSubscribers(deployment.pool, deployment.scope, options.subscribers, options.topicSize),
+        );
+        if (options.parts.has('ceilings')) {
+          ceilings.bullmqPostgres = await step(`ceiling: BullMQ on PostgreSQL, ${options.ceilingJobs} jobs`, () =>
+            bullmqCeiling({ kind: 'postgres', databaseUrl: deployment.databaseUrl, schema: 'bench_ceiling' }, options.ceilingJobs, options.deliveryTimeout * 1000),
+          );
+        }
+        pgQueue = await runPhase(deployment, options, false, true);
+        logs.pgQueue = serviceLogs(deployment);
+      } finally {
+        await deployment.stop();
+      }
+    }
+  }
+
+  const rows = buildRows(ceilings, redis, pgQueue);
+  process.stdout.write(`\n${formatTable(rows, options.quick)}\n\n`);
+  if (options.quick) process.stdout.write('QUICK run: sizes are small, targets do not apply.\n');
+  for (const note of notes) process.stdout.write(`NOTE ${note}\n`);
+  for (const error of errors) process.stdout.write(`FAILED ${error.step}: ${error.message.split('\n')[0]}\n`);
+
+  const file = join(ROOT, 'bench', 'results.json');
+  const { serviceEnv, parts, ...settings } = options;
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        settings: { ...settings, parts: [...parts], serviceEnv },
+        machine: { cpus: cpus().length, totalMemoryMb: Math.round(totalmem() / 1024 / 1024), loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), ...runtime },
+        table: rows.map((row) => ({ ...row, verdict: verdict(row) || undefined })),
+        ceilings,
+        redis,
+        pgQueue,
+        errors,
+        notes,
+        serviceLogs: logs,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  process.stdout.write(`results written to ${file}\n`);
+  return errors.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,97 @@
+/**
+ * Benchmark settings: environment variables BENCH_*, or flags `--name=value` meaning BENCH_NAME
+ * (`--topic-size=2000` is BENCH_TOPIC_SIZE=2000; a bare `--quick` is BENCH_QUICK=1).
+ */
+export interface BenchOptions {
+  quick: boolean;
+  /** Which parts run: ceilings, redis, feed, pgqueue. */
+  parts: Set<string>;
+  adminUrl: string;
+  redisUrl: string;
+  database: string;
+  /** Seconds of each trigger-accept load (single and bulk). */
+  duration: number;
+  connections: number;
+  bulkSize: number;
+  subscribers: number;
+  topicSize: number;
+  singles: number;
+  singlesConnections: number;
+  feedRows: number;
+  feedDuration: number;
+  feedConnections: number;
+  /** Upper bound, in seconds, on any wait for deliveries. */
+  deliveryTimeout: number;
+  /** A wait for deliveries also ends after this many seconds without progress. */
+  stallTimeout: number;
+  ceilingJobs: number;
+  ceilingRows: number;
+  cpuProf: boolean;
+  /** Extra service environment from BENCH_SERVICE_<NAME>=value (e.g. BENCH_SERVICE_WORKER_CONCURRENCY). */
+  serviceEnv: Record<string, string>;
+}
+
+const PARTS = ['ceilings', 'redis', 'feed', 'pgqueue'];
+
+function readSettings(argv: string[], env: NodeJS.ProcessEnv): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith('BENCH_') && value !== undefined) settings[key] = value;
+  }
+  for (const arg of argv) {
+    const match = /^--([a-z0-9-]+)(?:=(.*))?$/i.exec(arg);
+    if (!match) throw new Error(`unknown argument "${arg}" (expected --name=value)`);
+    settings[`BENCH_${match[1].toUpperCase().replace(/-/g, '_')}`] = match[2] ?? '1';
+  }
+  return settings;
+}
+
+function loopbackUrl(raw: string, name: string): string {
+  const host = new URL(raw).hostname;
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) throw new Error(`${name} must point at this machine (127.0.0.1), got ${host}`);
+  return raw;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
+  const s = readSettings(argv, env);
+  const quick = ['1', 'true', 'yes'].includes((s.BENCH_QUICK ?? '').toLowerCase());
+  const int = (name: string, full: number, small: number, min = 1): number => {
+    const raw = s[`BENCH_${name}`];
+    if (raw === undefined || raw === '') return quick ? small : full;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new Error(`BENCH_${name} must be an integer >= ${min}, got "${raw}"`);
+    return value;
+  };
+  const parts = new Set((s.BENCH_PARTS ?? PARTS.join(',')).split(',').map((part) => part.trim()).filter(Boolean));
+  for (const part of parts) if (!PARTS.includes(part)) throw new Error(`BENCH_PARTS: unknown part "${part}" (known: ${PARTS.join(', ')})`);
+
+  const topicSize = int('TOPIC_SIZE', 100_000, 2_000);
+  const singles = int('SINGLES', 10_000, 500);
+  const serviceEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(s)) {
+    if (key.startsWith('BENCH_SERVICE_')) serviceEnv[key.slice('BENCH_SERVICE_'.length)] = value;
+  }
+  return {
+    quick,
+    parts,
+    adminUrl: loopbackUrl(s.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'BENCH_ADMIN_URL'),
+    redisUrl: loopbackUrl(s.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', 'BENCH_REDIS_URL'),
+    database: s.BENCH_DATABASE ?? 'ns_bench',
+    duration: int('DURATION', 20, 3),
+    connections: int('CONNECTIONS', 50, 20),
+    bulkSize: int('BULK_SIZE', 100, 100),
+    topicSize,
+    singles,
+    subscribers: Math.max(int('SUBSCRIBERS', 100_000, 2_000), topicSize, singles),
+    singlesConnections: int('SINGLES_CONNECTIONS', 50, 20),
+    feedRows: int('FEED_ROWS', 1_000_000, 20_000),
+    feedDuration: int('FEED_DURATION', 10, 2),
+    feedConnections: int('FEED_CONNECTIONS', 10, 10),
+    deliveryTimeout: int('DELIVERY_TIMEOUT', 600, 120),
+    stallTimeout: int('STALL_TIMEOUT', 60, 30),
+    ceilingJobs: int('CEILING_JOBS', 100_000, 5_000),
+    ceilingRows: int('CEILING_ROWS', 200_000, 20_000),
+    cpuProf: ['1', 'true', 'yes'].includes((s.BENCH_CPU_PROF ?? '').toLowerCase()),
+    serviceEnv,
+  };
+}

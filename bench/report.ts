@@ -1,0 +1,163 @@
+import type { InsertCeiling, QueueCeiling } from './ceilings.js';
+import type { LoadResult } from './load.js';
+import type { AcceptResult, DeliveryResult, FeedResult } from './scenarios.js';
+
+export interface PhaseResults {
+  accept?: AcceptResult;
+  fanOut?: DeliveryResult;
+  singles?: DeliveryResult;
+  feed?: FeedResult;
+}
+
+export interface Ceilings {
+  fastify?: LoadResult;
+  bullmqRedis?: QueueCeiling;
+  bullmqPostgres?: QueueCeiling;
+  postgresInsert?: InsertCeiling;
+}
+
+interface Target {
+  op: '>=' | '<=';
+  value: number;
+}
+
+export interface Row {
+  section: string;
+  metric: string;
+  value?: number;
+  unit: string;
+  target?: Target;
+  /** value ÷ ceiling, for each ceiling that bounds this result. */
+  ratios?: { ceiling: string; value?: number }[];
+  note?: string;
+}
+
+const RSS_TARGET: Target = { op: '<=', value: 350 };
+
+function ceilingRatios(value: number | undefined, entries: [string, number | undefined][]): Row['ratios'] {
+  return entries.map(([ceiling, bound]) => ({ ceiling, value: value !== undefined && bound ? value / bound : undefined }));
+}
+
+/** The result table. Targets are the issue's and apply to the Redis deployment only. */
+export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: PhaseResults): Row[] {
+  const fastify = ceilings.fastify?.requestsPerSecond;
+  const insert = ceilings.postgresInsert?.rowsPerSecond;
+  const rows: Row[] = [];
+  if (ceilings.fastify) rows.push({ section: 'ceiling', metric: 'bare Fastify POST', value: fastify, unit: 'req/s', note: `p99 ${ceilings.fastify.p99Ms} ms` });
+  for (const queue of [ceilings.bullmqRedis, ceilings.bullmqPostgres]) {
+    if (!queue) continue;
+    const note = queue.drained ? `${queue.jobs} jobs` : `${queue.jobs} jobs, NOT drained before the timeout`;
+    rows.push({ section: 'ceiling', metric: `BullMQ ${queue.backend} addBulk`, value: queue.addJobsPerSecond, unit: 'jobs/s', note });
+    rows.push({ section: 'ceiling', metric: `BullMQ ${queue.backend} drain`, value: queue.drainJobsPerSecond, unit: 'jobs/s', note: 'no-op processor, concurrency 50' });
+    rows.push({ section: 'ceiling', metric: `BullMQ ${queue.backend} addBulk + drain`, value: queue.jobsPerSecond, unit: 'jobs/s' });
+  }
+  if (ceilings.postgresInsert) {
+    const c = ceilings.postgresInsert;
+    rows.push({ section: 'ceiling', metric: 'PostgreSQL multi-row insert', value: insert, unit: 'rows/s', note: `messages copy, ${c.rowsPerStatement} rows/stmt, ${c.clients} clients` });
+  }
+
+  const phase = (section: string, results: PhaseResults, queue: QueueCeiling | undefined, withTargets: boolean) => {
+    const t = (target: Target) => (withTargets ? target : undefined);
+    const { accept, fanOut, singles, feed } = results;
+    if (accept) {
+      const s = accept.single;
+      const errors = s.non2xx + s.errors;
+      rows.push({ section, metric: 'trigger accept', value: s.requestsPerSecond, unit: 'req/s', target: t({ op: '>=', value: 5000 }), ratios: ceilingRatios(s.requestsPerSecond, [['Fastify', fastify]]) });
+      rows.push({ section, metric: 'trigger accept p50', value: s.p50Ms, unit: 'ms' });
+      rows.push({ section, metric: 'trigger accept p99', value: s.p99Ms, unit: 'ms', target: t({ op: '<=', value: 30 }) });
+      rows.push({ section, metric: 'trigger accept non-2xx + errors', value: errors, unit: 'count', note: s.firstError });
+      const b = accept.bulk;
+      rows.push({
+        section,
+        metric: `bulk accept (${b.eventsPerRequest}/request)`,
+        value: b.eventsPerSecond,
+        unit: 'events/s',
+        target: t({ op: '>=', value: 20_000 }),
+        ratios: ceilingRatios(b.eventsPerSecond, [['PG insert', insert], ['BullMQ addBulk', queue?.addJobsPerSecond]]),
+        note: `p99 ${b.p99Ms} ms, non-2xx ${b.non2xx + b.errors}${b.firstError ? `: ${b.firstError}` : ''}`,
+      });
+      rows.push(...rssRows(section, 'during accept', accept.rss, withTargets));
+    }
+    for (const [name, delivery] of [['topic fan-out', fanOut], ['single triggers', singles]] as const) {
+      if (!delivery) continue;
+      const incomplete = delivery.complete ? '' : `INCOMPLETE ${delivery.delivered}/${delivery.expected}; `;
+      rows.push({
+        section,
+        metric: `${name} deliveries`,
+        value: delivery.deliveriesPerSecond,
+        unit: 'msg/s',
+        target: name === 'topic fan-out' ? t({ op: '>=', value: 5000 }) : undefined,
+        ratios: ceilingRatios(delivery.deliveriesPerSecond, [['BullMQ drain', queue?.drainJobsPerSecond], ['PG insert', insert]]),
+        note: `${incomplete}${delivery.expected} recipients`,
+      });
+      rows.push({
+        section,
+        metric: `${name} time to all delivered`,
+        value: delivery.seconds,
+        unit: 's',
+        target: name === 'topic fan-out' && delivery.expected >= 100_000 ? t({ op: '<=', value: 20 }) : undefined,
+        note: [
+          delivery.firstMessageSeconds !== undefined ? `first message ${delivery.firstMessageSeconds.toFixed(2)} s` : 'no message',
+          delivery.sendSeconds !== undefined ? `sending took ${delivery.sendSeconds.toFixed(2)} s` : undefined,
+        ]
+          .filter(Boolean)
+          .join(', '),
+      });
+      rows.push(...rssRows(section, `during ${name}`, delivery.rss, withTargets));
+    }
+    if (feed) {
+      for (const [name, r] of [['page 0', feed.page0], ['page 50', feed.page50], ['by subscriberIds', feed.bySubscriber]] as const) {
+        rows.push({ section, metric: `feed ${name} p50`, value: r.p50Ms, unit: 'ms' });
+        rows.push({
+          section,
+          metric: `feed ${name} p99`,
+          value: r.p99Ms,
+          unit: 'ms',
+          target: t({ op: '<=', value: 25 }),
+          ratios: ceilingRatios(r.requestsPerSecond, [['Fastify (req/s)', fastify]]),
+          note: `${r.requestsPerSecond.toFixed(0)} req/s, non-2xx ${r.non2xx + r.errors}, ${feed.seededRows} seeded`,
+        });
+      }
+    }
+  };
+  phase('redis', redis, ceilings.bullmqRedis, true);
+  phase('pg-queue', pgQueue, ceilings.bullmqPostgres, false);
+  return rows;
+}
+
+function rssRows(section: string, during: string, rss: AcceptResult['rss'], withTargets: boolean): Row[] {
+  const note = rss.sincePhaseStart ? undefined : 'peak since process start';
+  return [
+    { section, metric: `api peak RSS ${during}`, value: rss.apiMb, unit: 'MB', target: withTargets ? RSS_TARGET : undefined, note },
+    { section, metric: `worker peak RSS ${during}`, value: rss.workerMb, unit: 'MB', target: withTargets ? RSS_TARGET : undefined, note },
+  ];
+}
+
+function formatNumber(value: number | undefined): string {
+  if (value === undefined || Number.isNaN(value)) return '-';
+  if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
+  return value.toFixed(2);
+}
+
+export function verdict(row: Row): string {
+  if (!row.target || row.value === undefined) return '';
+  const ok = row.target.op === '>=' ? row.value >= row.target.value : row.value <= row.target.value;
+  return `${row.target.op === '>=' ? '≥' : '≤'} ${formatNumber(row.target.value)} ${ok ? 'ok' : 'MISS'}`;
+}
+
+/** A plain-text table for the terminal. */
+export function formatTable(rows: Row[], quick: boolean): string {
+  const header = ['section', 'metric', 'value', 'unit', quick ? 'target (full sizes only)' : 'target', 'ratio to ceiling', 'note'];
+  const lines = rows.map((row) => [
+    row.section,
+    row.metric,
+    formatNumber(row.value),
+    row.unit,
+    verdict(row),
+    (row.ratios ?? []).map((r) => `${r.value === undefined ? '-' : r.value.toFixed(3)} of ${r.ceiling}`).join('; '),
+    (row.note ?? '').replace(/\s+/g, ' ').slice(0, 120),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
+  const render = (cells: string[]) => cells.map((cell, i) => (i === 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(render)].join('\n');
+}

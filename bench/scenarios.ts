@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { triggerBody } from './ceilings.js';
+import { countMessages, createWorkflow, seedFeed, SUBSCRIBER_PREFIX, TOPIC_KEY } from './database.js';
+import type { Deployment } from './deployment.js';
+import { load, type LoadResult } from './load.js';
+import type { BenchOptions } from './options.js';
+import { sleep } from './processes.js';
+
+const POLL_MS = 200;
+
+export interface PeakRss {
+  apiMb?: number;
+  workerMb?: number;
+  /** False when the kernel refused to reset the high-water mark: the peak then includes boot. */
+  sincePhaseStart: boolean;
+}
+
+function readRss(deployment: Deployment, reset: boolean): PeakRss {
+  const { apiBytes, workerBytes } = deployment.peakRss();
+  const mb = (bytes?: number) => (bytes === undefined ? undefined : Math.round((bytes / 1024 / 1024) * 10) / 10);
+  return { apiMb: mb(apiBytes), workerMb: mb(workerBytes), sincePhaseStart: reset };
+}
+
+/** One request first, so a broken route fails loudly instead of as 20 s of non-2xx. */
+async function expectStatus(deployment: Deployment, method: string, path: string, body: unknown, expected: number[]): Promise<unknown> {
+  const res = await deployment.client.request(method, path, body);
+  const text = await res.text();
+  if (!expected.includes(res.status)) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+export interface AcceptResult {
+  single: LoadResult;
+  bulk: LoadResult & { eventsPerSecond: number; eventsPerRequest: number };
+  rss: PeakRss;
+  workflowVia: string;
+}
+
+/**
+ * Trigger accept, single and bulk. The fan-out queue is paused meanwhile, so this measures what
+ * the api does per trigger (validate, store the event, enqueue) without worker work competing.
+ */
+export async function triggerAccept(deployment: Deployment, options: BenchOptions): Promise<AcceptResult> {
+  const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-accept');
+  const url = `${deployment.client.baseUrl}/v1/events/trigger`;
+  await deployment.pauseFanOut();
+  try {
+    const first = (await expectStatus(deployment, 'POST', '/v1/events/trigger', JSON.parse(triggerBody(1)), [200, 201])) as { status?: string };
+    if (first.status !== 'processed') throw new Error(`trigger answered status ${first.status}, expected processed`);
+    const reset = deployment.resetPeakRss();
+    const single = await load({ url, method: 'POST', headers: deployment.client.headers, body: triggerBody(1), connections: options.connections, duration: options.duration });
+    deployment.assertAlive();
+
+    const events = Array.from({ length: options.bulkSize }, (_, i) => JSON.parse(triggerBody(i + 1)));
+    await expectStatus(deployment, 'POST', '/v1/events/trigger/bulk', { events }, [200, 201]);
+    const bulkLoad = await load({
+      url: `${url}/bulk`,
+      method: 'POST',
+      headers: deployment.client.headers,
+      body: JSON.stringify({ events }),
+      connections: options.connections,
+      duration: options.duration,
+    });
+    deployment.assertAlive();
+    const rss = readRss(deployment, reset);
+    return {
+      single,
+      bulk: { ...bulkLoad, eventsPerRequest: options.bulkSize, eventsPerSecond: (bulkLoad.ok2xx * options.bulkSize) / bulkLoad.seconds },
+      rss,
+      workflowVia: workflow.via,
+    };
+  } finally {
+    await deployment.discardFanOutAndResume();
+    await deployment.pool.query('DELETE FROM trigger_events WHERE environment_id = $1 AND workflow_id = $2', [deployment.scope.environmentId, workflow.id]);
+  }
+}
+
+export interface DeliveryResult {
+  expected: number;
+  delivered: number;
+  complete: boolean;
+  /** From sending the first trigger until the last expected message row existed (or the wait ended). */
+  seconds: number;
+  deliveriesPerSecond: number;
+  firstMessageSeconds?: number;
+  sendSeconds?: number;
+  accept?: LoadResult;
+  rss: PeakRss;
+}
+
+/** Polls the count until it reaches `expected`, the deadline passes, or it stops moving. */
+async function waitForDeliveries(count: () => Promise<number>, expected: number, startedAt: number, options: BenchOptions) {
+  const deadline = startedAt + options.deliveryTimeout * 1000;
+  let delivered = 0;
+  let firstAt: number | undefined;
+  let lastProgressAt = performance.now();
+  for (;;) {
+    const now = performance.now();
+    const seen = await count();
+    if (seen > 0 && firstAt === undefined) firstAt = now;
+    if (seen !== delivered) lastProgressAt = now;
+    delivered = seen;
+    if (delivered >= expected || now > deadline || now - lastProgressAt > options.stallTimeout * 1000) {
+      const seconds = (now - startedAt) / 1000;
+      return {
+        delivered,
+        complete: delivered >= expected,
+        seconds,
+        deliveriesPerSecond: delivered / seconds,
+        firstMessageSeconds: firstAt === undefined ? undefined : (firstAt - startedAt) / 1000,
+      };
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** One trigger to the whole topic: seconds until every member has its in_app message. */
+export async function topicFanOut(deployment: Deployment, options: BenchOptions): Promise<DeliveryResult> {
+  await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-fanout');
+  const transactionId = `bench-fanout-${randomUUID()}`;
+  const reset = deployment.resetPeakRss();
+  const startedAt = performance.now();
+  const body = { name: 'bench-fanout', to: [{ type: 'Topic', topicKey: TOPIC_KEY }], transactionId, payload: { orderId: 'fan-out' } };
+  const answer = (await expectStatus(deployment, 'POST', '/v1/events/trigger', body, [200, 201])) as { status?: string };
+  if (answer.status !== 'processed') throw new Error(`topic trigger answered status ${answer.status}`);
+  const waited = await waitForDeliveries(
+    () => countMessages(deployment.pool, { transactionId }, deployment.scope.environmentId),
+    options.topicSize,
+    startedAt,
+    options,
+  );
+  deployment.assertAlive();
+  return { expected: options.topicSize, ...waited, rss: readRss(deployment, reset) };
+}
+
+/** Many single-recipient triggers to distinct subscribers: seconds until every one is delivered. */
+export async function singleTriggers(deployment: Deployment, options: BenchOptions): Promise<DeliveryResult> {
+  const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-single');
+  const reset = deployment.resetPeakRss();
+  const startedAt = performance.now();
+  const accept = await load({
+    url: `${deployment.client.baseUrl}/v1/events/trigger`,
+    method: 'POST',
+    headers: deployment.client.headers,
+    connections: options.singlesConnections,
+    amount: options.singles,
+    bodyFor: (n) => JSON.stringify({ name: 'bench-single', to: `${SUBSCRIBER_PREFIX}${(n % options.singles) + 1}`, payload: { orderId: `single-${n}` } }),
+  });
+  const sendSeconds = (performance.now() - startedAt) / 1000;
+  const waited = await waitForDeliveries(
+    () => countMessages(deployment.pool, { workflowId: workflow.id }, deployment.scope.environmentId),
+    accept.ok2xx,
+    startedAt,
+    options,
+  );
+  deployment.assertAlive();
+  return { expected: accept.ok2xx, ...waited, sendSeconds, accept, rss: readRss(deployment, reset) };
+}
+
+export interface FeedResult {
+  seededRows: number;
+  seedSeconds: number;
+  page0: LoadResult;
+  page50: LoadResult;
+  bySubscriber: LoadResult;
+}
+
+/** GET /v1/notifications over `feedRows` seeded notifications (each with one job). */
+export async function feed(deployment: Deployment, options: BenchOptions): Promise<FeedResult> {
+  const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-feed');
+  const seedStart = performance.now();
+  await seedFeed(deployment.pool, deployment.scope, workflow.id, options.feedRows, options.subscribers);
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+
+  const run = async (query: string) => {
+    const path = `/v1/notifications?${query}`;
+    const first = (await expectStatus(deployment, 'GET', path, undefined, [200])) as { data?: unknown[] };
+    if (!Array.isArray(first.data) || first.data.length === 0) throw new Error(`GET ${path} returned no notifications`);
+    return load({ url: `${deployment.client.baseUrl}${path}`, headers: deployment.client.headers, connections: options.feedConnections, duration: options.feedDuration });
+  };
+  const page0 = await run('page=0&limit=10');
+  const page50 = await run('page=50&limit=10');
+  const bySubscriber = await run(`subscriberIds=${SUBSCRIBER_PREFIX}${Math.min(777, options.subscribers)}&page=0&limit=10`);
+  deployment.assertAlive();
+  return { seededRows: options.feedRows, seedSeconds, page0, page50, bySubscriber };
+}
