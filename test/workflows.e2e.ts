@@ -318,4 +318,19 @@ describe('workflows: /v1/workflows', () => {
       expect((await t.api('get', `/v1/workflows/${created._id}`)).status).toBe(200);
     });
   });
+
+  describe('OpenAPI', () => {
+    it('documents the workflow and integration routes with their body and response schemas', async () => {
+      const doc = (await t.http.get('/api-docs-json')).body;
+      for (const path of ['/v1/workflows', '/v1/workflows/{workflowId}', '/v1/workflows/{workflowId}/status', '/v1/integrations', '/v1/integrations/active', '/v1/integrations/{integrationId}', '/v1/integrations/{integrationId}/set-primary']) {
+        expect(doc.paths[path]).toBeDefined();
+      }
+      expect(doc.paths['/v1/integrations/{integrationId}/set-primary'].post.responses['200']).toBeDefined();
+      expect(doc.paths['/v1/workflows'].post.responses['201'].content['application/json'].schema.$ref).toMatch(/WorkflowResponseDto$/);
+      for (const schema of ['CreateWorkflowDto', 'StepDefinition', 'StepTemplateDefinition', 'StepFilterDefinition', 'DigestRegularMetadata', 'DigestTimedMetadata', 'DelayRegularMetadata', 'DelayScheduledMetadata', 'TimedConfigDefinition', 'IntegrationResponseDto', 'CreateIntegrationDto', 'IntegrationCredentialsDto']) {
+        expect(doc.components.schemas[schema]).toBeDefined();
+      }
+      expect(doc.components.schemas.StepDefinition.properties.metadata.oneOf).toHaveLength(4);
+    });
+  });
 });
