@@ -239,5 +239,12 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
       expect((await t.api('delete', '/v1/integrations/123')).status).toBe(422);
       expect((await t.http.delete(`/v1/integrations/${mine._id}`)).status).toBe(401);
     });
+
+    it('a deleted integration frees its identifier', async () => {
+      const first = await create({ providerId: 'slack', channel: 'chat', identifier: 'reusable' });
+      await t.api('delete', `/v1/integrations/${first._id}`).expect(200);
+      const second = await create({ providerId: 'slack', channel: 'chat', identifier: 'reusable' });
+      expect(second._id).not.toBe(first._id);
+    });
   });
 });

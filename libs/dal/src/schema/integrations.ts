@@ -23,7 +23,8 @@ export const integrations = pgTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex('integrations_env_identifier_uq').on(t.environmentId, t.identifier),
+    // Soft-deleted integrations free their identifier, as workflows do.
+    uniqueIndex('integrations_env_identifier_uq').on(t.environmentId, t.identifier).where(sql`NOT ${t.deleted}`),
     // At most one primary per (environment, channel): the database enforces what set-primary promises.
     uniqueIndex('integrations_env_channel_primary_uq')
       .on(t.environmentId, t.channel)

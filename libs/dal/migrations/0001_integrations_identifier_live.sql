@@ -1,0 +1,2 @@
+DROP INDEX "integrations_env_identifier_uq";--> statement-breakpoint
+CREATE UNIQUE INDEX "integrations_env_identifier_uq" ON "integrations" USING btree ("environment_id","identifier") WHERE NOT "integrations"."deleted";
