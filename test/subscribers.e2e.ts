@@ -281,5 +281,70 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       expect(byId['repo-b']).toMatchObject({ firstName: 'B', lastName: 'Bee', version: 0 });
       expect(await repo.upsertMany(scope, [])).toEqual([]);
     });
+
+    it('restoreDeleted: false leaves a deleted subscriber deleted and out of the result', async () => {
+      const repo = subscriberRepository(t);
+      const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
+      await repo.upsertMany(scope, [{ subscriberId: 'repo-gone', firstName: 'Gone' }]);
+      await repo.softDelete(t.environment.id, 'repo-gone');
+      const rows = await repo.upsertMany(scope, [{ subscriberId: 'repo-gone', firstName: 'Back' }, { subscriberId: 'repo-live' }], { restoreDeleted: false });
+      expect(rows.map((row) => row.subscriberId)).toEqual(['repo-live']);
+      const [stored] = await t.db.select().from(subscribers).where(and(eq(subscribers.environmentId, t.environment.id), eq(subscribers.subscriberId, 'repo-gone')));
+      expect(stored).toMatchObject({ deleted: true, firstName: 'Gone' });
+    });
+
+    it('channels: entries of one (provider, integration) fold into one; tokens given replace, absent keep', async () => {
+      const repo = subscriberRepository(t);
+      const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
+      const integrationId = '01890000-0000-7000-8000-0000000000c1';
+      const entry = (credentials: Record<string, unknown>) => ({ providerId: 'fcm', _integrationId: integrationId, credentials });
+      const [first] = await repo.upsertMany(scope, [
+        { subscriberId: 'repo-push', channels: [entry({ deviceTokens: ['a'] }), entry({ title: 'phone' })] },
+      ]);
+      expect(first.channels).toEqual([entry({ deviceTokens: ['a'], title: 'phone' })]);
+      const [second] = await repo.upsertMany(scope, [
+        { subscriberId: 'repo-push', channels: [entry({ deviceTokens: ['b'] })] },
+        { subscriberId: 'repo-push', channels: [{ providerId: 'slack', _integrationId: integrationId, credentials: { webhookUrl: 'https://w' } }] },
+      ]);
+      expect(second.channels).toEqual([
+        entry({ deviceTokens: ['b'], title: 'phone' }),
+        { providerId: 'slack', _integrationId: integrationId, credentials: { webhookUrl: 'https://w' } },
+      ]);
+      expect(second.version).toBe(first.version + 1);
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('documents every subscriber, topic and message route', async () => {
+      const { paths } = (await t.http.get('/api-docs-json')).body;
+      for (const path of [
+        '/v2/subscribers',
+        '/v2/subscribers/{subscriberId}',
+        '/v1/subscribers/bulk',
+        '/v1/subscribers/{subscriberId}/credentials',
+        '/v1/subscribers/{subscriberId}/online-status',
+        '/v1/subscribers/{subscriberId}/messages/mark-as',
+        '/v1/subscribers/{subscriberId}/notifications/feed',
+        '/v1/subscribers/{subscriberId}/notifications/unseen',
+        '/v2/topics',
+        '/v2/topics/{key}',
+        '/v2/topics/{key}/subscriptions',
+        '/v1/messages',
+        '/v1/messages/{messageId}',
+      ]) {
+        expect(paths[path]).toBeDefined();
+      }
+      expect(paths['/v1/subscribers/{subscriberId}/messages/mark-as'].post.responses['201']).toBeDefined();
+      expect(paths['/v1/subscribers/{subscriberId}/credentials'].patch.responses['200']).toBeDefined();
+    });
+
+    it('the online-status response omits appio from the provider enumeration (spec note)', async () => {
+      const { components } = (await t.http.get('/api-docs-json')).body;
+      const online = components.schemas.OnlineStatusChannelSettingsDto.properties.providerId.enum;
+      expect(online).toContain('slack');
+      expect(online).not.toContain('appio');
+      expect(components.schemas.ChannelSettingsResponseDto.properties.providerId.enum).toContain('appio');
+      expect(components.schemas.OnlineStatusSubscriberResponseDto.properties.channels.items.$ref).toContain('OnlineStatusChannelSettingsDto');
+    });
   });
 });

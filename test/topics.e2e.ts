@@ -127,7 +127,7 @@ describe('topics: /v2/topics and subscriptions', () => {
     });
 
     it('GET pages members with cursors; 404 for an unknown topic', async () => {
-      const ids = [];
+      const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push((await createSubscriber(t, { subscriberId: `tp-${i}` }))._id as string);
       await subscribe('paged', ids.map((_, i) => `tp-${i}`));
       const first = await t.api('get', '/v2/topics/paged/subscriptions?limit=2');
@@ -183,8 +183,7 @@ describe('topics: /v2/topics and subscriptions', () => {
         const result = await run();
         return [result, performance.now() - started];
       };
-      const newcomers = [];
-      for (let i = 0; i < 100; i++) newcomers.push(`huge-new-${i}`);
+      const newcomers = Array.from({ length: 100 }, (_, i) => `huge-new-${i}`);
       await t.api('post', '/v1/subscribers/bulk').send({ subscribers: newcomers.map((subscriberId) => ({ subscriberId })) });
 
       const [added, addMs] = await timed(() => subscribe('huge', newcomers));

@@ -4,7 +4,7 @@ import { toMessageResponse, toSubscriberResponse } from '#application';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { MessagePageDto, MessageResponseDto } from '../messages/dto/message.dto.js';
-import { BulkCreateSubscribersDto, BulkCreateSubscribersResponseDto, SubscriberResponseDto } from './dto/subscriber.dto.js';
+import { BulkCreateSubscribersDto, BulkCreateSubscribersResponseDto, OnlineStatusSubscriberResponseDto, SubscriberResponseDto } from './dto/subscriber.dto.js';
 import { FeedQueryDto, MarkMessagesDto, UnseenCountDto, UpdateCredentialsDto, UpdateOnlineStatusDto } from './dto/subscriber-v1.dto.js';
 import { BulkUpsertSubscribersUseCase } from './use-cases/bulk-upsert-subscribers.use-case.js';
 import { MarkMessagesUseCase } from './use-cases/mark-messages.use-case.js';
@@ -40,8 +40,8 @@ export class SubscribersV1Controller {
 
   @Patch(':subscriberId/online-status')
   @ApiOperation({ summary: 'Update subscriber online status' })
-  @ApiOkResponse({ type: SubscriberResponseDto })
-  async onlineStatus(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string, @Body() body: UpdateOnlineStatusDto): Promise<SubscriberResponseDto> {
+  @ApiOkResponse({ type: OnlineStatusSubscriberResponseDto })
+  async onlineStatus(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string, @Body() body: UpdateOnlineStatusDto): Promise<OnlineStatusSubscriberResponseDto> {
     return toSubscriberResponse(await this.updateOnlineStatus.execute(auth, subscriberId, body.isOnline));
   }
 

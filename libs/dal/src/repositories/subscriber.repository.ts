@@ -85,20 +85,37 @@ export function mergeChannelsSql(stored: SQL, incoming: SQL): SQL {
       ON o.e->>'providerId' = n.e->>'providerId' AND o.e->>'_integrationId' = n.e->>'_integrationId')`;
 }
 
+/** Entries for the same (providerId, _integrationId) fold into one, later credentials winning key by key. */
+function foldChannels(channels: StoredChannelSettings[]): StoredChannelSettings[] {
+  const byKey = new Map<string, StoredChannelSettings>();
+  for (const entry of channels) {
+    const key = `${entry.providerId}\u0000${entry._integrationId}`;
+    const previous = byKey.get(key);
+    byKey.set(key, previous ? { ...previous, ...entry, credentials: { ...previous.credentials, ...entry.credentials } } : entry);
+  }
+  return [...byKey.values()];
+}
+
 /** Later definitions of one subscriberId override the earlier ones field by field. */
 function collapse(inputs: SubscriberUpsertInput[]): SubscriberUpsertInput[] {
   const byId = new Map<string, SubscriberUpsertInput>();
   for (const input of inputs) {
     const previous = byId.get(input.subscriberId);
-    if (!previous) {
-      byId.set(input.subscriberId, { ...input });
-      continue;
-    }
-    const channels = input.channels && previous.channels ? [...previous.channels, ...input.channels] : (input.channels ?? previous.channels);
-    const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-    byId.set(input.subscriberId, { ...previous, ...defined, ...(channels ? { channels } : {}) });
+    const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as SubscriberUpsertInput;
+    const channels = [...(previous?.channels ?? []), ...(input.channels ?? [])];
+    const merged = { ...previous, ...defined };
+    if (previous?.channels || input.channels) merged.channels = foldChannels(channels);
+    byId.set(input.subscriberId, merged);
   }
   return [...byId.values()];
+}
+
+export interface UpsertOptions {
+  /**
+   * true (default): a soft-deleted subscriber is restored (re-creating it). false: it stays deleted,
+   * is not touched and is left out of the result (for callers that must not revive it).
+   */
+  restoreDeleted?: boolean;
 }
 
 @Injectable()
@@ -130,8 +147,8 @@ export class SubscriberRepository {
       .where(and(eq(subscribers.environmentId, environmentId), inArray(subscribers.id, ids), eq(subscribers.deleted, false)));
   }
 
-  async upsertMany(scope: SubscriberScope, inputs: SubscriberUpsertInput[]): Promise<SubscriberRow[]> {
-    return (await this.upsertManyDetailed(scope, inputs)).map((result) => result.row);
+  async upsertMany(scope: SubscriberScope, inputs: SubscriberUpsertInput[], options: UpsertOptions = {}): Promise<SubscriberRow[]> {
+    return (await this.upsertManyDetailed(scope, inputs, options)).map((result) => result.row);
   }
 
   /**
@@ -139,7 +156,7 @@ export class SubscriberRepository {
    * parameter so the update can tell an absent key (keep) from a null (clear); the update always
    * runs so every row is returned, but __v and updatedAt move only when something changed.
    */
-  async upsertManyDetailed(scope: SubscriberScope, inputs: SubscriberUpsertInput[]): Promise<SubscriberUpsertResult[]> {
+  async upsertManyDetailed(scope: SubscriberScope, inputs: SubscriberUpsertInput[], { restoreDeleted = true }: UpsertOptions = {}): Promise<SubscriberUpsertResult[]> {
     const batch = collapse(inputs).map((input) => ({ ...input, id: newId() }));
     if (batch.length === 0) return [];
     const pick = (field: string) => sql`CASE WHEN i.raw ? ${field} THEN i.raw->>${field} ELSE subscribers.${sql.raw(columnOf(field))} END`;
@@ -173,6 +190,7 @@ export class SubscriberRepository {
             ) v
           ) m
         )
+      ${restoreDeleted ? sql`` : sql`WHERE NOT subscribers.deleted`}
       RETURNING subscribers.*, (xmax = 0) AS inserted`);
     return (result.rows as Record<string, unknown>[]).map((raw) => ({ row: toRow(raw), created: raw.inserted === true }));
   }
@@ -181,7 +199,7 @@ export class SubscriberRepository {
   async update(environmentId: string, subscriberId: string, input: Omit<SubscriberUpsertInput, 'subscriberId'>): Promise<SubscriberRow | undefined> {
     const existing = await this.findBySubscriberId(environmentId, subscriberId);
     if (!existing) return undefined;
-    const [result] = await this.upsertManyDetailed(existing, [{ ...input, subscriberId }]);
+    const [result] = await this.upsertManyDetailed(existing, [{ ...input, subscriberId }], { restoreDeleted: false });
     return result?.row;
   }
 

@@ -47,3 +47,8 @@ export class ChannelSettingsResponseDto {
   @ApiProperty({ type: ChannelCredentialsDto }) credentials: ChannelCredentialsDto;
   @ApiProperty() _integrationId: string;
 }
+
+/** The spec's online-status response lists the provider enumeration without appio. */
+export class OnlineStatusChannelSettingsDto extends ChannelSettingsResponseDto {
+  @ApiProperty({ enum: SUBSCRIBER_PROVIDER_IDS.filter((id) => id !== 'appio') }) declare providerId: string;
+}

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, IsTimeZone, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { SubscriberResponse } from '#application';
-import { ChannelSettingsDto, ChannelSettingsResponseDto } from './channel-settings.dto.js';
+import { ChannelSettingsDto, ChannelSettingsResponseDto, OnlineStatusChannelSettingsDto } from './channel-settings.dto.js';
 
 export const MAX_BULK_SUBSCRIBERS = 500;
 
@@ -127,4 +127,8 @@ export class BulkCreateSubscribersResponseDto {
   @ApiProperty({ type: [BulkItemDto] }) created: BulkItemDto[];
   @ApiProperty({ type: [BulkItemDto] }) updated: BulkItemDto[];
   @ApiProperty({ type: [BulkFailedItemDto] }) failed: BulkFailedItemDto[];
+}
+
+export class OnlineStatusSubscriberResponseDto extends SubscriberResponseDto {
+  @ApiProperty({ type: [OnlineStatusChannelSettingsDto] }) declare channels: OnlineStatusChannelSettingsDto[];
 }
