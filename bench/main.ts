@@ -45,16 +45,17 @@ async function versions(options: BenchOptions) {
   return { node: process.version, postgres: rows[0].server_version as string, redis: /redis_version:(\S+)/.exec(info)?.[1] };
 }
 
-/** Scenarios 1, 2 (and 3 on Redis) against one deployment; logs of the service are kept for the report. */
-async function runPhase(deployment: Deployment, options: BenchOptions, withFeed: boolean, withDelivery: boolean): Promise<PhaseResults> {
+/** The selected scenarios against one deployment, in the issue's order. */
+async function runPhase(deployment: Deployment, options: BenchOptions, withFeed: boolean): Promise<PhaseResults> {
   const results: PhaseResults = {};
   const label = deployment.label;
-  if (withDelivery) {
+  const has = (part: string) => options.parts.has(part);
+  if (has('accept')) {
     results.accept = await step(`${label}: trigger accept (${options.connections} connections, ${options.duration} s each)`, () => triggerAccept(deployment, options));
-    results.fanOut = await step(`${label}: fan-out to a ${options.topicSize}-subscriber topic`, () => topicFanOut(deployment, options));
-    results.singles = await step(`${label}: ${options.singles} single triggers`, () => singleTriggers(deployment, options));
   }
-  if (withFeed) results.feed = await step(`${label}: feed over ${options.feedRows} notifications`, () => feed(deployment, options));
+  if (has('fanout')) results.fanOut = await step(`${label}: fan-out to a ${options.topicSize}-subscriber topic`, () => topicFanOut(deployment, options));
+  if (has('singles')) results.singles = await step(`${label}: ${options.singles} single triggers`, () => singleTriggers(deployment, options));
+  if (withFeed && has('feed')) results.feed = await step(`${label}: feed over ${options.feedRows} notifications`, () => feed(deployment, options));
   return results;
 }
 
@@ -73,64 +74,51 @@ async function main(): Promise<number> {
   }
   const startedAt = new Date().toISOString();
   const loadBefore = loadavg();
-  log(`${options.quick ? 'QUICK' : 'full'} run; parts: ${[...options.parts].join(', ')}; ${cpus().length} cpus, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
+  log(`${options.quick ? 'QUICK' : 'full'} run; parts: ${[...options.parts].join(', ')}; backends: ${[...options.backends].join(', ')}; ${cpus().length} cpus, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
   const runtime = await versions(options);
 
   const ceilings: Ceilings = {};
   const redis: PhaseResults = {};
-  let pgQueue: PhaseResults = {};
+  const pgQueue: PhaseResults = {};
   const logs: Record<string, unknown> = {};
   const stamp = Date.now().toString(36);
 
   if (options.parts.has('ceilings')) {
     ceilings.fastify = await step('ceiling: bare Fastify', () => bareFastify(options.connections, options.duration));
-    const prefix = `bench-ceiling-${stamp}`;
-    ceilings.bullmqRedis = await step(`ceiling: BullMQ on Redis, ${options.ceilingJobs} jobs`, () =>
-      bullmqCeiling({ kind: 'redis', url: options.redisUrl, prefix }, options.ceilingJobs, options.deliveryTimeout * 1000),
-    );
-    await deleteRedisPrefix(options.redisUrl, prefix).catch(() => undefined);
-  }
-
-  if (options.parts.has('redis') || options.parts.has('feed') || options.parts.has('ceilings')) {
-    const deployment = await step('redis: deploy api + worker on a fresh database', () => deploy(options, 'redis', options.database, true));
-    if (deployment) {
-      try {
-        await step(`redis: seed ${options.subscribers} subscribers, topic of ${options.topicSize}`, () =>
-          seedSubscribers(deployment.pool, deployment.scope, options.subscribers, options.topicSize),
-        );
-        if (options.parts.has('ceilings')) {
-          ceilings.postgresInsert = await step(`ceiling: PostgreSQL multi-row insert, ${options.ceilingRows} rows`, () =>
-            postgresInsertCeiling(deployment.databaseUrl, options.ceilingRows),
-          );
-        }
-        Object.assign(redis, await runPhase(deployment, options, options.parts.has('feed'), options.parts.has('redis')));
-        logs.redis = serviceLogs(deployment);
-      } finally {
-        await deployment.stop();
-        await deleteRedisPrefix(options.redisUrl, deployment.queuePrefix).catch(() => undefined);
-      }
+    if (options.backends.has('redis')) {
+      const prefix = `bench-ceiling-${stamp}`;
+      ceilings.bullmqRedis = await step(`ceiling: BullMQ on Redis, ${options.ceilingJobs} jobs`, () =>
+        bullmqCeiling({ kind: 'redis', url: options.redisUrl, prefix }, options.ceilingJobs, options.deliveryTimeout * 1000),
+      );
+      await deleteRedisPrefix(options.redisUrl, prefix).catch(() => undefined);
     }
   }
 
-  if (options.parts.has('pgqueue')) {
-    const deployment = await step('pg-queue: deploy api + worker (no REDIS_URL) on a fresh database', () =>
-      deploy(options, 'pgqueue', `${options.database}_pgqueue`, false),
-    );
-    if (deployment) {
-      try {
-        await step(`pg-queue: seed ${options.subscribers} subscribers, topic of ${options.topicSize}`, () =>
-          seedSubscribers(deployment.pool, deployment.scope, options.subscribers, options.topicSize),
+  for (const backend of ['redis', 'postgres'] as const) {
+    if (!options.backends.has(backend)) continue;
+    const label = backend === 'redis' ? 'redis' : 'pg-queue';
+    const database = backend === 'redis' ? options.database : `${options.database}_pgqueue`;
+    const deployment = await step(`${label}: deploy api + worker on a fresh database ${database}`, () => deploy(options, label, database, backend === 'redis'));
+    if (!deployment) continue;
+    try {
+      await step(`${label}: seed ${options.subscribers} subscribers, topic of ${options.topicSize}`, () =>
+        seedSubscribers(deployment.pool, deployment.scope, options.subscribers, options.topicSize),
+      );
+      if (options.parts.has('ceilings') && !ceilings.postgresInsert) {
+        ceilings.postgresInsert = await step(`ceiling: PostgreSQL multi-row insert, ${options.ceilingRows} rows`, () =>
+          postgresInsertCeiling(deployment.databaseUrl, options.ceilingRows),
         );
-        if (options.parts.has('ceilings')) {
-          ceilings.bullmqPostgres = await step(`ceiling: BullMQ on PostgreSQL, ${options.ceilingJobs} jobs`, () =>
-            bullmqCeiling({ kind: 'postgres', databaseUrl: deployment.databaseUrl, schema: 'bench_ceiling' }, options.ceilingJobs, options.deliveryTimeout * 1000),
-          );
-        }
-        pgQueue = await runPhase(deployment, options, false, true);
-        logs.pgQueue = serviceLogs(deployment);
-      } finally {
-        await deployment.stop();
       }
+      if (options.parts.has('ceilings') && backend === 'postgres') {
+        ceilings.bullmqPostgres = await step(`ceiling: BullMQ on PostgreSQL, ${options.ceilingJobs} jobs`, () =>
+          bullmqCeiling({ kind: 'postgres', databaseUrl: deployment.databaseUrl, schema: 'bench_ceiling' }, options.ceilingJobs, options.deliveryTimeout * 1000),
+        );
+      }
+      Object.assign(backend === 'redis' ? redis : pgQueue, await runPhase(deployment, options, backend === 'redis'));
+      logs[label] = serviceLogs(deployment);
+    } finally {
+      await deployment.stop();
+      if (backend === 'redis') await deleteRedisPrefix(options.redisUrl, deployment.queuePrefix).catch(() => undefined);
     }
   }
 
@@ -141,14 +129,14 @@ async function main(): Promise<number> {
   for (const error of errors) process.stdout.write(`FAILED ${error.step}: ${error.message.split('\n')[0]}\n`);
 
   const file = join(ROOT, 'bench', 'results.json');
-  const { serviceEnv, parts, ...settings } = options;
+  const { serviceEnv, parts, backends, ...settings } = options;
   writeFileSync(
     file,
     `${JSON.stringify(
       {
         startedAt,
         finishedAt: new Date().toISOString(),
-        settings: { ...settings, parts: [...parts], serviceEnv },
+        settings: { ...settings, parts: [...parts], backends: [...backends], serviceEnv },
         machine: { cpus: cpus().length, totalMemoryMb: Math.round(totalmem() / 1024 / 1024), loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), ...runtime },
         table: rows.map((row) => ({ ...row, verdict: verdict(row) || undefined })),
         ceilings,

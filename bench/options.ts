@@ -4,8 +4,10 @@
  */
 export interface BenchOptions {
   quick: boolean;
-  /** Which parts run: ceilings, redis, feed, pgqueue. */
+  /** Which parts run: ceilings, accept, fanout, singles, feed (feed on the Redis deployment only). */
   parts: Set<string>;
+  /** Queue backends deployed in turn: redis, postgres. */
+  backends: Set<string>;
   adminUrl: string;
   redisUrl: string;
   database: string;
@@ -31,7 +33,14 @@ export interface BenchOptions {
   serviceEnv: Record<string, string>;
 }
 
-const PARTS = ['ceilings', 'redis', 'feed', 'pgqueue'];
+const PARTS = ['ceilings', 'accept', 'fanout', 'singles', 'feed'];
+const BACKENDS = ['redis', 'postgres'];
+
+function readSet(raw: string | undefined, known: string[], name: string): Set<string> {
+  const values = new Set((raw ?? known.join(',')).split(',').map((value) => value.trim()).filter(Boolean));
+  for (const value of values) if (!known.includes(value)) throw new Error(`${name}: unknown value "${value}" (known: ${known.join(', ')})`);
+  return values;
+}
 
 function readSettings(argv: string[], env: NodeJS.ProcessEnv): Record<string, string> {
   const settings: Record<string, string> = {};
@@ -62,8 +71,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     if (!Number.isInteger(value) || value < min) throw new Error(`BENCH_${name} must be an integer >= ${min}, got "${raw}"`);
     return value;
   };
-  const parts = new Set((s.BENCH_PARTS ?? PARTS.join(',')).split(',').map((part) => part.trim()).filter(Boolean));
-  for (const part of parts) if (!PARTS.includes(part)) throw new Error(`BENCH_PARTS: unknown part "${part}" (known: ${PARTS.join(', ')})`);
 
   const topicSize = int('TOPIC_SIZE', 100_000, 2_000);
   const singles = int('SINGLES', 10_000, 500);
@@ -73,7 +80,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   }
   return {
     quick,
-    parts,
+    parts: readSet(s.BENCH_PARTS, PARTS, 'BENCH_PARTS'),
+    backends: readSet(s.BENCH_BACKENDS, BACKENDS, 'BENCH_BACKENDS'),
     adminUrl: loopbackUrl(s.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'BENCH_ADMIN_URL'),
     redisUrl: loopbackUrl(s.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', 'BENCH_REDIS_URL'),
     database: s.BENCH_DATABASE ?? 'ns_bench',

@@ -99,6 +99,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
         note: [
           delivery.firstMessageSeconds !== undefined ? `first message ${delivery.firstMessageSeconds.toFixed(2)} s` : 'no message',
           delivery.sendSeconds !== undefined ? `sending took ${delivery.sendSeconds.toFixed(2)} s` : undefined,
+          `warm-up ${delivery.warmUpSeconds.toFixed(2)} s`,
         ]
           .filter(Boolean)
           .join(', '),

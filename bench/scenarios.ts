@@ -84,6 +84,8 @@ export interface DeliveryResult {
   deliveriesPerSecond: number;
   firstMessageSeconds?: number;
   sendSeconds?: number;
+  /** How long the warm-up trigger before the measurement took to be delivered. */
+  warmUpSeconds: number;
   accept?: LoadResult;
   rss: PeakRss;
 }
@@ -114,9 +116,25 @@ async function waitForDeliveries(count: () => Promise<number>, expected: number,
   }
 }
 
+/**
+ * One trigger to one subscriber, waited for until its message exists: the worker is then awake
+ * (a Redis worker resumed from a paused queue idles for seconds first) and the paths are warm.
+ */
+async function warmUp(deployment: Deployment, options: BenchOptions): Promise<number> {
+  const workflows = await deployment.pool.query('SELECT 1 FROM workflows WHERE environment_id = $1 AND identifier = $2', [deployment.scope.environmentId, 'bench-warmup']);
+  if (workflows.rowCount === 0) await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-warmup');
+  const transactionId = `bench-warmup-${randomUUID()}`;
+  const startedAt = performance.now();
+  await expectStatus(deployment, 'POST', '/v1/events/trigger', { name: 'bench-warmup', to: `${SUBSCRIBER_PREFIX}1`, transactionId }, [200, 201]);
+  const waited = await waitForDeliveries(() => countMessages(deployment.pool, { transactionId }, deployment.scope.environmentId), 1, startedAt, options);
+  if (!waited.complete) throw new Error(`warm-up trigger not delivered within ${waited.seconds.toFixed(0)} s: is the worker consuming?`);
+  return waited.seconds;
+}
+
 /** One trigger to the whole topic: seconds until every member has its in_app message. */
 export async function topicFanOut(deployment: Deployment, options: BenchOptions): Promise<DeliveryResult> {
   await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-fanout');
+  const warmUpSeconds = await warmUp(deployment, options);
   const transactionId = `bench-fanout-${randomUUID()}`;
   const reset = deployment.resetPeakRss();
   const startedAt = performance.now();
@@ -130,12 +148,13 @@ export async function topicFanOut(deployment: Deployment, options: BenchOptions)
     options,
   );
   deployment.assertAlive();
-  return { expected: options.topicSize, ...waited, rss: readRss(deployment, reset) };
+  return { expected: options.topicSize, ...waited, warmUpSeconds, rss: readRss(deployment, reset) };
 }
 
 /** Many single-recipient triggers to distinct subscribers: seconds until every one is delivered. */
 export async function singleTriggers(deployment: Deployment, options: BenchOptions): Promise<DeliveryResult> {
   const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-single');
+  const warmUpSeconds = await warmUp(deployment, options);
   const reset = deployment.resetPeakRss();
   const startedAt = performance.now();
   const accept = await load({
@@ -154,7 +173,7 @@ export async function singleTriggers(deployment: Deployment, options: BenchOptio
     options,
   );
   deployment.assertAlive();
-  return { expected: accept.ok2xx, ...waited, sendSeconds, accept, rss: readRss(deployment, reset) };
+  return { expected: accept.ok2xx, ...waited, sendSeconds, accept, warmUpSeconds, rss: readRss(deployment, reset) };
 }
 
 export interface FeedResult {
