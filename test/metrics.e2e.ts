@@ -31,6 +31,7 @@ describe('GET /metrics disabled', () => {
   });
 
   it('answers 404', async () => {
-    expect((await t.http.get('/metrics')).status).toBe(404);
+    const res = await t.http.get('/metrics');
+    expect(res.status).toBe(404);
   });
 });

@@ -23,7 +23,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const { body, headers } = this.toBody(exception, request);
     if (reply.sent) return;
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-    reply.status(body.statusCode).send(body);
+    reply.status(body.statusCode).type('application/json; charset=utf-8').send(body);
   }
 
   toBody(exception: unknown, request: FastifyRequest): { body: ErrorBody; headers: Record<string, string> } {
