@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
+import { templateVariables } from '#application';
 import {
   ActivityFeedRepository,
   ExecutionDetailRepository,
@@ -84,13 +85,6 @@ export class ListNotificationsUseCase {
   }
 }
 
-/** `payload.*` names used by the workflow's step templates, as Novu lists them on its triggers. */
-function triggerVariables(workflow: WorkflowRow): { name: string }[] {
-  const names = new Set<string>();
-  for (const match of JSON.stringify(workflow.steps).matchAll(/\{\{-?\s*payload\.([A-Za-z0-9_.]+)/g)) names.add(match[1]);
-  return [...names].map((name) => ({ name }));
-}
-
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
@@ -131,7 +125,7 @@ function toItem(
       _id: workflow.id,
       name: workflow.name,
       origin: WORKFLOW_ORIGIN,
-      triggers: [{ type: 'event', identifier: workflow.identifier, variables: triggerVariables(workflow) }],
+      triggers: [{ type: 'event', identifier: workflow.identifier, variables: templateVariables(workflow.steps, 'payload') }],
     },
     jobs: [...jobs].sort((a, b) => a.stepIndex - b.stepIndex).map((job) => toJob(job, detailsByJob.get(job.id) ?? [])),
     payload: row.payload,
