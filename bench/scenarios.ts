@@ -90,8 +90,12 @@ export interface DeliveryResult {
   rss: PeakRss;
 }
 
-/** Polls the count until it reaches `expected`, the deadline passes, or it stops moving. */
-async function waitForDeliveries(count: () => Promise<number>, expected: number, startedAt: number, options: BenchOptions) {
+/**
+ * Polls the count until it reaches `expected`, the deadline passes, or it stops moving. `expected`
+ * may be a function answering undefined while triggers are still being sent (no stall then).
+ */
+async function waitForDeliveries(count: () => Promise<number>, expectedNow: number | (() => number | undefined), startedAt: number, options: BenchOptions) {
+  const expectedOf = typeof expectedNow === 'number' ? () => expectedNow : expectedNow;
   const deadline = startedAt + options.deliveryTimeout * 1000;
   let delivered = 0;
   let firstAt: number | undefined;
@@ -102,11 +106,13 @@ async function waitForDeliveries(count: () => Promise<number>, expected: number,
     if (seen > 0 && firstAt === undefined) firstAt = now;
     if (seen !== delivered) lastProgressAt = now;
     delivered = seen;
-    if (delivered >= expected || now > deadline || now - lastProgressAt > options.stallTimeout * 1000) {
+    const expected = expectedOf();
+    const stalled = expected !== undefined && now - lastProgressAt > options.stallTimeout * 1000;
+    if ((expected !== undefined && delivered >= expected) || now > deadline || stalled) {
       const seconds = (now - startedAt) / 1000;
       return {
         delivered,
-        complete: delivered >= expected,
+        complete: expected !== undefined && delivered >= expected,
         seconds,
         deliveriesPerSecond: delivered / seconds,
         firstMessageSeconds: firstAt === undefined ? undefined : (firstAt - startedAt) / 1000,
@@ -157,21 +163,30 @@ export async function singleTriggers(deployment: Deployment, options: BenchOptio
   const warmUpSeconds = await warmUp(deployment, options);
   const reset = deployment.resetPeakRss();
   const startedAt = performance.now();
-  const accept = await load({
-    url: `${deployment.client.baseUrl}/v1/events/trigger`,
-    method: 'POST',
-    headers: deployment.client.headers,
-    connections: options.singlesConnections,
-    amount: options.singles,
-    bodyFor: (n) => JSON.stringify({ name: 'bench-single', to: `${SUBSCRIBER_PREFIX}${(n % options.singles) + 1}`, payload: { orderId: `single-${n}` } }),
-  });
-  const sendSeconds = (performance.now() - startedAt) / 1000;
-  const waited = await waitForDeliveries(
+  let accepted: number | undefined;
+  // Polled while sending too, so the first delivery is timed from the start.
+  const delivered = waitForDeliveries(
     () => countMessages(deployment.pool, { workflowId: workflow.id }, deployment.scope.environmentId),
-    accept.ok2xx,
+    () => accepted,
     startedAt,
     options,
   );
+  let accept: LoadResult | undefined;
+  try {
+    accept = await load({
+      url: `${deployment.client.baseUrl}/v1/events/trigger`,
+      method: 'POST',
+      headers: deployment.client.headers,
+      connections: options.singlesConnections,
+      amount: options.singles,
+      bodyFor: (n) => JSON.stringify({ name: 'bench-single', to: `${SUBSCRIBER_PREFIX}${(n % options.singles) + 1}`, payload: { orderId: `single-${n}` } }),
+    });
+  } finally {
+    // Ends the poller at once when sending failed.
+    accepted = accept?.ok2xx ?? 0;
+  }
+  const sendSeconds = (performance.now() - startedAt) / 1000;
+  const waited = await delivered;
   deployment.assertAlive();
   return { expected: accept.ok2xx, ...waited, sendSeconds, accept, warmUpSeconds, rss: readRss(deployment, reset) };
 }
