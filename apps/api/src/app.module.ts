@@ -8,6 +8,7 @@ import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { IdempotencyModule } from './http/idempotency/idempotency.module.js';
+import { RateLimitModule } from './http/rate-limit/rate-limit.module.js';
 import { IntegrationsModule } from './integrations/integrations.module.js';
 import { WorkflowsModule } from './workflows/workflows.module.js';
 import type { Runtime } from './runtime.js';
@@ -20,7 +21,7 @@ import { TenantsModule } from './tenants/tenants.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 
 /** HTTP feature modules, registered only for the api role. */
-const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, WorkflowsModule, SubscribersModule, PreferencesModule, TopicsModule, MessagesModule];
+const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, WorkflowsModule, SubscribersModule, PreferencesModule, TopicsModule, MessagesModule, RateLimitModule];
 
 /** One composition root: ROLE picks the api modules, the queue consumers, or both. */
 @Module({})

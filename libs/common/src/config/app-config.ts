@@ -42,6 +42,17 @@ export class AppConfig {
   idempotencyTtlSeconds: number;
   providerMaxAttempts: number;
   providerTimeoutMs: number;
+  /** Per-environment token buckets (see RateLimitGuard); false turns rate limiting off. */
+  rateLimitEnabled: boolean;
+  rateLimits: Record<RateLimitCategory, RateLimitSetting>;
+}
+
+/** trigger = /v1/events/*, configuration = management writes, global = every other authenticated request. */
+export type RateLimitCategory = 'trigger' | 'configuration' | 'global';
+/** A bucket of `burst` tokens refilled at `perSecond` tokens a second; one request takes one token. */
+export interface RateLimitSetting {
+  perSecond: number;
+  burst: number;
 }
 
 export class ConfigError extends Error {}
@@ -131,7 +142,21 @@ export function parseConfig(env: Env): AppConfig {
   config.idempotencyTtlSeconds = readInt(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600);
   config.providerMaxAttempts = readInt(env, 'PROVIDER_MAX_ATTEMPTS', 3, 1, 20);
   config.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000);
+  config.rateLimitEnabled = readBool(env, 'RATE_LIMIT_ENABLED', true);
+  // Generous defaults: twice the benchmark targets, so only a runaway client is slowed down.
+  config.rateLimits = {
+    trigger: readRateLimit(env, 'TRIGGER', { perSecond: 10_000, burst: 20_000 }),
+    configuration: readRateLimit(env, 'CONFIGURATION', { perSecond: 1_000, burst: 2_000 }),
+    global: readRateLimit(env, 'GLOBAL', { perSecond: 5_000, burst: 10_000 }),
+  };
   return config;
+}
+
+function readRateLimit(env: Env, category: string, fallback: RateLimitSetting): RateLimitSetting {
+  return {
+    perSecond: readInt(env, `RATE_LIMIT_${category}_PER_SECOND`, fallback.perSecond, 1, 1_000_000),
+    burst: readInt(env, `RATE_LIMIT_${category}_BURST`, fallback.burst, 1, 10_000_000),
+  };
 }
 
 /** Reads the process environment: the only place that touches process.env. */

@@ -1,0 +1,27 @@
+import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { AppConfig, LOGGER } from '#common';
+import { RateLimitGuard, TOKEN_BUCKET_STORE } from './rate-limit.guard.js';
+import { RedisTokenBucketStore } from './redis-token-bucket.js';
+import { LocalTokenBucketStore, type TokenBucketStore } from './token-bucket.js';
+
+/** Register after AuthModule: global guards run in registration order and this one needs the caller. */
+@Module({
+  providers: [
+    {
+      provide: TOKEN_BUCKET_STORE,
+      inject: [AppConfig, LOGGER],
+      useFactory: (config: AppConfig, logger: Logger): TokenBucketStore =>
+        config.redisUrl && config.rateLimitEnabled ? new RedisTokenBucketStore(config.redisUrl, logger) : new LocalTokenBucketStore(),
+    },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+  ],
+})
+export class RateLimitModule implements OnModuleDestroy {
+  constructor(@Inject(TOKEN_BUCKET_STORE) private readonly store: TokenBucketStore) {}
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.store instanceof RedisTokenBucketStore) await this.store.close();
+  }
+}

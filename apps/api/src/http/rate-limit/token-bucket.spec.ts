@@ -1,0 +1,36 @@
+import { describe, expect, it } from '@jest/globals';
+import { rateLimitCategory } from './rate-limit.guard.js';
+import { LocalTokenBucketStore, rateLimitHeaders, takeToken } from './token-bucket.js';
+
+const setting = { perSecond: 2, burst: 3 };
+
+describe('token bucket', () => {
+  it('allows a burst, then refills at the configured rate', async () => {
+    let now = 0;
+    const store = new LocalTokenBucketStore(() => now);
+    const taken = [];
+    for (let i = 0; i < 4; i++) taken.push((await store.take('k', setting)).allowed);
+    expect(taken).toEqual([true, true, true, false]);
+    now += 499;
+    expect((await store.take('k', setting)).allowed).toBe(false);
+    now += 2;
+    expect((await store.take('k', setting)).allowed).toBe(true);
+    expect((await store.take('other', setting)).allowed).toBe(true);
+  });
+
+  it('never holds more than the burst', () => {
+    expect(takeToken(3, 60_000, setting)).toEqual({ allowed: true, tokens: 2 });
+  });
+
+  it('headers: limit, remaining, seconds until full, Retry-After only when limited', () => {
+    expect(rateLimitHeaders({ allowed: true, tokens: 2 }, setting)).toEqual({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '1' });
+    expect(rateLimitHeaders({ allowed: false, tokens: 0.2 }, setting)).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '2', 'retry-after': '1' });
+  });
+
+  it('categories', () => {
+    expect(rateLimitCategory('POST', '/v1/events/trigger')).toBe('trigger');
+    expect(rateLimitCategory('DELETE', '/v1/events/trigger/tx')).toBe('trigger');
+    expect(rateLimitCategory('PATCH', '/v2/subscribers/a')).toBe('configuration');
+    expect(rateLimitCategory('GET', '/v1/notifications?page=1')).toBe('global');
+  });
+});

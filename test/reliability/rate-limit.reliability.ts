@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { createLogger, loadConfig } from '#common';
+import { RedisTokenBucketStore } from '#api/http/rate-limit/redis-token-bucket.js';
+import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/test-app.js';
+import { sleep, waitFor } from '../support/wait.js';
+
+const SMALL_LIMITS = {
+  RATE_LIMIT_TRIGGER_BURST: '3',
+  RATE_LIMIT_TRIGGER_PER_SECOND: '1',
+  RATE_LIMIT_CONFIGURATION_BURST: '2',
+  RATE_LIMIT_CONFIGURATION_PER_SECOND: '1',
+  RATE_LIMIT_GLOBAL_BURST: '5',
+  RATE_LIMIT_GLOBAL_PER_SECOND: '2',
+};
+
+const trigger = (t: TestApp, key?: string) =>
+  t.api('post', '/v1/events/trigger', key).send({ name: 'no-such-workflow', to: 'subscriber-1', payload: {} });
+
+/** Scenario 8, for both stores: Redis (shared by processes) and the in-process buckets. */
+describe.each([
+  ['Redis', {}],
+  ['in-process', { REDIS_URL: '' }],
+])('rate limiting (%s buckets)', (_name, storeEnv) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ...SMALL_LIMITS, ...storeEnv } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('trigger bucket: headers count down, then 429 with Retry-After in the standard error body; refills', async () => {
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await trigger(t);
+      expect(res.status).toBeLessThan(429);
+      expect(res.headers['ratelimit-limit']).toBe('3');
+      remaining.push(res.headers['ratelimit-remaining']);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const limited = await trigger(t);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', path: '/v1/events/trigger' });
+    expect(limited.body.message).toContain('trigger');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(limited.headers['ratelimit-remaining']).toBe('0');
+    expect(Number(limited.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+
+    // Other categories and other environments have their own buckets.
+    expect((await t.api('get', '/v1/tenants')).status).toBe(200);
+    const production = await t.createKeyFor('Production');
+    expect((await trigger(t, production.apiKey)).status).toBeLessThan(429);
+
+    await sleep(Number(limited.headers['retry-after']) * 1000 + 50);
+    expect((await trigger(t)).status).toBeLessThan(429);
+  });
+
+  it('configuration writes and global reads are limited separately; a limited write changes nothing', async () => {
+    const created = [];
+    for (let i = 0; i < 3; i++) {
+      created.push((await t.api('post', '/v1/tenants').send({ identifier: `rl-${i}`, name: `Tenant ${i}` })).status);
+    }
+    expect(created).toEqual([201, 201, 429]);
+    expect((await t.api('get', '/v1/tenants/rl-2')).status).toBe(404);
+
+    const reads = [];
+    for (let i = 0; i < 6; i++) reads.push((await t.api('get', '/v1/tenants')).status);
+    expect(reads.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('public routes and rejected keys are not counted', async () => {
+    for (let i = 0; i < 10; i++) expect((await t.http.get('/health')).status).toBe(200);
+    const res = await t.http.get('/v1/tenants').set('Authorization', 'ApiKey nope');
+    expect(res.status).toBe(401);
+    expect(res.headers['ratelimit-limit']).toBeUndefined();
+  });
+});
+
+describe('Redis buckets shared by several api processes', () => {
+  const url = loadConfig({ ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }).redisUrl!;
+  const logger = createLogger('silent');
+  const stores = [new RedisTokenBucketStore(url, logger), new RedisTokenBucketStore(url, logger)];
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+  });
+
+  it('concurrent takes through two connections never exceed the burst (one atomic script)', async () => {
+    const key = `rl-test-${randomBytes(4).toString('hex')}`;
+    const setting = { burst: 20, perSecond: 1 };
+    await waitFor(async () => (await stores[0].take(`${key}-warm`, setting)).allowed && (await stores[1].take(`${key}-warm`, setting)).allowed);
+    const decisions = await Promise.all(Array.from({ length: 100 }, (_, i) => stores[i % 2].take(key, setting)));
+    const allowed = decisions.filter((decision) => decision.allowed).length;
+    // One token may refill while the 100 calls run.
+    expect(allowed).toBeGreaterThanOrEqual(20);
+    expect(allowed).toBeLessThanOrEqual(21);
+  });
+});
