@@ -51,15 +51,6 @@ export class MessageRepository {
     return executor.insert(messages).values(rows).onConflictDoNothing({ target: [messages.jobId, messages.deliveryKey] }).returning();
   }
 
-  async findById(environmentId: string, id: string): Promise<MessageRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.environmentId, environmentId), eq(messages.id, id), eq(messages.deleted, false)))
-      .limit(1);
-    return row;
-  }
-
   async findByJob(environmentId: string, jobId: string): Promise<MessageRow[]> {
     return this.db
       .select()

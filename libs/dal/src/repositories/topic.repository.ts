@@ -48,11 +48,6 @@ export class TopicRepository {
     return row;
   }
 
-  async findByKeys(environmentId: string, keys: string[]): Promise<TopicRow[]> {
-    if (keys.length === 0) return [];
-    return this.db.select().from(topics).where(and(eq(topics.environmentId, environmentId), inArray(topics.key, keys)));
-  }
-
   /** Creates the topic or, when `name` is given, renames the existing one. */
   async upsert(scope: TopicScope, key: string, name?: string | null): Promise<{ row: TopicRow; created: boolean }> {
     const [row] = await this.db
