@@ -57,17 +57,23 @@ function evaluateFilter(filter: StepFilter, context: FilterContext): Outcome {
   const children = Array.isArray(filter.children) ? filter.children : [];
   const combinator = String(filter.value ?? 'AND').toUpperCase() === 'OR' ? 'OR' : 'AND';
   const results = children.map((child) => evaluateCondition(child ?? ({} as StepFilterPart), context));
-  const inner: Outcome = !results.length
-    ? { passed: true, reason: 'it has no conditions' }
-    : combinator === 'AND'
-      ? results.every((r) => r.passed)
-        ? { passed: true, reason: results.map((r) => r.reason).join(' and ') }
-        : { passed: false, reason: results.filter((r) => !r.passed).map((r) => r.reason).join(' and ') }
-      : results.some((r) => r.passed)
-        ? { passed: true, reason: results.find((r) => r.passed)!.reason }
-        : { passed: false, reason: results.length > 1 ? `none of ${results.map((r) => r.reason).join(' or ')}` : results[0].reason };
+  const inner = combine(results, combinator);
   if (filter.isNegated !== true) return inner;
   return { passed: !inner.passed, reason: `negated filter, and ${inner.passed ? 'it matched' : 'it did not match'}: ${inner.reason}` };
+}
+
+/** AND names the conditions that failed; OR, when nothing matched, names them all. */
+function combine(results: Outcome[], combinator: 'AND' | 'OR'): Outcome {
+  if (!results.length) return { passed: true, reason: 'it has no conditions' };
+  const passed = results.filter((r) => r.passed);
+  const failed = results.filter((r) => !r.passed);
+  if (combinator === 'AND') {
+    return failed.length
+      ? { passed: false, reason: failed.map((r) => r.reason).join(' and ') }
+      : { passed: true, reason: passed.map((r) => r.reason).join(' and ') };
+  }
+  if (passed.length) return { passed: true, reason: passed[0].reason };
+  return { passed: false, reason: failed.length > 1 ? `none of ${failed.map((r) => r.reason).join(' or ')}` : failed[0].reason };
 }
 
 function evaluateCondition(part: StepFilterPart, context: FilterContext): Outcome {
