@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ensureBuilt, freePort, startService, waitForHealthy } from '../support/service-process.js';
-import { databaseUrlFor, serverDatabaseUrl, withAdminClient } from '../support/test-database.js';
+import { databaseUrlFor, runPrefix, serverDatabaseUrl, withAdminClient } from '../support/test-database.js';
 
 /** Runs only against a PostgreSQL server (the embedded database is single-process by design). */
 describe('two instances booting at once on one empty PostgreSQL database', () => {
   const base = serverDatabaseUrl()!;
-  const name = `ns_test_boot_${randomBytes(4).toString('hex')}`;
+  const name = `${runPrefix()}_boot_${randomBytes(4).toString('hex')}`;
   beforeAll(async () => {
     ensureBuilt();
     await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name}`));

@@ -9,7 +9,10 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 
-export const TEMPLATE_DATABASE = 'ns_test_template';
+import { randomBytes } from 'node:crypto';
+
+/** Every database of one run shares this prefix, so concurrent runs on one server never touch each other's. */
+export const RUN_PREFIX_VARIABLE = 'NS_TEST_RUN_PREFIX';
 const TEMPLATE_DUMP = join(process.cwd(), '.test-cache', 'template.tar');
 const MIGRATIONS = join(process.cwd(), 'libs', 'dal', 'migrations');
 
@@ -37,13 +40,13 @@ export async function withAdminClient(connectionString, run) {
 export default async function globalSetup() {
   const base = process.env.DATABASE_URL;
   if (base) {
-    await withAdminClient(base, async (client) => {
-      const stale = await client.query(`SELECT datname FROM pg_database WHERE datname LIKE 'ns_test_%'`);
-      for (const { datname } of stale.rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
-      await client.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
-    });
+    // Jest hands the environment of global setup down to the test workers.
+    const prefix = `ns_test_${randomBytes(4).toString('hex')}`;
+    process.env[RUN_PREFIX_VARIABLE] = prefix;
+    const template = `${prefix}_template`;
+    await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${template}`));
     const url = new URL(base);
-    url.pathname = `/${TEMPLATE_DATABASE}`;
+    url.pathname = `/${template}`;
     await migrateDatabase(url.toString());
     return;
   }

@@ -6,11 +6,17 @@ import { loadConfig } from '#common';
 
 /** Where global setup leaves the migrated embedded database for every test file to start from. */
 export const TEMPLATE_DUMP = join(process.cwd(), '.test-cache', 'template.tar');
-export const TEMPLATE_DATABASE = 'ns_test_template';
 
 /** The PostgreSQL server the suite runs against, or undefined for embedded PGlite. */
 export function serverDatabaseUrl(): string | undefined {
   return loadConfig({ ENCRYPTION_KEY: '0'.repeat(64) }).databaseUrl;
+}
+
+/** Set by global setup (test/support/global-setup.mjs) for the server pass. */
+export function runPrefix(): string {
+  const prefix = process.env.NS_TEST_RUN_PREFIX;
+  if (!prefix) throw new Error('NS_TEST_RUN_PREFIX is not set: the e2e global setup did not run');
+  return prefix;
 }
 
 export function databaseUrlFor(base: string, database: string): string {
@@ -44,8 +50,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const dump = await readFile(TEMPLATE_DUMP);
     return { loadDataDir: new Blob([dump]), drop: async () => undefined };
   }
-  const name = `ns_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+  const prefix = runPrefix();
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${prefix}_template`));
   return {
     databaseUrl: databaseUrlFor(base, name),
     drop: () => withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
