@@ -7,8 +7,9 @@ import { freePort, memory, ROOT, startProcess, waitForHttp, type RunningProcess 
 
 const API_KEY = 'bench-api-key-0123456789abcdef';
 const ENCRYPTION_KEY = '6265e5c8a0c1f1a7d7b1e4f0c3a2b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2';
-/** The service's fan-out queue (libs/event-processing job catalogue). */
+/** The service's queues (libs/event-processing job catalogue): fan-out, then step jobs. */
 const FAN_OUT_QUEUE = 'trigger-events';
+const STEP_QUEUE = 'step-jobs';
 const PG_QUEUE_SCHEMA = 'bullmq';
 
 export interface Deployment {
@@ -27,6 +28,8 @@ export interface Deployment {
   pauseFanOut(): Promise<void>;
   /** Drops the held fan-out jobs and resumes the queue. */
   discardFanOutAndResume(): Promise<void>;
+  /** Drops every queued fan-out and step job, so an unfinished scenario does not slow the next. */
+  discardBacklog(): Promise<void>;
   assertAlive(): void;
   peakRss(): { apiBytes?: number; workerBytes?: number };
   resetPeakRss(): boolean;
@@ -77,16 +80,17 @@ export async function deploy(options: BenchOptions, label: string, database: str
     }
 
     const scope = await developmentScope(pool);
-    const fanOut = redis
-      ? (() => {
-          const url = new URL(options.redisUrl);
-          const { Queue } = withBackend(createRedisBackend);
-          return new Queue(FAN_OUT_QUEUE, { connection: { host: url.hostname, port: Number(url.port || 6379), maxRetriesPerRequest: null }, prefix: queuePrefix });
-        })()
-      : (() => {
-          const { Queue } = withBackend(createPostgresBackend);
-          return new Queue(FAN_OUT_QUEUE, { connection: { connectionString: databaseUrl, schema: PG_QUEUE_SCHEMA, max: 2 } });
-        })();
+    const openQueue = (name: string) => {
+      if (redis) {
+        const url = new URL(options.redisUrl);
+        const { Queue } = withBackend(createRedisBackend);
+        return new Queue(name, { connection: { host: url.hostname, port: Number(url.port || 6379), maxRetriesPerRequest: null }, prefix: queuePrefix });
+      }
+      const { Queue } = withBackend(createPostgresBackend);
+      return new Queue(name, { connection: { connectionString: databaseUrl, schema: PG_QUEUE_SCHEMA, max: 2 } });
+    };
+    const fanOut = openQueue(FAN_OUT_QUEUE);
+    const steps = openQueue(STEP_QUEUE);
     const processes = [api, worker];
     return {
       label,
@@ -104,6 +108,13 @@ export async function deploy(options: BenchOptions, label: string, database: str
         await fanOut.obliterate({ force: true });
         await fanOut.resume();
       },
+      async discardBacklog() {
+        for (const queue of [fanOut, steps]) {
+          await queue.pause();
+          await queue.obliterate({ force: true });
+          await queue.resume();
+        }
+      },
       assertAlive() {
         for (const proc of processes) {
           if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
@@ -114,7 +125,7 @@ export async function deploy(options: BenchOptions, label: string, database: str
       peakRss: () => ({ apiBytes: memory.peakBytes(api), workerBytes: memory.peakBytes(worker) }),
       resetPeakRss: () => memory.resetPeak(api) && memory.resetPeak(worker),
       async stop() {
-        await fanOut.close().catch(() => undefined);
+        await Promise.all([fanOut, steps].map((queue) => queue.close().catch(() => undefined)));
         await Promise.all(processes.map((proc) => proc.stop()));
         await pool.end();
       },

@@ -80,7 +80,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
     }
     for (const [name, delivery] of [['topic fan-out', fanOut], ['single triggers', singles]] as const) {
       if (!delivery) continue;
-      const incomplete = delivery.complete ? '' : `INCOMPLETE ${delivery.delivered}/${delivery.expected}; `;
+      const incomplete = delivery.complete ? '' : `INCOMPLETE ${delivery.delivered}/${delivery.expected}, rest discarded; `;
       rows.push({
         section,
         metric: `${name} deliveries`,

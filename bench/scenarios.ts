@@ -84,6 +84,8 @@ export interface DeliveryResult {
   deliveriesPerSecond: number;
   firstMessageSeconds?: number;
   sendSeconds?: number;
+  /** Set when the wait ended early: the queued rest was dropped before the next scenario. */
+  backlogDiscarded: boolean;
   /** How long the warm-up trigger before the measurement took to be delivered. */
   warmUpSeconds: number;
   accept?: LoadResult;
@@ -154,7 +156,9 @@ export async function topicFanOut(deployment: Deployment, options: BenchOptions)
     options,
   );
   deployment.assertAlive();
-  return { expected: options.topicSize, ...waited, warmUpSeconds, rss: readRss(deployment, reset) };
+  const rss = readRss(deployment, reset);
+  if (!waited.complete) await deployment.discardBacklog();
+  return { expected: options.topicSize, ...waited, warmUpSeconds, backlogDiscarded: !waited.complete, rss };
 }
 
 /** Many single-recipient triggers to distinct subscribers: seconds until every one is delivered. */
@@ -188,7 +192,9 @@ export async function singleTriggers(deployment: Deployment, options: BenchOptio
   const sendSeconds = (performance.now() - startedAt) / 1000;
   const waited = await delivered;
   deployment.assertAlive();
-  return { expected: accept.ok2xx, ...waited, sendSeconds, accept, warmUpSeconds, rss: readRss(deployment, reset) };
+  const rss = readRss(deployment, reset);
+  if (!waited.complete) await deployment.discardBacklog();
+  return { expected: accept.ok2xx, ...waited, sendSeconds, accept, warmUpSeconds, backlogDiscarded: !waited.complete, rss };
 }
 
 export interface FeedResult {
