@@ -1,0 +1,83 @@
+import { newId } from '#common';
+import { insertMessages } from '../../support/builders.js';
+import type { TestApp } from '../../support/test-app.js';
+
+/** One of every resource an id or key in a route can name, in one environment. */
+export interface SeededResources {
+  subscriberId: string;
+  workflowId: string;
+  workflowIdentifier: string;
+  topicKey: string;
+  tenantIdentifier: string;
+  integrationId: string;
+  messageId: string;
+  transactionId: string;
+  /** Secrets given to the API, for the log and at-rest scans. */
+  credentialValues: string[];
+}
+
+async function expectCreated(res: { status: number; body: Record<string, unknown> }, what: string): Promise<Record<string, any>> {
+  if (res.status !== 201 && res.status !== 200) throw new Error(`seeding ${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Creates the resources through the API with `apiKey` (its environment), plus one message row. */
+export async function seedResources(t: TestApp, apiKey: string, label = newId().slice(-8)): Promise<SeededResources> {
+  const subscriber = await expectCreated(
+    await t.api('post', '/v2/subscribers', apiKey).send({ subscriberId: `seed-${label}`, firstName: 'Seed', email: `seed-${label}@example.com` }),
+    'subscriber',
+  );
+  const workflow = await expectCreated(
+    await t.api('post', '/v1/workflows', apiKey).send({ name: `Seed ${label}`, steps: [{ template: { type: 'in_app', content: 'Hi {{subscriber.firstName}}' } }] }),
+    'workflow',
+  );
+  const topicKey = `seed-topic-${label}`;
+  await expectCreated(await t.api('post', '/v2/topics', apiKey).send({ key: topicKey, name: 'Seed topic' }), 'topic');
+  await expectCreated(await t.api('post', `/v2/topics/${topicKey}/subscriptions`, apiKey).send({ subscriptions: [subscriber.subscriberId] }), 'subscription');
+  const tenantIdentifier = `seed-tenant-${label}`;
+  await expectCreated(await t.api('post', '/v1/tenants', apiKey).send({ identifier: tenantIdentifier, name: 'Seed tenant' }), 'tenant');
+  const credentialValues = [`SG.secret-${newId()}`, `smtp-password-${newId()}`];
+  const integration = await expectCreated(
+    await t.api('post', '/v1/integrations', apiKey).send({
+      providerId: 'sendgrid',
+      channel: 'email',
+      identifier: `seed-sendgrid-${label}`,
+      credentials: { apiKey: credentialValues[0], from: 'seed@example.com', password: credentialValues[1] },
+      active: true,
+    }),
+    'integration',
+  );
+  const transactionId = `seed-tx-${label}`;
+  await expectCreated(
+    await t.api('post', '/v1/events/trigger', apiKey).send({ name: workflow.triggers[0].identifier, to: subscriber.subscriberId, transactionId, payload: {} }),
+    'trigger',
+  );
+  const [message] = await insertMessages(t, subscriber, [{ channel: 'in_app', content: 'seeded', transactionId }]);
+  return {
+    subscriberId: subscriber.subscriberId,
+    workflowId: workflow._id,
+    workflowIdentifier: workflow.triggers[0].identifier,
+    topicKey,
+    tenantIdentifier,
+    integrationId: integration._id,
+    messageId: message.id,
+    transactionId,
+    credentialValues,
+  };
+}
+
+/** The value of a path parameter that names the seeded resource. */
+export function seededParam(name: string, seeded: SeededResources): string {
+  const values: Record<string, string> = {
+    subscriberId: seeded.subscriberId,
+    workflowId: seeded.workflowId,
+    key: seeded.topicKey,
+    identifier: seeded.tenantIdentifier,
+    integrationId: seeded.integrationId,
+    messageId: seeded.messageId,
+    transactionId: seeded.transactionId,
+  };
+  const value = values[name];
+  if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);
+  return value;
+}
