@@ -11,6 +11,36 @@ export interface EmbeddedPostgresOptions {
   maxConnections?: number;
 }
 
+/** Extended-query protocol messages that leave a sequence open until the next Sync. */
+const IN_SEQUENCE = new Set([0x50 /* Parse */, 0x42 /* Bind */, 0x44 /* Describe */, 0x45 /* Execute */, 0x43 /* Close */, 0x48 /* Flush */]);
+
+/**
+ * pglite-socket runs the protocol messages of all connections one at a time on the single session,
+ * and keeps one connection exclusive only while a transaction is open. Two connections' Parse/Bind/
+ * Execute/Sync sequences could therefore interleave and clobber each other's unnamed statement
+ * ("bind message supplies N parameters", "portal does not exist") under concurrency. Reporting an
+ * open sequence as an open transaction makes the queue keep that connection exclusive until its Sync.
+ */
+function withExtendedQueryAtomicity(pglite: PGlite): PGlite {
+  let sequenceOpen = false;
+  return new Proxy(pglite, {
+    get(target, property) {
+      if (property === 'isInTransaction') return () => sequenceOpen || target.isInTransaction();
+      if (property === 'execProtocolRawStream') {
+        return async (message: Uint8Array, options: Parameters<PGlite['execProtocolRawStream']>[1]) => {
+          try {
+            return await target.execProtocolRawStream(message, options);
+          } finally {
+            sequenceOpen = IN_SEQUENCE.has(message[0]);
+          }
+        };
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /**
  * PGlite (real Postgres compiled to WASM) served on a loopback port, so the application talks to it
  * with the same `pg` driver it uses for a real server: one code path for both modes.
@@ -28,7 +58,7 @@ export class EmbeddedPostgres {
     // All socket connections share one session, so the search path must already name BullMQ's schema.
     await pglite.exec('SET search_path TO public, bullmq');
     const server = new PGLiteSocketServer({
-      db: pglite,
+      db: withExtendedQueryAtomicity(pglite),
       host: '127.0.0.1',
       port: 0,
       maxConnections: options.maxConnections ?? 100,
