@@ -1,6 +1,21 @@
-import { newId } from '#common';
-import { WorkflowRepository, type StoredStep, type WorkflowRow } from '#dal';
+import { asc, eq } from 'drizzle-orm';
+import { newId, TERMINAL_JOB_STATUSES, type JobStatus } from '#common';
+import { CredentialsCipher } from '#application';
+import {
+  executionDetails,
+  IntegrationRepository,
+  jobs,
+  messages,
+  WorkflowRepository,
+  type ExecutionDetailRow,
+  type IntegrationRow,
+  type JobRow,
+  type MessageRow,
+  type StoredStep,
+  type WorkflowRow,
+} from '#dal';
 import type { TestApp } from './test-app.js';
+import { waitFor } from './wait.js';
 
 export type StepInput = Partial<StoredStep> & { template: StoredStep['template'] };
 
@@ -32,4 +47,59 @@ export async function createWorkflow(
   });
   if (!row) throw new Error(`workflow ${identifier} exists`);
   return row;
+}
+
+/** An integration with encrypted credentials, inserted through the repository. */
+export async function createIntegration(
+  t: TestApp,
+  values: { providerId: string; channel: string; credentials: Record<string, unknown>; identifier?: string; active?: boolean },
+): Promise<IntegrationRow> {
+  const row = await t.app.get(IntegrationRepository).create(
+    { environmentId: t.environment.id, organizationId: t.environment.organizationId },
+    {
+      identifier: values.identifier ?? `${values.providerId}-${newId().slice(-8)}`,
+      name: values.providerId,
+      providerId: values.providerId,
+      channel: values.channel,
+      credentials: t.app.get(CredentialsCipher).encrypt(values.credentials),
+      configurations: {},
+      active: values.active ?? true,
+      conditions: [],
+    },
+  );
+  if (!row) throw new Error('integration identifier taken');
+  return row;
+}
+
+/** Triggers and waits until every job of the transaction has stopped moving (terminal or waiting). */
+export async function triggerAndSettle(
+  t: TestApp,
+  body: Record<string, unknown>,
+  settled: (rows: JobRow[]) => boolean = (rows) => rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus)),
+  timeoutMs = 15_000,
+): Promise<{ transactionId: string; jobs: JobRow[] }> {
+  const res = await t.api('post', '/v1/events/trigger').send(body);
+  if (res.status !== 201 || res.body.status !== 'processed') throw new Error(`trigger answered ${res.status} ${JSON.stringify(res.body)}`);
+  const transactionId = res.body.transactionId as string;
+  let rows: JobRow[] = [];
+  await waitFor(
+    async () => {
+      rows = await jobsOf(t, transactionId);
+      return settled(rows);
+    },
+    { timeoutMs, description: `jobs of ${transactionId} to settle` },
+  );
+  return { transactionId, jobs: rows };
+}
+
+export async function jobsOf(t: TestApp, transactionId: string): Promise<JobRow[]> {
+  return t.db.select().from(jobs).where(eq(jobs.transactionId, transactionId)).orderBy(asc(jobs.notificationId), asc(jobs.stepIndex));
+}
+
+export async function detailsOf(t: TestApp, jobId: string): Promise<ExecutionDetailRow[]> {
+  return t.db.select().from(executionDetails).where(eq(executionDetails.jobId, jobId)).orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
+}
+
+export async function messagesOf(t: TestApp, transactionId: string): Promise<MessageRow[]> {
+  return t.db.select().from(messages).where(eq(messages.transactionId, transactionId)).orderBy(asc(messages.createdAt));
 }
