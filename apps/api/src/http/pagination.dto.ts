@@ -9,6 +9,7 @@ export class PageQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(100_000)
   page: number = 0;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
