@@ -14,6 +14,16 @@ export interface SmsMessage {
   content: string;
 }
 
+/** The spec's ChannelCredentials fields a chat provider may read besides webhookUrl. */
+export interface ChatChannelCredentials {
+  channel?: string;
+  alertUid?: string;
+  title?: string;
+  imageUrl?: string;
+  state?: string;
+  externalUrl?: string;
+}
+
 export interface ChatMessage {
   channel: 'chat';
   /** From the subscriber's channel credentials. */
@@ -22,6 +32,10 @@ export interface ChatMessage {
   payload: Record<string, unknown>;
   subscriberId: string;
   transactionId: string;
+  /** The subscriber's channel credentials (the entry webhookUrl came from), for the providers using more of them. */
+  channelCredentials?: ChatChannelCredentials;
+  /** The subscriber's phone number (whatsapp-business addresses the recipient by phone). */
+  phone?: string;
 }
 
 export interface PushMessage {
@@ -67,5 +81,15 @@ export class ProviderError extends Error {
   ) {
     super(message);
     this.name = 'ProviderError';
+  }
+}
+
+/** The provider says this device token is unknown or expired: the engine should drop it from the subscriber. */
+export class InvalidDeviceTokenError extends ProviderError {
+  readonly invalidDeviceToken = true;
+
+  constructor(message: string, raw?: string) {
+    super(message, false, raw);
+    this.name = 'InvalidDeviceTokenError';
   }
 }

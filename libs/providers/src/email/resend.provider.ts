@@ -1,0 +1,31 @@
+import { apiBase, mailbox, optional, required } from '../http/credentials.js';
+import { providerSend } from '../http/provider-request.js';
+import type { EmailMessage, ProviderAdapter, ProviderCredentials, SendOptions, SendResult } from '../provider.js';
+
+/** Resend (POST /emails, Bearer API key); answers the email id. */
+export class ResendProvider implements ProviderAdapter<EmailMessage> {
+  readonly providerId = 'resend';
+  readonly channel = 'email' as const;
+
+  async send(message: EmailMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
+    const { apiKey, from } = required(credentials, this.providerId, ['apiKey', 'from']);
+    const { base, guard } = apiBase(credentials, 'https://api.resend.com');
+    const answer = await providerSend(
+      {
+        provider: 'Resend',
+        url: `${base}/emails`,
+        guard,
+        headers: { authorization: `Bearer ${apiKey}` },
+        json: {
+          from: mailbox(from, optional(credentials, 'senderName')),
+          to: [message.to],
+          subject: message.subject,
+          ...(message.html ? { html: message.html } : {}),
+          ...(message.text ? { text: message.text } : {}),
+        },
+      },
+      options,
+    );
+    return { id: (answer.data as { id?: string } | undefined)?.id ?? '', date: new Date().toISOString() };
+  }
+}

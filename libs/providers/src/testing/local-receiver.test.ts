@@ -1,0 +1,67 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer as createHttp2Server } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import type { SendOptions } from '../provider.js';
+
+/** Shared by the provider specs (named *.test.ts so jest does not run it and the build skips it). */
+export const sendOptions: SendOptions = { timeoutMs: 2000, allowPrivateTargets: true };
+
+export interface Received {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: any;
+  form: URLSearchParams;
+}
+
+export interface Reply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Receiver {
+  url: string;
+  requests: Received[];
+  /** Replies used in order, one per request; afterwards `fallback`. */
+  replies: Reply[];
+  fallback: Reply;
+  close(): Promise<void>;
+}
+
+function record(method: string, path: string, headers: IncomingHttpHeaders, body: string): Received {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = undefined;
+  }
+  return { method, path, headers, body, json, form: new URLSearchParams(body) };
+}
+
+/** An HTTP/1.1 server on 127.0.0.1 (or HTTP/2 cleartext with `http2: true`) recording what it gets. */
+export async function startReceiver(fallback: Reply = { status: 200, body: {} }, http2 = false): Promise<Receiver> {
+  const requests: Received[] = [];
+  const replies: Reply[] = [];
+  const state: Receiver = { url: '', requests, replies, fallback, close: async () => undefined };
+  const handler = (request: any, response: any) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      requests.push(record(request.method, request.url, request.headers, Buffer.concat(chunks).toString('utf8')));
+      const reply = replies.shift() ?? state.fallback;
+      const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
+      response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      response.end(text);
+    });
+  };
+  const server = http2 ? createHttp2Server(handler) : createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () => new Promise<void>((resolve) => {
+    (server as any).closeAllConnections?.();
+    server.close(() => resolve());
+  });
+  return state;
+}
