@@ -13,6 +13,16 @@ import { SmsWebhookProvider } from './sms/sms-webhook.provider.js';
 import { SnsProvider } from './sms/sns.provider.js';
 import { TwilioProvider } from './sms/twilio.provider.js';
 import { VonageProvider } from './sms/vonage.provider.js';
+import { DiscordProvider } from './chat/discord.provider.js';
+import { GetstreamProvider } from './chat/getstream.provider.js';
+import { GrafanaOnCallProvider } from './chat/grafana-on-call.provider.js';
+import { MattermostProvider } from './chat/mattermost.provider.js';
+import { MsTeamsProvider } from './chat/msteams.provider.js';
+import { RocketChatProvider } from './chat/rocket-chat.provider.js';
+import { RyverProvider } from './chat/ryver.provider.js';
+import { SlackProvider } from './chat/slack.provider.js';
+import { WhatsappBusinessProvider } from './chat/whatsapp-business.provider.js';
+import { ZulipProvider } from './chat/zulip.provider.js';
 
 /** Every provider adapter, by providerId. */
 @Injectable()
@@ -35,6 +45,17 @@ export class ProviderRegistry {
       new PlivoProvider(),
       new SnsProvider(),
       new SmsWebhookProvider(),
+      new SlackProvider('slack'),
+      new SlackProvider('service-slack'),
+      new DiscordProvider(),
+      new MsTeamsProvider(),
+      new MattermostProvider(),
+      new RyverProvider(),
+      new ZulipProvider(),
+      new GrafanaOnCallProvider(),
+      new RocketChatProvider(),
+      new GetstreamProvider(),
+      new WhatsappBusinessProvider(),
     ] as ProviderAdapter[]) {
       this.adapters.set(adapter.providerId, adapter);
     }
