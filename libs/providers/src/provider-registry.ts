@@ -23,6 +23,13 @@ import { RyverProvider } from './chat/ryver.provider.js';
 import { SlackProvider } from './chat/slack.provider.js';
 import { WhatsappBusinessProvider } from './chat/whatsapp-business.provider.js';
 import { ZulipProvider } from './chat/zulip.provider.js';
+import { ApnsProvider } from './push/apns.provider.js';
+import { AppioProvider } from './push/appio.provider.js';
+import { ExpoProvider } from './push/expo.provider.js';
+import { FcmProvider } from './push/fcm.provider.js';
+import { OneSignalProvider } from './push/one-signal.provider.js';
+import { PusherBeamsProvider } from './push/pusher-beams.provider.js';
+import { PushpadProvider } from './push/pushpad.provider.js';
 
 /** Every provider adapter, by providerId. */
 @Injectable()
@@ -56,6 +63,13 @@ export class ProviderRegistry {
       new RocketChatProvider(),
       new GetstreamProvider(),
       new WhatsappBusinessProvider(),
+      new FcmProvider(),
+      new ApnsProvider(),
+      new ExpoProvider(),
+      new OneSignalProvider(),
+      new PushpadProvider(),
+      new PusherBeamsProvider(),
+      new AppioProvider(),
     ] as ProviderAdapter[]) {
       this.adapters.set(adapter.providerId, adapter);
     }
