@@ -51,8 +51,11 @@ export class GoogleTokenSource {
       secrets: [assertion, account.private_key],
     };
     const answer = await providerRequest(call, options);
-    const body = answer.data as { access_token?: string; expires_in?: number; error_description?: string; error?: string } | undefined;
-    if (!answer.ok || !body?.access_token) throw httpFailure(call, answer, body?.error_description ?? body?.error);
+    const body = answer.data as { access_token?: string; expires_in?: number; error_description?: unknown; error?: unknown } | undefined;
+    if (!answer.ok || !body?.access_token) {
+      const reason = [body?.error_description, body?.error].find((value): value is string => typeof value === 'string');
+      throw httpFailure(call, answer, reason);
+    }
     this.cache.set(key, { token: body.access_token, expiresAt: Date.now() + Math.max(0, (body.expires_in ?? 3600) - 60) * 1000 });
     return body.access_token;
   }

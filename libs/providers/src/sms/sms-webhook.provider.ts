@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { newId } from '#common';
 import { optional } from '../http/credentials.js';
-import { postJson } from '../http/post-json.js';
+import { SIGNATURE_HEADER } from '../http/post-json.js';
+import { providerSend } from '../http/provider-request.js';
 import { ProviderError, type ProviderAdapter, type ProviderCredentials, type SendOptions, type SendResult, type SmsMessage } from '../provider.js';
 
 /** Reads a dotted path (`data.id`) from a JSON answer. */
@@ -11,8 +13,8 @@ function at(value: unknown, path: string | undefined): unknown {
 
 /**
  * Generic SMS: POSTs {id, to, from, content, date} as JSON to the integration's webhookUrl, signed like
- * chat-webhook (x-novu-signature = hex HMAC-SHA256 of the body) when the integration has a secretKey.
- * idPath / datePath pick the provider's message id and date out of the answer.
+ * chat-webhook (x-novu-signature = hex HMAC-SHA256 of the exact body) when the integration has a
+ * secretKey. idPath / datePath pick the provider's message id and date out of the answer.
  */
 export class SmsWebhookProvider implements ProviderAdapter<SmsMessage> {
   readonly providerId = 'sms-webhook';
@@ -23,19 +25,13 @@ export class SmsWebhookProvider implements ProviderAdapter<SmsMessage> {
     if (!webhookUrl) throw new ProviderError('The sms-webhook integration has no webhookUrl', false);
     const id = newId();
     const date = new Date().toISOString();
-    const answer = await postJson(
-      webhookUrl,
-      { id, to: message.to, from: optional(credentials, 'from') ?? null, content: message.content, date },
-      { ...options, secret: optional(credentials, 'secretKey') },
-    );
-    let parsed: unknown;
-    try {
-      parsed = answer.text ? JSON.parse(answer.text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    const answeredId = at(parsed, optional(credentials, 'idPath'));
-    const answeredDate = at(parsed, optional(credentials, 'datePath'));
+    const body = JSON.stringify({ id, to: message.to, from: optional(credentials, 'from') ?? null, content: message.content, date });
+    const secret = optional(credentials, 'secretKey');
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (secret) headers[SIGNATURE_HEADER] = createHmac('sha256', secret).update(body).digest('hex');
+    const answer = await providerSend({ provider: 'SMS webhook', url: webhookUrl, guard: true, headers, body, secrets: [secret] }, options);
+    const answeredId = at(answer.data, optional(credentials, 'idPath'));
+    const answeredDate = at(answer.data, optional(credentials, 'datePath'));
     return { id: typeof answeredId === 'string' || typeof answeredId === 'number' ? String(answeredId) : id, date: typeof answeredDate === 'string' ? answeredDate : date };
   }
 }

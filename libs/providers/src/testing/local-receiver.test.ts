@@ -19,6 +19,8 @@ export interface Reply {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Answer this late (timeout tests). */
+  delayMs?: number;
 }
 
 export interface Receiver {
@@ -52,8 +54,11 @@ export async function startReceiver(fallback: Reply = { status: 200, body: {} },
       requests.push(record(request.method, request.url, request.headers, Buffer.concat(chunks).toString('utf8')));
       const reply = replies.shift() ?? state.fallback;
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-      response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      response.end(text);
+      setTimeout(() => {
+        if (response.destroyed || response.closed) return;
+        response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+        response.end(text);
+      }, reply.delayMs ?? 0);
     });
   };
   const server = http2 ? createHttp2Server(handler) : createServer(handler);
