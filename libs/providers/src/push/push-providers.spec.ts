@@ -114,6 +114,15 @@ describe('push providers against a local receiver', () => {
       await expect(new ApnsProvider().send(push, credentials(), sendOptions)).rejects.toMatchObject({ retryable: true, message: 'APNs answered HTTP 429: TooManyRequests' });
       await expect(new ApnsProvider().send(push, credentials(), sendOptions)).rejects.toMatchObject({ retryable: false });
     });
+
+    it('500 and a refused connection are retryable; the key and provider token stay out of the texts', async () => {
+      apns.replies.push({ status: 500, body: { reason: 'InternalServerError' } });
+      const failed = await new ApnsProvider().send(push, credentials(), sendOptions).catch((error) => error);
+      expect(failed).toMatchObject({ retryable: true, message: 'APNs answered HTTP 500: InternalServerError' });
+      const refused = await new ApnsProvider().send(push, { ...credentials(), baseUrl: 'http://127.0.0.1:1' }, sendOptions).catch((error) => error);
+      expect(refused).toMatchObject({ retryable: true, message: expect.stringMatching(/^APNs request failed/) });
+      for (const error of [failed, refused]) expect(`${error.message}${error.raw ?? ''}`).not.toMatch(/PRIVATE KEY|eyJ/);
+    });
   });
 
   it('expo: POST /--/api/v2/push/send with {to, title, body, data}; DeviceNotRegistered ticket is an invalid token', async () => {
