@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eq } from 'drizzle-orm';
 import { SubscriberRepository } from '#dal';
 import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf, step, triggerAndSettle } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

@@ -1,5 +1,8 @@
 import { Processor } from '@nestjs/bullmq';
+import { Inject } from '@nestjs/common';
 import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { LOGGER } from '#common';
 import { isFinalAttempt } from '../queue/attempts.js';
 import { QUEUE_NAMES, type JobPayloads } from '../queue/job-catalogue.js';
 import { QueueConsumer } from '../queue/queue-consumer.js';
@@ -7,11 +10,19 @@ import { StepRunner } from './step-runner.service.js';
 
 @Processor(QUEUE_NAMES.steps)
 export class RunStepProcessor extends QueueConsumer {
-  constructor(private readonly runner: StepRunner) {
+  constructor(
+    private readonly runner: StepRunner,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
     super();
   }
 
   async process(job: Job<JobPayloads['run-step']>): Promise<void> {
-    await this.runner.run(job.data.environmentId, job.data.jobId, isFinalAttempt(job));
+    try {
+      await this.runner.run(job.data.environmentId, job.data.jobId, isFinalAttempt(job));
+    } catch (error) {
+      this.logger.warn({ err: error, jobId: job.data.jobId, attempt: job.attemptsMade + 1 }, 'step job failed; the queue retries it');
+      throw error;
+    }
   }
 }
