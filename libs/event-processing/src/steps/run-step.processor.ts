@@ -12,7 +12,7 @@ import { StepRunner } from './step-runner.service.js';
 export class RunStepProcessor extends QueueConsumer {
   constructor(
     private readonly runner: StepRunner,
-    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly log: Logger,
   ) {
     super();
   }
@@ -21,7 +21,7 @@ export class RunStepProcessor extends QueueConsumer {
     try {
       await this.runner.run(job.data.environmentId, job.data.jobId, isFinalAttempt(job));
     } catch (error) {
-      this.logger.warn({ err: error, jobId: job.data.jobId, attempt: job.attemptsMade + 1 }, 'step job failed; the queue retries it');
+      this.log.warn({ err: error, jobId: job.data.jobId, attempt: job.attemptsMade + 1 }, 'step job failed; the queue retries it');
       throw error;
     }
   }
