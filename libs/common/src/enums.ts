@@ -39,5 +39,5 @@ export type ExecutionSource = (typeof EXECUTION_SOURCES)[number];
 export const MESSAGE_STATUSES = ['sent', 'error', 'warning'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
-export const TRIGGER_EVENT_STATUSES = ['received', 'processing', 'done', 'failed'] as const;
+export const TRIGGER_EVENT_STATUSES = ['received', 'processing', 'done', 'failed', 'canceled'] as const;
 export type TriggerEventStatus = (typeof TRIGGER_EVENT_STATUSES)[number];

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SubscriberChannelsResolver, SubscriberPreferenceService } from '#application';
 import { ProvidersModule } from '#providers';
+import { WorkflowCache } from './cache/workflow-cache.js';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
 import { FanOutService } from './fan-out/fan-out.service.js';
 import { RecoverySweeper } from './recovery/recovery-sweeper.js';
@@ -30,6 +31,7 @@ import { SystemProcessor } from './system.processor.js';
     RecoverySweeper,
     SubscriberChannelsResolver,
     SubscriberPreferenceService,
+    WorkflowCache,
   ],
   exports: [RecoverySweeper],
 })

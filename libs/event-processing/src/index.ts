@@ -6,3 +6,4 @@ export * from './event-processing.module.js';
 export * from './queue/queue-consumer.js';
 export * from './trigger/recipients.js';
 export * from './recovery/recovery-sweeper.js';
+export * from './cache/workflow-cache.js';

@@ -109,6 +109,30 @@ export class JobRepository {
       .orderBy(asc(jobs.stepIndex));
   }
 
+  /** Moves the first pending job after `stepIndex` to `queued` in one statement; returns it, if any. */
+  async queueNext(environmentId: string, notificationId: string, stepIndex: number, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
+    const next = executor
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.notificationId, notificationId), gt(jobs.stepIndex, stepIndex), eq(jobs.status, 'pending')))
+      .orderBy(asc(jobs.stepIndex))
+      .limit(1);
+    const [row] = await executor
+      .update(jobs)
+      .set({ status: 'queued', updatedAt: new Date() })
+      .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.id, next), eq(jobs.status, 'pending')))
+      .returning();
+    return row;
+  }
+
+  /** The heartbeat of a long-running job, so the recovery sweeper does not take it for a dead worker's. */
+  async touchRunning(environmentId: string, id: string): Promise<void> {
+    await this.db
+      .update(jobs)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.id, id), eq(jobs.status, 'running')));
+  }
+
   /** Cancels the not yet finished waiting jobs of a transaction (DELETE /v1/events/trigger). */
   async cancelByTransaction(environmentId: string, transactionId: string): Promise<JobRow[]> {
     return this.db
@@ -151,25 +175,25 @@ export class JobRepository {
   }
 
   /**
-   * System-wide, for the recovery sweeper: jobs `queued` since before `olderThan` and waiting jobs
-   * overdue since before `overdueBefore`. Touches them so the next sweep waits a grace period again.
+   * System-wide, for the recovery sweeper. Jobs `queued`, or `delayed` and overdue at `now`, untouched
+   * since before `waitingBefore` (their queue entry was probably lost), and jobs `running` without a
+   * heartbeat since before `runningBefore` (their worker died; they go back to `queued` so a runner
+   * can claim them again). Touches them so the next sweep waits again.
    */
-  async claimStale(olderThan: Date, overdueBefore: Date, limit: number): Promise<Pick<JobRow, 'id' | 'environmentId'>[]> {
-    const stale = await this.db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        or(
-          and(eq(jobs.status, 'queued'), lt(jobs.updatedAt, olderThan)),
-          and(eq(jobs.status, 'delayed'), lt(jobs.runAt, overdueBefore), lt(jobs.updatedAt, olderThan)),
-        ),
-      )
-      .limit(limit);
-    if (stale.length === 0) return [];
+  async claimStale(
+    cutoffs: { waitingBefore: Date; now: Date; runningBefore: Date },
+    limit: number,
+  ): Promise<Pick<JobRow, 'id' | 'environmentId'>[]> {
+    const stale = or(
+      and(eq(jobs.status, 'queued'), lt(jobs.updatedAt, cutoffs.waitingBefore)),
+      and(eq(jobs.status, 'delayed'), lt(jobs.runAt, cutoffs.now), lt(jobs.updatedAt, cutoffs.waitingBefore)),
+      and(eq(jobs.status, 'running'), lt(jobs.updatedAt, cutoffs.runningBefore)),
+    );
+    const candidates = this.db.select({ id: jobs.id }).from(jobs).where(stale).limit(limit);
     return this.db
       .update(jobs)
-      .set({ updatedAt: new Date() })
-      .where(inArray(jobs.id, stale.map((row) => row.id)))
+      .set({ updatedAt: new Date(), status: sql`CASE WHEN ${jobs.status} = 'running' THEN 'queued' ELSE ${jobs.status} END` })
+      .where(and(inArray(jobs.id, candidates), stale))
       .returning({ id: jobs.id, environmentId: jobs.environmentId });
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { notifications, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
+import { notifications, triggerEvents, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
 
 /** One notification per (trigger event, subscriber). */
 @Injectable()
@@ -23,6 +23,17 @@ export class NotificationRepository {
     const [row] = await this.db
       .select()
       .from(notifications)
+      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.id, id)))
+      .limit(1);
+    return row;
+  }
+
+  /** The notification with the request of its trigger event (actor, tenant), in one query for the step runner. */
+  async findWithRequest(environmentId: string, id: string): Promise<{ notification: NotificationRow; request: Record<string, unknown> | null } | undefined> {
+    const [row] = await this.db
+      .select({ notification: notifications, request: triggerEvents.request })
+      .from(notifications)
+      .leftJoin(triggerEvents, eq(triggerEvents.id, notifications.eventId))
       .where(and(eq(notifications.environmentId, environmentId), eq(notifications.id, id)))
       .limit(1);
     return row;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, or } from 'drizzle-orm';
 import type { TriggerEventStatus } from '#common';
-import type { Database } from '../database/database.js';
+import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { triggerEvents, type TriggerEventRow } from '../schema/index.js';
 
@@ -47,21 +47,54 @@ export class TriggerEventRepository {
   }
 
   /**
-   * System-wide (the recovery sweeper has no environment): events still `received` since before
-   * `olderThan`, i.e. whose fan-out entry was probably lost. Touches them so the next sweep waits again.
+   * Moves the event to `to` only while it is in one of `from` (a canceled or finished event stays
+   * so); also refreshes updatedAt, the fan-out's heartbeat. Inside a chunk's transaction the row lock
+   * orders the chunk against a concurrent cancel. Returns whether the event moved.
    */
-  async claimStaleReceived(olderThan: Date, limit: number): Promise<Pick<TriggerEventRow, 'id' | 'environmentId'>[]> {
+  async transition(environmentId: string, id: string, from: TriggerEventStatus[], to: TriggerEventStatus, executor: DbExecutor = this.db): Promise<boolean> {
+    const rows = await executor
+      .update(triggerEvents)
+      .set({ status: to, updatedAt: new Date() })
+      .where(and(eq(triggerEvents.environmentId, environmentId), eq(triggerEvents.id, id), inArray(triggerEvents.status, from)))
+      .returning({ id: triggerEvents.id });
+    return rows.length > 0;
+  }
+
+  /** DELETE /v1/events/trigger before or during fan-out: the fan-out stops at its next chunk. */
+  async cancelByTransaction(environmentId: string, transactionId: string): Promise<boolean> {
+    const rows = await this.db
+      .update(triggerEvents)
+      .set({ status: 'canceled', updatedAt: new Date() })
+      .where(
+        and(eq(triggerEvents.environmentId, environmentId), eq(triggerEvents.transactionId, transactionId), inArray(triggerEvents.status, ['received', 'processing'])),
+      )
+      .returning({ id: triggerEvents.id });
+    return rows.length > 0;
+  }
+
+  /**
+   * System-wide (the recovery sweeper has no environment). Events `received` since before
+   * `receivedBefore` (their fan-out entry was probably lost) and events `processing` without a
+   * heartbeat since before `processingBefore` (their worker died). Touches them so the next sweep
+   * waits again.
+   */
+  async claimStale(receivedBefore: Date, processingBefore: Date, limit: number): Promise<Pick<TriggerEventRow, 'id' | 'environmentId'>[]> {
     const stale = await this.db
       .select({ id: triggerEvents.id })
       .from(triggerEvents)
-      .where(and(eq(triggerEvents.status, 'received'), lt(triggerEvents.updatedAt, olderThan)))
+      .where(
+        or(
+          and(eq(triggerEvents.status, 'received'), lt(triggerEvents.updatedAt, receivedBefore)),
+          and(eq(triggerEvents.status, 'processing'), lt(triggerEvents.updatedAt, processingBefore)),
+        ),
+      )
       .orderBy(asc(triggerEvents.updatedAt))
       .limit(limit);
     if (stale.length === 0) return [];
     return this.db
       .update(triggerEvents)
       .set({ updatedAt: new Date() })
-      .where(and(inArray(triggerEvents.id, stale.map((row) => row.id)), eq(triggerEvents.status, 'received')))
+      .where(and(inArray(triggerEvents.id, stale.map((row) => row.id)), inArray(triggerEvents.status, ['received', 'processing'])))
       .returning({ id: triggerEvents.id, environmentId: triggerEvents.environmentId });
   }
 }

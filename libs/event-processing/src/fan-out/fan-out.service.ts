@@ -10,13 +10,13 @@ import {
   TenantRepository,
   TopicRepository,
   TriggerEventRepository,
-  WorkflowRepository,
   type Database,
   type StoredChannelSettings,
   type SubscriberUpsertInput,
   type TriggerEventRow,
   type WorkflowRow,
 } from '#dal';
+import { WorkflowCache } from '../cache/workflow-cache.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { parseActor, parseRecipients, type SubscriberRecipient } from '../trigger/recipients.js';
 import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
@@ -35,7 +35,7 @@ export class FanOutService {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly events: TriggerEventRepository,
-    private readonly workflows: WorkflowRepository,
+    private readonly workflows: WorkflowCache,
     private readonly subscribers: SubscriberRepository,
     private readonly topics: TopicRepository,
     private readonly tenants: TenantRepository,
@@ -48,9 +48,9 @@ export class FanOutService {
 
   async run(environmentId: string, eventId: string): Promise<void> {
     const event = await this.events.findById(environmentId, eventId);
-    if (!event || event.status === 'done' || event.status === 'failed') return;
-    await this.events.setStatus(environmentId, eventId, 'processing');
-    const workflow = await this.workflows.findById(environmentId, event.workflowId);
+    // A canceled event stays canceled; a finished one is not fanned out twice.
+    if (!event || !(await this.events.transition(environmentId, eventId, ['received', 'processing'], 'processing'))) return;
+    const workflow = await this.workflows.byId(environmentId, event.workflowId);
     if (!workflow) {
       await this.events.setStatus(environmentId, eventId, 'failed', 'The workflow was deleted before the event was processed');
       return;
@@ -63,20 +63,23 @@ export class FanOutService {
 
     const seen = new Set<string>();
     let buffer: Recipient[] = [];
+    let live = true;
     const push = async (recipient: Recipient) => {
       if (seen.has(recipient.subscriberId)) return;
       seen.add(recipient.subscriberId);
       buffer.push(recipient);
       if (buffer.length >= FAN_OUT_CHUNK) {
-        await this.flush(event, workflow, buffer);
+        live = await this.flush(event, workflow, buffer);
         buffer = [];
       }
     };
     for (const recipient of parsed.subscribers) {
       const row = rows.get(recipient.subscriberId);
-      if (row) await push({ subscriberId: row, externalSubscriberId: recipient.subscriberId, to: recipient.fields ?? { subscriberId: recipient.subscriberId } });
+      // No row: a deleted subscriber, which a trigger does not bring back.
+      if (row && live) await push({ subscriberId: row, externalSubscriberId: recipient.subscriberId, to: recipient.fields ?? { subscriberId: recipient.subscriberId } });
     }
     for (const topicRef of parsed.topics) {
+      if (!live) break;
       const topic = await this.topics.findByKey(environmentId, topicRef.topicKey);
       if (!topic) {
         // Novu only warns about an unknown topic; the other recipients still receive.
@@ -84,10 +87,11 @@ export class FanOutService {
         continue;
       }
       const excluded = new Set(actor ? [...topicRef.exclude, actor.subscriberId] : topicRef.exclude);
-      for (let after: string | undefined; ; ) {
+      for (let after: string | undefined; live; ) {
         const page = await this.topics.listMemberPage(environmentId, topic.id, after, FAN_OUT_CHUNK);
+        const alive = await this.liveSubscribers(environmentId, page.map((member) => member.subscriberId));
         for (const member of page) {
-          if (excluded.has(member.externalSubscriberId)) continue;
+          if (excluded.has(member.externalSubscriberId) || !alive.has(member.subscriberId) || !live) continue;
           await push({
             subscriberId: member.subscriberId,
             externalSubscriberId: member.externalSubscriberId,
@@ -95,28 +99,42 @@ export class FanOutService {
             topic: { _topicId: topic.id, topicKey: topic.key },
           });
         }
+        // The keyset moves over the whole page, deleted members included.
         if (page.length < FAN_OUT_CHUNK) break;
         after = page[page.length - 1].subscriberId;
       }
     }
-    if (buffer.length > 0) await this.flush(event, workflow, buffer);
-    await this.events.setStatus(environmentId, eventId, 'done');
+    if (live && buffer.length > 0) live = await this.flush(event, workflow, buffer);
+    if (live) await this.events.transition(environmentId, eventId, ['processing'], 'done');
   }
 
-  /** One transaction per chunk; the first step job of each new notification is enqueued after commit. */
-  private async flush(event: TriggerEventRow, workflow: WorkflowRow, chunk: Recipient[]): Promise<void> {
+  /** Soft-deleted subscribers keep their topic memberships; they receive nothing. */
+  private async liveSubscribers(environmentId: string, ids: string[]): Promise<Set<string>> {
+    return new Set((await this.subscribers.findByIds(environmentId, ids)).map((row) => row.id));
+  }
+
+  /**
+   * One transaction per chunk; the first step job of each new notification is enqueued after commit.
+   * The chunk first touches its event (the fan-out's heartbeat for the recovery sweeper) and writes
+   * nothing when the event was canceled meanwhile. Returns whether the fan-out may go on.
+   */
+  private async flush(event: TriggerEventRow, workflow: WorkflowRow, chunk: Recipient[]): Promise<boolean> {
     const queued = await this.db.transaction(async (tx) => {
+      if (!(await this.events.transition(event.environmentId, event.id, ['processing'], 'processing', tx))) return undefined;
       const inserted = await this.notifications.insertMany(buildNotifications(event, workflow, chunk), tx);
       const jobs = await this.jobs.insertMany(buildJobs(event, workflow, inserted), tx);
       return jobs.filter((job) => job.status === 'queued');
     });
+    if (!queued) return false;
     await this.queue.addBulk('run-step', queued.map((job) => ({ data: { jobId: job.id, environmentId: job.environmentId } })));
+    return true;
   }
 
-  /** One upsert for the actor and every subscriber object of `to`; returns external → internal id. */
+  /** One upsert for the actor and every subscriber of `to`; returns external → internal id of the live ones. */
   private async upsertSubscribers(event: TriggerEventRow, recipients: SubscriberRecipient[]): Promise<Map<string, string>> {
     const inputs = await Promise.all(recipients.map((recipient) => this.toUpsertInput(event.environmentId, recipient)));
-    const rows = await this.subscribers.upsertMany({ environmentId: event.environmentId, organizationId: event.organizationId }, inputs);
+    const scope = { environmentId: event.environmentId, organizationId: event.organizationId };
+    const rows = await this.subscribers.upsertMany(scope, inputs, { restoreDeleted: false });
     return new Map(rows.map((row) => [row.subscriberId, row.id]));
   }
 

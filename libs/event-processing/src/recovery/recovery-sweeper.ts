@@ -2,16 +2,18 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER } from '#common';
 import { JobRepository, TriggerEventRepository } from '#dal';
+import { QUEUE_NAMES, type QueueName } from '../queue/job-catalogue.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 
 const BATCH = 500;
 const MAX_INTERVAL_MS = 30_000;
+const BACKLOG_GRACE_FACTOR = 10;
 
 /**
  * The database is the truth, the queue only carries ids: a queue entry lost to a crash or a Redis
- * restart is re-created here. Trigger events still `received`, jobs still `queued`, and waiting jobs
- * past their due time are re-enqueued once they are older than the grace period. Several workers
- * sweeping at once is harmless: a job is claimed by one runner only.
+ * restart is re-created here, and work whose worker died is handed to another. Several workers
+ * sweeping at once is harmless: a job is claimed by one runner only, and a fan-out chunk inserts
+ * nothing twice.
  */
 @Injectable()
 export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -44,16 +46,33 @@ export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShu
     await this.running;
   }
 
-  /** One pass; returns how many events and jobs were re-enqueued. */
+  /**
+   * One pass; returns how many events and jobs were re-enqueued.
+   *
+   * `processing` events and `running` jobs carry a heartbeat (the fan-out touches its event per
+   * chunk, a runner its job every third of the grace), so one grace without it means the worker died.
+   * A `received` event or a `queued` (or overdue `delayed`) job has no heartbeat: it may simply be
+   * waiting its turn behind a long backlog. Re-adding it then is harmless (the claim runs it once)
+   * but piles duplicates onto the backlog, so while its queue still holds waiting entries such a row
+   * is only taken after BACKLOG_GRACE_FACTOR graces; an empty queue proves its entry was lost.
+   */
   async sweep(): Promise<{ events: number; jobs: number }> {
-    // Row timestamps are written by the database clock; the grace compares against real time.
-    const olderThan = new Date(Date.now() - this.config.recoveryGraceSeconds * 1000);
-    const events = await this.events.claimStaleReceived(olderThan, BATCH);
+    const graceMs = this.config.recoveryGraceSeconds * 1000;
+    // Row timestamps are real time; only a job's due time (runAt) follows the service clock.
+    const heartbeatBefore = new Date(Date.now() - graceMs);
+    const [eventBacklog, stepBacklog] = await Promise.all([this.hasBacklog(QUEUE_NAMES.events), this.hasBacklog(QUEUE_NAMES.steps)]);
+    const waitingBefore = (backlog: boolean) => new Date(Date.now() - graceMs * (backlog ? BACKLOG_GRACE_FACTOR : 1));
+
+    const events = await this.events.claimStale(waitingBefore(eventBacklog), heartbeatBefore, BATCH);
     await this.queue.addBulk('fan-out', events.map((event) => ({ data: { eventId: event.id, environmentId: event.environmentId } })));
-    // Waiting jobs are due by the service clock (tests move it to release schedule holds).
-    const jobs = await this.jobs.claimStale(olderThan, this.clock.now(), BATCH);
+    const jobs = await this.jobs.claimStale({ waitingBefore: waitingBefore(stepBacklog), now: this.clock.now(), runningBefore: heartbeatBefore }, BATCH);
     await this.queue.addBulk('run-step', jobs.map((job) => ({ data: { jobId: job.id, environmentId: job.environmentId } })));
     if (events.length + jobs.length > 0) this.logger.info({ events: events.length, jobs: jobs.length }, 'recovery sweep re-enqueued work');
     return { events: events.length, jobs: jobs.length };
+  }
+
+  private async hasBacklog(name: QueueName): Promise<boolean> {
+    const { waiting = 0, prioritized = 0 } = await this.queue.queue(name).getJobCounts('waiting', 'prioritized');
+    return waiting + prioritized > 0;
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CHAT_PROVIDERS, newId, PUSH_PROVIDERS } from '#common';
 import { renderTemplate } from '#application';
-import { IntegrationRepository, MessageRepository, type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
-import type { ProviderMessage } from '#providers';
+import { IntegrationRepository, MessageRepository, SubscriberRepository, type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
+import type { ChatChannelCredentials, ProviderMessage } from '#providers';
 import { record, templateVariables, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 import { ProviderSender } from './provider-sender.js';
@@ -13,8 +13,15 @@ interface DeliveryTarget {
   integration: IntegrationRow;
   webhookUrl?: string;
   deviceToken?: string;
+  channelCredentials?: ChatChannelCredentials;
   deliveryKey: string;
 }
+
+/** Chat providers that address the subscriber by phone instead of a webhook URL. */
+const PHONE_CHAT_PROVIDERS = new Set(['whatsapp-business']);
+
+/** A device token shown in details: enough to recognise it, too little to reuse it. */
+const maskToken = (token: string) => (token.length > 8 ? `…${token.slice(-6)}` : '…');
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
 const escapeHtml = (value: string) => value.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
@@ -43,6 +50,7 @@ export class ChannelStep {
   constructor(
     private readonly messages: MessageRepository,
     private readonly integrations: IntegrationRepository,
+    private readonly subscribers: SubscriberRepository,
     private readonly sender: ProviderSender,
   ) {}
 
@@ -145,7 +153,6 @@ export class ChannelStep {
     }
     const providerId = sent.integration.providerId;
     await this.save(context, this.message(context, { ...addressField, subject, content, status: 'sent', providerId, deliveredAt: [context.now.toISOString()] }));
-    record(context, { status: 'Success', source: 'Credentials', providerId, detail: `Message sent through ${sent.integration.identifier}`, raw: JSON.stringify(sent.result) });
     return outcome.completed({ providerId });
   }
 
@@ -175,7 +182,16 @@ export class ChannelStep {
       }
       const base = { content: text(rendered.content), title: rendered.title === undefined ? null : text(rendered.title), deliveryKey: target.deliveryKey };
       const message: ProviderMessage = isChat
-        ? { channel: 'chat', webhookUrl: target.webhookUrl!, content: base.content, payload: job.payload, subscriberId: subscriber!.subscriberId, transactionId: job.transactionId }
+        ? {
+            channel: 'chat',
+            webhookUrl: target.webhookUrl ?? '',
+            content: base.content,
+            payload: job.payload,
+            subscriberId: subscriber!.subscriberId,
+            transactionId: job.transactionId,
+            channelCredentials: target.channelCredentials,
+            phone: subscriber?.phone ?? undefined,
+          }
         : {
             channel: 'push',
             deviceToken: target.deviceToken!,
@@ -191,20 +207,35 @@ export class ChannelStep {
       if (sent.ok) {
         delivered++;
         await this.save(context, this.message(context, { ...base, ...targetFields, providerId, status: 'sent', deliveredAt: [context.now.toISOString()] }));
-        record(context, { status: 'Success', source: 'Credentials', providerId, detail: `Message sent through ${target.integration.identifier}`, raw: JSON.stringify(sent.result) });
       } else {
         lastError = sent.error;
         await this.save(context, this.message(context, { ...base, ...targetFields, providerId, status: 'error', errorText: sent.error }));
+        if (sent.invalidDeviceToken) await this.dropDeviceToken(context, target);
       }
     }
     if (delivered === 0) return outcome.failed(`All ${job.type} channels failed to send the message: ${lastError}`);
     return outcome.completed();
   }
 
+  /** The provider says the token is dead: later sends would fail the same way, so it leaves the subscriber. */
+  private async dropDeviceToken(context: StepContext, target: DeliveryTarget): Promise<void> {
+    const { job } = context;
+    const removed = await this.subscribers.removeDeviceToken(job.environmentId, job.subscriberId, target.integration.id, target.deviceToken!);
+    record(context, {
+      status: 'Warning',
+      source: 'Credentials',
+      providerId: target.integration.providerId,
+      detail: removed
+        ? `Device token ${maskToken(target.deviceToken!)} was rejected by ${target.integration.identifier} as invalid or expired and was removed from the subscriber`
+        : `Device token ${maskToken(target.deviceToken!)} was rejected by ${target.integration.identifier} as invalid or expired (already removed from the subscriber)`,
+    });
+  }
+
   private targetsOf(entry: StoredChannelSettings, isChat: boolean, integration: IntegrationRow): DeliveryTarget[] {
     if (isChat) {
-      const webhookUrl = entry.credentials?.webhookUrl;
-      return webhookUrl ? [{ integration, webhookUrl, deliveryKey: `${integration.id}` }] : [];
+      const { webhookUrl, deviceTokens: _tokens, ...channelCredentials } = entry.credentials ?? {};
+      if (!webhookUrl && !PHONE_CHAT_PROVIDERS.has(entry.providerId)) return [];
+      return [{ integration, webhookUrl, channelCredentials, deliveryKey: `${integration.id}` }];
     }
     return (entry.credentials?.deviceTokens ?? []).map((deviceToken) => ({ integration, deviceToken, deliveryKey: `${integration.id}:${deviceToken}` }));
   }

@@ -1,17 +1,48 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '#common';
+import { AppConfig, type ExecutionSource } from '#common';
 import { CredentialsCipher } from '#application';
 import type { IntegrationRow } from '#dal';
-import { ProviderError, ProviderRegistry, type ProviderMessage, type SendResult } from '#providers';
+import { InvalidDeviceTokenError, ProviderError, ProviderRegistry, redact, type ProviderMessage, type SendResult } from '#providers';
 import type { StepDetail } from './step-outcome.js';
 
-export type SendAttempt = { ok: true; result: SendResult; integration: IntegrationRow } | { ok: false; error: string; raw?: string };
+export type SendAttempt =
+  | { ok: true; result: SendResult; integration: IntegrationRow }
+  | { ok: false; error: string; invalidDeviceToken?: boolean };
+
+const MAX_BACKOFF_MS = 30_000;
+const SECRET_CREDENTIAL = /key|secret|token|password|serviceaccount|webhookurl/i;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Credential values that must never reach a detail or error text (defence in depth over the adapters' own redaction). */
+function secretValues(credentials: Record<string, unknown>): string[] {
+  const values = Object.entries(credentials)
+    .filter(([name, value]) => SECRET_CREDENTIAL.test(name) && typeof value === 'string')
+    .map(([, value]) => value as string);
+  try {
+    const account = JSON.parse(String(credentials.serviceAccount ?? 'null')) as { private_key?: string } | null;
+    if (account?.private_key) values.push(account.private_key);
+  } catch {
+    // not JSON: the value itself is already listed
+  }
+  return values;
+}
+
+/**
+ * Execution-detail source of a failure: Credentials for missing or refused integration credentials,
+ * Webhook for requests to a client-supplied URL (subscriber chat webhooks, *-webhook integrations,
+ * SSRF refusals), Internal for everything else (network errors and answers of provider APIs).
+ */
+function sourceOf(failure: ProviderError, message: ProviderMessage, providerId: string): ExecutionSource {
+  if (failure.kind === 'credentials') return 'Credentials';
+  const toWebhook = (message.channel === 'chat' && providerId !== 'whatsapp-business') || providerId.endsWith('-webhook');
+  return failure.kind === 'target' || toWebhook ? 'Webhook' : 'Internal';
+}
+
 /**
  * Sends one message through a list of integrations in failover order: each gets up to
- * providerMaxAttempts tries (exponential backoff) while its failure is retryable, then the next one.
+ * providerMaxAttempts tries (exponential backoff with jitter) while its failure is retryable, then
+ * the next one gets its turn. Every attempt is an execution detail; retries carry isRetry.
  */
 @Injectable()
 export class ProviderSender {
@@ -23,43 +54,67 @@ export class ProviderSender {
 
   async send(message: ProviderMessage, integrations: IntegrationRow[], details: StepDetail[], credentialsOverride?: Record<string, unknown>): Promise<SendAttempt> {
     let last: SendAttempt = { ok: false, error: 'No integration to send through' };
-    for (const integration of integrations) {
-      const adapter = this.registry.get(integration.providerId);
-      if (!adapter) {
-        last = { ok: false, error: `Provider ${integration.providerId} is not supported for delivery` };
-        details.push({ status: 'Failed', source: 'Internal', providerId: integration.providerId, detail: last.error });
-        continue;
+    for (const [index, integration] of integrations.entries()) {
+      if (index > 0) {
+        details.push({ status: 'Pending', source: 'Internal', providerId: integration.providerId, detail: `Failing over to integration ${integration.identifier} (${integration.providerId})` });
       }
-      let credentials: Record<string, unknown>;
-      try {
-        credentials = { ...this.cipher.decrypt(integration.credentials), ...credentialsOverride };
-      } catch {
-        last = { ok: false, error: `Credentials of integration ${integration.identifier} cannot be decrypted` };
-        details.push({ status: 'Failed', source: 'Credentials', providerId: integration.providerId, detail: last.error });
-        continue;
-      }
-      for (let attempt = 1; attempt <= this.config.providerMaxAttempts; attempt++) {
-        try {
-          const result = await adapter.send(message, credentials, {
-            timeoutMs: this.config.providerTimeoutMs,
-            allowPrivateTargets: this.config.allowPrivateWebhookTargets,
-          });
-          return { ok: true, result, integration };
-        } catch (error) {
-          const failure = error instanceof ProviderError ? error : new ProviderError(String((error as Error)?.message ?? error), false);
-          last = { ok: false, error: failure.message, raw: failure.raw };
-          details.push({
-            status: 'Failed',
-            source: 'Credentials',
-            providerId: integration.providerId,
-            detail: `Attempt ${attempt} through ${integration.identifier} failed: ${failure.message}`,
-            raw: failure.raw ?? null,
-          });
-          if (!failure.retryable) break;
-          if (attempt < this.config.providerMaxAttempts) await sleep(200 * 2 ** (attempt - 1));
-        }
-      }
+      const attempt = await this.sendThrough(message, integration, details, credentialsOverride);
+      if (attempt.ok || attempt.invalidDeviceToken) return attempt;
+      last = attempt;
     }
     return last;
+  }
+
+  private async sendThrough(message: ProviderMessage, integration: IntegrationRow, details: StepDetail[], credentialsOverride?: Record<string, unknown>): Promise<SendAttempt> {
+    const { providerId, identifier } = integration;
+    const adapter = this.registry.get(providerId);
+    if (!adapter) {
+      const error = `Provider ${providerId} of integration ${identifier} is not supported for delivery`;
+      details.push({ status: 'Failed', source: 'Internal', providerId, detail: error });
+      return { ok: false, error };
+    }
+    let credentials: Record<string, unknown>;
+    try {
+      credentials = { ...this.cipher.decrypt(integration.credentials), ...credentialsOverride };
+    } catch {
+      const error = `Credentials of integration ${identifier} cannot be decrypted`;
+      details.push({ status: 'Failed', source: 'Credentials', providerId, detail: error });
+      return { ok: false, error };
+    }
+    const secrets = secretValues(credentials);
+    const maxAttempts = this.config.providerMaxAttempts;
+    let error = '';
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      const isRetry = attempt > 1;
+      try {
+        const result = await adapter.send(message, credentials, { timeoutMs: this.config.providerTimeoutMs, allowPrivateTargets: this.config.allowPrivateWebhookTargets });
+        const tries = isRetry ? ` on attempt ${attempt}` : '';
+        details.push({ status: 'Success', source: 'Internal', providerId, detail: `Message sent through integration ${identifier} (${providerId})${tries}`, raw: JSON.stringify(result), isRetry });
+        return { ok: true, result, integration };
+      } catch (thrown) {
+        const failure = thrown instanceof ProviderError ? thrown : new ProviderError(String((thrown as Error)?.message ?? thrown), false);
+        error = redact(`Sending through integration ${identifier} failed: ${failure.message}`, secrets);
+        const retrying = failure.retryable && attempt < maxAttempts;
+        const delayMs = retrying ? this.backoff(attempt) : 0;
+        details.push({
+          status: 'Failed',
+          source: sourceOf(failure, message, providerId),
+          providerId,
+          detail: `Attempt ${attempt} of ${maxAttempts} through ${identifier} failed: ${redact(failure.message, secrets)}${retrying ? `; retrying in ${delayMs} ms` : ''}`,
+          raw: failure.raw ? redact(failure.raw, secrets) : null,
+          isRetry,
+        });
+        if (failure instanceof InvalidDeviceTokenError) return { ok: false, error, invalidDeviceToken: true };
+        if (!retrying) break;
+        await sleep(delayMs);
+      }
+    }
+    return { ok: false, error };
+  }
+
+  /** Exponential backoff with equal jitter: half the doubled delay fixed, half random. */
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(MAX_BACKOFF_MS, this.config.providerBackoffMs * 2 ** (attempt - 1));
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 }

@@ -5,14 +5,13 @@ import {
   NotificationRepository,
   SubscriberRepository,
   TenantRepository,
-  TriggerEventRepository,
-  WorkflowRepository,
   type JobRow,
   type NotificationRow,
   type SubscriberRow,
   type TenantRow,
   type WorkflowRow,
 } from '#dal';
+import { WorkflowCache } from '../cache/workflow-cache.js';
 import { parseActor, tenantIdentifierOf } from '../trigger/recipients.js';
 import type { StepDetail } from './step-outcome.js';
 
@@ -52,31 +51,28 @@ export class StepContextLoader {
   constructor(
     private readonly notifications: NotificationRepository,
     private readonly subscribers: SubscriberRepository,
-    private readonly workflows: WorkflowRepository,
-    private readonly events: TriggerEventRepository,
+    private readonly workflows: WorkflowCache,
     private readonly tenants: TenantRepository,
     private readonly jobs: JobRepository,
   ) {}
 
   async load(job: JobRow, now: Date): Promise<StepContext | undefined> {
     const env = job.environmentId;
-    const [notification, [subscriber], workflow] = await Promise.all([
-      this.notifications.findById(env, job.notificationId),
+    const [found, [subscriber], workflow] = await Promise.all([
+      this.notifications.findWithRequest(env, job.notificationId),
       this.subscribers.findByIds(env, [job.subscriberId]),
-      this.workflows.findById(env, job.workflowId),
+      this.workflows.byId(env, job.workflowId),
     ]);
-    if (!notification) return undefined;
-    const event = await this.events.findById(env, notification.eventId);
-    const actorRef = parseActor(event?.request.actor);
-    const tenantIdentifier = tenantIdentifierOf(event?.request.tenant);
+    if (!found) return undefined;
+    const actorRef = parseActor(found.request?.actor);
+    const tenantIdentifier = tenantIdentifierOf(found.request?.tenant);
     const [actor, tenant, digestEvents] = await Promise.all([
       actorRef ? this.subscribers.findBySubscriberId(env, actorRef.subscriberId) : undefined,
       tenantIdentifier ? this.tenants.findByIdentifier(env, tenantIdentifier) : undefined,
       job.stepIndex > 0 ? this.digestEventsBefore(job) : undefined,
     ]);
-    return { job, notification, subscriber, workflow, actor, tenant, digestEvents, now, details: [] };
+    return { job, notification: found.notification, subscriber, workflow, actor, tenant, digestEvents, now, details: [] };
   }
-
   private async digestEventsBefore(job: JobRow): Promise<Record<string, unknown>[] | undefined> {
     const earlier = await this.jobs.findByNotification(job.environmentId, job.notificationId);
     const digest = earlier.filter((other) => other.type === 'digest' && other.stepIndex < job.stepIndex && other.digest?.events).pop();

@@ -7,6 +7,8 @@ export interface StepDetail {
   source?: ExecutionSource;
   providerId?: string | null;
   raw?: string | null;
+  /** A provider call repeated on the same integration after a retryable failure. */
+  isRetry?: boolean;
 }
 
 /**

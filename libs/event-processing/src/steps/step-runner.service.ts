@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { Clock, LOGGER, newId, TERMINAL_JOB_STATUSES } from '#common';
+import { AppConfig, Clock, LOGGER, newId } from '#common';
 import { TemplateRenderError } from '#application';
 import { DATABASE, ExecutionDetailRepository, JobRepository, type Database, type JobRow } from '#dal';
 import { JobQueue } from '../queue/job-queue.service.js';
@@ -27,40 +27,61 @@ export class StepRunner {
     private readonly digest: DigestStep,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** `finalAttempt`: an unexpected error fails the job instead of being retried by the queue. */
   async run(environmentId: string, jobId: string, finalAttempt: boolean): Promise<void> {
     const now = this.clock.now();
-    const current = await this.jobs.findById(environmentId, jobId);
-    if (!current || TERMINAL_JOB_STATUSES.includes(current.status as never)) return;
+    // One statement: a finished, running or not yet due job is simply not returned.
     const job = await this.jobs.claim(environmentId, jobId, now);
-    if (!job) return;
-    const resumed = current.status === 'delayed';
-    const context = await this.loader.load(job, now);
-    if (!context) {
-      await this.jobs.update(environmentId, jobId, { status: 'failed', error: 'The notification of this job no longer exists' });
-      return;
-    }
-    let result: StepOutcome;
+    if (!job) return this.requeueIfEarly(environmentId, jobId, now);
+    // Only a waiting step (delay, digest window, schedule hold) sets runAt: a claimed job with one is
+    // resuming, also when the sweeper re-queued it after its worker died mid-resume.
+    const resumed = job.runAt !== null;
+    const heartbeat = setInterval(
+      () => void this.jobs.touchRunning(environmentId, jobId).catch(() => undefined),
+      (this.config.recoveryGraceSeconds * 1000) / 3,
+    );
+    heartbeat.unref();
     try {
-      result = await this.execute(context, resumed);
-    } catch (error) {
-      if (error instanceof TemplateRenderError) {
-        record(context, { status: 'Failed', source: 'Payload', detail: error.message });
-        result = outcome.failed(error.message);
-      } else if (finalAttempt) {
-        const message = error instanceof Error ? error.message : String(error);
-        record(context, { status: 'Failed', detail: `Unexpected error: ${message}` });
-        result = outcome.failed(message);
-      } else {
-        // Hand the job back so the queue's retry can claim it again.
-        await this.jobs.update(environmentId, jobId, { status: current.status });
-        throw error;
+      const context = await this.loader.load(job, now);
+      if (!context) {
+        await this.jobs.update(environmentId, jobId, { status: 'failed', error: 'The notification of this job no longer exists' });
+        return;
       }
+      let result: StepOutcome;
+      try {
+        result = await this.execute(context, resumed);
+      } catch (error) {
+        if (error instanceof TemplateRenderError) {
+          record(context, { status: 'Failed', source: 'Payload', detail: error.message });
+          result = outcome.failed(error.message);
+        } else if (finalAttempt) {
+          const message = error instanceof Error ? error.message : String(error);
+          record(context, { status: 'Failed', detail: `Unexpected error: ${message}` });
+          result = outcome.failed(message);
+        } else {
+          // Hand the job back so the queue's retry can claim it again.
+          await this.jobs.update(environmentId, jobId, { status: resumed ? 'delayed' : 'queued' });
+          throw error;
+        }
+      }
+      await this.finish(context, result);
+    } finally {
+      clearInterval(heartbeat);
     }
-    await this.finish(context, result);
+  }
+
+  /**
+   * A queue entry that comes before the row is due (clock skew between hosts) would otherwise leave
+   * the job to the recovery sweeper: add it again for the time that remains.
+   */
+  private async requeueIfEarly(environmentId: string, jobId: string, now: Date): Promise<void> {
+    const row = await this.jobs.findById(environmentId, jobId);
+    if (row?.status !== 'delayed' || !row.runAt || row.runAt <= now) return;
+    await this.queue.add('run-step', { jobId, environmentId }, { delay: row.runAt.getTime() - now.getTime() });
   }
 
   private async execute(context: StepContext, resumed: boolean): Promise<StepOutcome> {
@@ -98,23 +119,19 @@ export class StepRunner {
           tx,
         );
       }
+      const detailRows = context.details.map((detail) => this.detailRow(job, detail));
       if (result.status === 'delayed') {
         toQueue.push({ job, delayMs: Math.max(0, result.runAt!.getTime() - context.now.getTime()) });
       } else if (result.status === 'failed' && job.step.shouldStopOnFail) {
         const rest = await this.jobs.findPendingAfter(env, job.notificationId, job.stepIndex, tx);
         const canceled = await this.jobs.transition(env, rest.map((other) => other.id), ['pending'], 'canceled', tx);
-        await this.details.insertMany(
-          canceled.map((other) => this.detailRow(other, { status: 'Warning', detail: `Step canceled: an earlier ${job.type} step failed and stops the workflow on failure` })),
-          tx,
-        );
+        const detail = `Step canceled: an earlier ${job.type} step failed and stops the workflow on failure`;
+        detailRows.push(...canceled.map((other) => this.detailRow(other, { status: 'Warning', detail })));
       } else if (result.status !== 'merged') {
-        const [next] = await this.jobs.findPendingAfter(env, job.notificationId, job.stepIndex, tx);
-        if (next) {
-          const [queued] = await this.jobs.transition(env, [next.id], ['pending'], 'queued', tx);
-          if (queued) toQueue.push({ job: queued });
-        }
+        const queued = await this.jobs.queueNext(env, job.notificationId, job.stepIndex, tx);
+        if (queued) toQueue.push({ job: queued });
       }
-      await this.details.insertMany(context.details.map((detail) => this.detailRow(job, detail)), tx);
+      await this.details.insertMany(detailRows, tx);
     });
     for (const entry of toQueue) {
       await this.queue.add('run-step', { jobId: entry.job.id, environmentId: env }, entry.delayMs ? { delay: entry.delayMs } : undefined).catch((error: unknown) => {
@@ -137,6 +154,7 @@ export class StepRunner {
       source: detail.source ?? 'Internal',
       providerId: detail.providerId ?? null,
       raw: detail.raw ?? null,
+      isRetry: detail.isRetry ?? false,
     };
   }
 }

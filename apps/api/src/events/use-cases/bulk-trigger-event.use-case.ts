@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { DomainError } from '#common';
-import { WorkflowRepository, type WorkflowRow } from '#dal';
+import type { WorkflowRow } from '#dal';
+import { WorkflowCache } from '#event-processing';
 import type { AuthContext } from '../../auth/auth-context.js';
 import { flattenValidationErrors } from '../../http/validation.js';
 import { TriggerEventDto, type TriggerResponseDto } from '../dto/trigger-event.dto.js';
@@ -15,7 +16,7 @@ import { TriggerEventUseCase, type PreparedTrigger } from './trigger-event.use-c
 @Injectable()
 export class BulkTriggerEventUseCase {
   constructor(
-    private readonly workflows: WorkflowRepository,
+    private readonly workflows: WorkflowCache,
     private readonly trigger: TriggerEventUseCase,
   ) {}
 
@@ -27,7 +28,7 @@ export class BulkTriggerEventUseCase {
 
   private async loadWorkflows(environmentId: string, events: Record<string, unknown>[]): Promise<Map<string, WorkflowRow | undefined>> {
     const names = [...new Set(events.map((event) => event.name).filter((name): name is string => typeof name === 'string'))];
-    const rows = await Promise.all(names.map((name) => this.workflows.findByIdentifier(environmentId, name)));
+    const rows = await Promise.all(names.map((name) => this.workflows.byIdentifier(environmentId, name)));
     return new Map(names.map((name, index) => [name, rows[index]]));
   }
 

@@ -1,20 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { ExecutionDetailRepository, JobRepository } from '#dal';
+import { ExecutionDetailRepository, JobRepository, TriggerEventRepository } from '#dal';
 import { newId } from '#common';
 import type { AuthContext } from '../../auth/auth-context.js';
 
 /**
  * DELETE /v1/events/trigger/{transactionId}: cancels the jobs of the transaction that have not run
- * yet. Their queue entries stay; the step processor finds them canceled and does nothing.
+ * yet. Their queue entries stay; the step processor finds them canceled and does nothing. An event
+ * not yet fanned out (or still fanning out) is canceled first, so the fan-out creates nothing more;
+ * a chunk it is writing meanwhile commits before the event row changes, so its jobs are canceled here.
  */
 @Injectable()
 export class CancelTriggerUseCase {
   constructor(
+    private readonly events: TriggerEventRepository,
     private readonly jobs: JobRepository,
     private readonly details: ExecutionDetailRepository,
   ) {}
 
   async execute(auth: AuthContext, transactionId: string): Promise<boolean> {
+    const eventCanceled = await this.events.cancelByTransaction(auth.environmentId, transactionId);
     const canceled = await this.jobs.cancelByTransaction(auth.environmentId, transactionId);
     await this.details.insertMany(
       canceled.map((job) => ({
@@ -29,6 +33,6 @@ export class CancelTriggerUseCase {
         detail: 'Step canceled: the trigger was canceled through the API',
       })),
     );
-    return canceled.length > 0;
+    return eventCanceled || canceled.length > 0;
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError, LOGGER, newId } from '#common';
-import { TenantRepository, TriggerEventRepository, WorkflowRepository, type NewTriggerEventRow, type WorkflowRow } from '#dal';
-import { JobQueue, parseRecipients, tenantIdentifierOf } from '#event-processing';
+import { TenantRepository, TriggerEventRepository, type NewTriggerEventRow, type WorkflowRow } from '#dal';
+import { JobQueue, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#event-processing';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';
 
@@ -18,7 +18,7 @@ export const WORKFLOW_NOT_FOUND = 'workflow_not_found';
 @Injectable()
 export class TriggerEventUseCase {
   constructor(
-    private readonly workflows: WorkflowRepository,
+    private readonly workflows: WorkflowCache,
     private readonly tenants: TenantRepository,
     private readonly events: TriggerEventRepository,
     private readonly queue: JobQueue,
@@ -26,7 +26,7 @@ export class TriggerEventUseCase {
   ) {}
 
   async execute(auth: AuthContext, body: TriggerEventDto): Promise<TriggerResponseDto> {
-    const workflow = await this.workflows.findByIdentifier(auth.environmentId, body.name);
+    const workflow = await this.workflows.byIdentifier(auth.environmentId, body.name);
     const [response] = await this.accept([await this.prepare(auth, body, workflow)]);
     return response;
   }
