@@ -103,3 +103,19 @@ export async function detailsOf(t: TestApp, jobId: string): Promise<ExecutionDet
 export async function messagesOf(t: TestApp, transactionId: string): Promise<MessageRow[]> {
   return t.db.select().from(messages).where(eq(messages.transactionId, transactionId)).orderBy(asc(messages.createdAt));
 }
+
+/** triggerAndSettle with another environment's key. */
+export async function triggerWithKeyAndSettle(t: TestApp, apiKey: string, body: Record<string, unknown>, timeoutMs = 15_000): Promise<{ transactionId: string; jobs: JobRow[] }> {
+  const res = await t.api('post', '/v1/events/trigger', apiKey).send(body);
+  if (res.status !== 201 || res.body.status !== 'processed') throw new Error(`trigger answered ${res.status} ${JSON.stringify(res.body)}`);
+  const transactionId = res.body.transactionId as string;
+  let rows: JobRow[] = [];
+  await waitFor(
+    async () => {
+      rows = await jobsOf(t, transactionId);
+      return rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
+    },
+    { timeoutMs, description: `jobs of ${transactionId} to settle` },
+  );
+  return { transactionId, jobs: rows };
+}

@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createHttp2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
@@ -68,4 +69,62 @@ export async function startHttpReceiver(): Promise<{ url: string; requests: Rece
     status,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export interface ProviderRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+  form: URLSearchParams;
+}
+
+export interface ProviderReply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ProviderReceiver {
+  url: string;
+  requests: ProviderRequest[];
+  /** Used first, one per request, in order (failure scripts); then `answer`. */
+  queue: ProviderReply[];
+  /** The default answer per request (a provider's success shape); 200 {} when it returns undefined. */
+  answer: (request: ProviderRequest) => ProviderReply | undefined;
+  close(): Promise<void>;
+}
+
+/** A provider API stand-in on 127.0.0.1 (HTTP/1.1, or cleartext HTTP/2 for APNs) recording every request. */
+export async function startProviderReceiver(options: { http2?: boolean; answer?: ProviderReceiver['answer'] } = {}): Promise<ProviderReceiver> {
+  const state: ProviderReceiver = { url: '', requests: [], queue: [], answer: options.answer ?? (() => undefined), close: async () => undefined };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- http and http2 request/response share what is used here
+  const handler = (request: any, response: any) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      const recorded: ProviderRequest = { method: request.method, path: request.url, headers: request.headers, body, json, form: new URLSearchParams(body) };
+      state.requests.push(recorded);
+      const reply = state.queue.shift() ?? state.answer(recorded) ?? {};
+      response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      response.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {}));
+    });
+  };
+  const server = options.http2 ? createHttp2Server(handler) : createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      (server as Server).closeAllConnections?.();
+      server.close(() => resolve());
+    });
+  return state;
 }

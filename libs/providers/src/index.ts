@@ -3,3 +3,4 @@ export * from './provider-registry.js';
 export * from './providers.module.js';
 export * from './http/post-json.js';
 export * from './http/target-guard.js';
+export { redact } from './http/provider-request.js';

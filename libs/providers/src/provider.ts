@@ -72,12 +72,19 @@ export interface ProviderAdapter<M extends ProviderMessage = ProviderMessage> {
   send(message: M, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult>;
 }
 
+/**
+ * What a failure is about: `credentials` (missing or refused integration credentials), `target` (a
+ * client-supplied URL that is refused or invalid), `provider` (anything else: network, provider answer).
+ */
+export type ProviderFailureKind = 'credentials' | 'target' | 'provider';
+
 /** A delivery failure; `retryable` says whether trying again (or another integration) may help. */
 export class ProviderError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
     readonly raw?: string,
+    readonly kind: ProviderFailureKind = 'provider',
   ) {
     super(message);
     this.name = 'ProviderError';

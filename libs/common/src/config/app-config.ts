@@ -42,6 +42,8 @@ export class AppConfig {
   idempotencyTtlSeconds: number;
   providerMaxAttempts: number;
   providerTimeoutMs: number;
+  /** First retry delay of a provider call; doubled per attempt, with jitter. */
+  providerBackoffMs: number;
   /** Per-environment token buckets (see RateLimitGuard); false turns rate limiting off. */
   rateLimitEnabled: boolean;
   rateLimits: Record<RateLimitCategory, RateLimitSetting>;
@@ -142,6 +144,7 @@ export function parseConfig(env: Env): AppConfig {
   config.idempotencyTtlSeconds = readInt(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600);
   config.providerMaxAttempts = readInt(env, 'PROVIDER_MAX_ATTEMPTS', 3, 1, 20);
   config.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000);
+  config.providerBackoffMs = readInt(env, 'PROVIDER_BACKOFF_MS', 500, 0, 60_000);
   config.rateLimitEnabled = readBool(env, 'RATE_LIMIT_ENABLED', true);
   // Generous defaults: twice the benchmark targets, so only a runaway client is slowed down.
   config.rateLimits = {

@@ -265,6 +265,39 @@ export class SubscriberRepository {
     return { rows: cursor.before ? page.reverse() : page, hasMore };
   }
 
+  /**
+   * Drops one device token from the subscriber's channel entries of an integration, in one UPDATE
+   * (a concurrent credentials PATCH is not overwritten); the version moves only when the token was there.
+   * Returns whether it was removed.
+   */
+  async removeDeviceToken(environmentId: string, subscriberInternalId: string, integrationId: string, token: string): Promise<boolean> {
+    const tokenJson = sql`jsonb_build_array(${token}::text)`;
+    const rows = await this.db
+      .update(subscribers)
+      .set({
+        channels: sql`(SELECT jsonb_agg(
+            CASE WHEN c.e->>'_integrationId' = ${integrationId} AND jsonb_typeof(c.e->'credentials'->'deviceTokens') = 'array'
+              THEN jsonb_set(c.e, '{credentials,deviceTokens}', coalesce(
+                (SELECT jsonb_agg(t.v ORDER BY t.o) FROM jsonb_array_elements(c.e->'credentials'->'deviceTokens') WITH ORDINALITY AS t(v, o) WHERE t.v <> to_jsonb(${token}::text)),
+                '[]'::jsonb))
+              ELSE c.e END ORDER BY c.o)
+          FROM jsonb_array_elements(${subscribers.channels}) WITH ORDINALITY AS c(e, o))`,
+        version: sql`${subscribers.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(subscribers.environmentId, environmentId),
+          eq(subscribers.id, subscriberInternalId),
+          eq(subscribers.deleted, false),
+          sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${subscribers.channels}) AS c(e)
+            WHERE c.e->>'_integrationId' = ${integrationId} AND c.e->'credentials'->'deviceTokens' @> ${tokenJson})`,
+        ),
+      )
+      .returning({ id: subscribers.id });
+    return rows.length > 0;
+  }
+
   private live(environmentId: string, subscriberId: string): SQL | undefined {
     return and(eq(subscribers.environmentId, environmentId), eq(subscribers.subscriberId, subscriberId), eq(subscribers.deleted, false));
   }

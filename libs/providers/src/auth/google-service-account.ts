@@ -18,10 +18,10 @@ export function parseServiceAccount(raw: unknown): ServiceAccount {
   try {
     parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, unknown>;
   } catch {
-    throw new ProviderError('The serviceAccount credential is not valid JSON', false);
+    throw new ProviderError('The serviceAccount credential is not valid JSON', false, undefined, 'credentials');
   }
   const missing = ['project_id', 'client_email', 'private_key'].filter((key) => typeof parsed?.[key] !== 'string' || !parsed[key]);
-  if (missing.length > 0) throw new ProviderError(`The serviceAccount credential is missing ${missing.join(', ')}`, false);
+  if (missing.length > 0) throw new ProviderError(`The serviceAccount credential is missing ${missing.join(', ')}`, false, undefined, 'credentials');
   const tokenUri = typeof parsed.token_uri === 'string' && parsed.token_uri ? parsed.token_uri : GOOGLE_TOKEN_URI;
   return { project_id: parsed.project_id as string, client_email: parsed.client_email as string, private_key: parsed.private_key as string, token_uri: tokenUri };
 }

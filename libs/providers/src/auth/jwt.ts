@@ -12,7 +12,7 @@ export function signJwt(alg: 'RS256' | 'ES256', header: Record<string, unknown>,
   try {
     key = createPrivateKey(privateKeyPem.replace(/\\n/g, '\n'));
   } catch {
-    throw new ProviderError(`The private key for ${alg} signing is not a valid PEM key`, false);
+    throw new ProviderError(`The private key for ${alg} signing is not a valid PEM key`, false, undefined, 'credentials');
   }
   const input = `${base64url(JSON.stringify({ alg, ...header }))}.${base64url(JSON.stringify(claims))}`;
   const signature = sign('sha256', Buffer.from(input), alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key);

@@ -111,10 +111,10 @@ describe('chat providers against a local receiver', () => {
   });
 
   it('a subscriber webhook on a private address is refused unless private targets are allowed', async () => {
-    await expect(new SlackProvider().send(chat('/hook'), {}, { ...sendOptions, allowPrivateTargets: false })).rejects.toMatchObject({
-      retryable: false,
-      message: expect.stringContaining('points to a private network address'),
-    });
+    const refused = await new SlackProvider().send(chat('/services/T1/B1/guarded-token'), {}, { ...sendOptions, allowPrivateTargets: false }).catch((error) => error);
+    expect(refused).toMatchObject({ retryable: false, kind: 'target', message: expect.stringContaining('loopback, private, link-local or metadata address') });
+    expect(refused.message).not.toContain('guarded-token');
+    expect(refused.message).not.toContain('127.0.0.1');
   });
 
   it('the webhook URL (it holds the token) never shows in an error', async () => {

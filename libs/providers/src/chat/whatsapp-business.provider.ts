@@ -15,7 +15,7 @@ export class WhatsappBusinessProvider implements ProviderAdapter<ChatMessage> {
 
   async send(message: ChatMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const { apiToken, phoneNumberIdentification } = required(credentials, this.providerId, ['apiToken', 'phoneNumberIdentification']);
-    if (!message.phone) throw new ProviderError('WhatsApp Business needs the subscriber phone number', false);
+    if (!message.phone) throw new ProviderError('WhatsApp Business needs the subscriber phone number', false, undefined, 'target');
     const { base, guard } = apiBase(credentials, 'https://graph.facebook.com/v21.0');
     const call = {
       provider: 'WhatsApp Business',

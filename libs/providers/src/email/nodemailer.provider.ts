@@ -18,7 +18,7 @@ export class NodemailerProvider implements ProviderAdapter<EmailMessage> {
   async send(message: EmailMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const host = str(credentials.host);
     const from = str(credentials.from);
-    if (!host || !from) throw new ProviderError('The SMTP integration needs host and from', false);
+    if (!host || !from) throw new ProviderError('The SMTP integration needs host and from', false, undefined, 'credentials');
     const user = str(credentials.user);
     const transport = nodemailer.createTransport({
       host,
@@ -44,7 +44,7 @@ export class NodemailerProvider implements ProviderAdapter<EmailMessage> {
       return { id: info.messageId, date: new Date().toISOString() };
     } catch (error) {
       const failure = error as Error & { responseCode?: number; code?: string; response?: string };
-      throw new ProviderError(`SMTP delivery failed: ${failure.message}`, isRetryable(failure), failure.response);
+      throw new ProviderError(`SMTP delivery failed: ${failure.message}`, isRetryable(failure), failure.response, failure.code === 'EAUTH' ? 'credentials' : 'provider');
     } finally {
       transport.close();
     }

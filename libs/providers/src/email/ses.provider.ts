@@ -14,7 +14,7 @@ export class SesProvider implements ProviderAdapter<EmailMessage> {
   async send(message: EmailMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const { accessKeyId, secretAccessKey, region } = awsKeys(credentials);
     const from = optional(credentials, 'from');
-    if (!accessKeyId || !secretAccessKey || !region || !from) throw new ProviderError('The ses integration needs accessKey (or apiKey), secretKey, region and from', false);
+    if (!accessKeyId || !secretAccessKey || !region || !from) throw new ProviderError('The ses integration needs accessKey (or apiKey), secretKey, region and from', false, undefined, 'credentials');
     const { base, guard } = apiBase(credentials, `https://email.${region}.amazonaws.com`);
     const url = new URL(`${base}/v2/email/outbound-emails`);
     const body = JSON.stringify({

@@ -57,7 +57,8 @@ function secretsOf(call: ProviderCall): unknown[] {
 export function httpFailure(call: ProviderCall, answer: ProviderAnswer, reason?: string, retryable?: boolean): ProviderError {
   const detail = reason ?? errorReason(answer.data) ?? (answer.text && !answer.data ? answer.text.slice(0, 200) : undefined);
   const message = redact(`${call.provider} answered HTTP ${answer.status}${detail ? `: ${detail}` : ''}`, secretsOf(call));
-  return new ProviderError(message, retryable ?? isRetryableStatus(answer.status), answer.text || undefined);
+  const kind = answer.status === 401 || answer.status === 403 ? 'credentials' : 'provider';
+  return new ProviderError(message, retryable ?? isRetryableStatus(answer.status), answer.text || undefined, kind);
 }
 
 export const isRetryableStatus = (status: number) => status === 429 || status === 408 || status >= 500;

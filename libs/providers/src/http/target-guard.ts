@@ -23,22 +23,26 @@ function isPrivateAddress(address: string): boolean {
   return true;
 }
 
+export const PRIVATE_TARGET_REFUSED =
+  'Webhook URL refused: it resolves to a loopback, private, link-local or metadata address (set ALLOW_PRIVATE_WEBHOOK_TARGETS=true to allow internal targets)';
+
 /**
  * Webhook URLs come from clients, so by default they may not point into our own network (SSRF).
  * The check resolves the host once; ALLOW_PRIVATE_WEBHOOK_TARGETS lifts it for tests and intranets.
+ * Error texts never hold the URL: chat webhook URLs carry their token in the path or query.
  */
 export async function assertPublicTarget(rawUrl: string, allowPrivate: boolean): Promise<URL> {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new ProviderError(`Invalid webhook URL: ${rawUrl}`, false);
+    throw new ProviderError('Invalid webhook URL', false, undefined, 'target');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProviderError(`Webhook URL must be http or https: ${rawUrl}`, false);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProviderError('Webhook URL must be http or https', false, undefined, 'target');
   if (allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((entry) => entry.address);
-  if (addresses.length === 0) throw new ProviderError(`Webhook host ${host} does not resolve`, true);
-  if (addresses.some(isPrivateAddress)) throw new ProviderError(`Webhook URL ${url.origin} points to a private network address`, false);
+  if (addresses.length === 0) throw new ProviderError('Webhook host does not resolve', true, undefined, 'target');
+  if (addresses.some(isPrivateAddress)) throw new ProviderError(PRIVATE_TARGET_REFUSED, false, undefined, 'target');
   return url;
 }

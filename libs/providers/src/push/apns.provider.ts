@@ -95,7 +95,8 @@ export class ApnsProvider implements ProviderAdapter<PushMessage> {
     // A refused provider token is re-minted on the next attempt.
     const expired = answer.status === 403 && reason === 'ExpiredProviderToken';
     if (expired) this.jwts.delete(this.jwtKey(secretKey, keyId, teamId));
-    throw new ProviderError(`APNs answered HTTP ${answer.status}${reason ? `: ${reason}` : ''}`, expired || isRetryableStatus(answer.status), raw || undefined);
+    const kind = answer.status === 403 ? 'credentials' : 'provider';
+    throw new ProviderError(`APNs answered HTTP ${answer.status}${reason ? `: ${reason}` : ''}`, expired || isRetryableStatus(answer.status), raw || undefined, kind);
   }
 
   private jwtKey(secretKey: string, keyId: string, teamId: string): string {

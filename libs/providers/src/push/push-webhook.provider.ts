@@ -9,7 +9,7 @@ export class PushWebhookProvider implements ProviderAdapter<PushMessage> {
 
   async send(message: PushMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const webhookUrl = credentials.webhookUrl;
-    if (typeof webhookUrl !== 'string' || !webhookUrl) throw new ProviderError('The push-webhook integration has no webhookUrl', false);
+    if (typeof webhookUrl !== 'string' || !webhookUrl) throw new ProviderError('The push-webhook integration has no webhookUrl', false, undefined, 'credentials');
     const id = newId();
     const date = new Date().toISOString();
     const secret = typeof credentials.secretKey === 'string' && credentials.secretKey ? credentials.secretKey : undefined;

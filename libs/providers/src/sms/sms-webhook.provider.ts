@@ -22,7 +22,7 @@ export class SmsWebhookProvider implements ProviderAdapter<SmsMessage> {
 
   async send(message: SmsMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const webhookUrl = optional(credentials, 'webhookUrl') ?? optional(credentials, 'baseUrl');
-    if (!webhookUrl) throw new ProviderError('The sms-webhook integration has no webhookUrl', false);
+    if (!webhookUrl) throw new ProviderError('The sms-webhook integration has no webhookUrl', false, undefined, 'credentials');
     const id = newId();
     const date = new Date().toISOString();
     const body = JSON.stringify({ id, to: message.to, from: optional(credentials, 'from') ?? null, content: message.content, date });

@@ -15,7 +15,7 @@ export class SnsProvider implements ProviderAdapter<SmsMessage> {
 
   async send(message: SmsMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const { accessKeyId, secretAccessKey, region } = awsKeys(credentials);
-    if (!accessKeyId || !secretAccessKey || !region) throw new ProviderError('The sns integration needs accessKey (or apiKey), secretKey and region', false);
+    if (!accessKeyId || !secretAccessKey || !region) throw new ProviderError('The sns integration needs accessKey (or apiKey), secretKey and region', false, undefined, 'credentials');
     const { base, guard } = apiBase(credentials, `https://sns.${region}.amazonaws.com`);
     const url = new URL(`${base}/`);
     const form = new URLSearchParams({ Action: 'Publish', Version: '2010-03-31', PhoneNumber: message.to, Message: message.content });
