@@ -14,7 +14,7 @@ describe('service process (embedded defaults)', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('exits non-zero with one line naming an invalid variable', async () => {
-    for (const [name, value] of [['PORT', 'not-a-port'], ['ROLE', 'janitor'], ['REDIS_URL', 'http://x'], ['DATABASE_URL', 'nonsense']]) {
+    for (const [name, value] of [['PORT', 'not-a-port'], ['ROLE', 'janitor'], ['ROLE', 'worker'], ['REDIS_URL', 'http://x'], ['DATABASE_URL', 'nonsense']]) {
       const service = startService({ [name]: value, DATA_DIR: dataDir }, 0);
       expect(await service.waitForExit()).toBe(1);
       expect(service.output()).toContain(name);

@@ -23,10 +23,13 @@ export async function runService(roleOverride?: Role): Promise<void> {
   const app = await createServer(runtime);
   await app.init();
 
-  const firstBoot = await app.get(TenancyService).ensureFirstBoot(config.apiKey);
-  if (firstBoot.createdDevelopmentKey) {
-    // Printed once, on the boot that created it: the raw key is not stored anywhere.
-    process.stdout.write(`\nDevelopment API key (shown once, keep it): ${firstBoot.createdDevelopmentKey}\n\n`);
+  // Keys are the api's business; a worker has no HTTP routes that need them.
+  if (config.role !== 'worker') {
+    const firstBoot = await app.get(TenancyService).ensureFirstBoot(config.apiKey);
+    if (firstBoot.createdDevelopmentKey) {
+      // Printed once, on the boot that created it: the raw key is not stored anywhere.
+      process.stdout.write(`\nDevelopment API key (shown once, keep it): ${firstBoot.createdDevelopmentKey}\n\n`);
+    }
   }
   // Only the api loads WORKFLOWS_DIR, so an api and a worker booting together do not both write it.
   if (config.workflowsDir && config.role !== 'worker') await app.get(LoadWorkflowsDirectoryUseCase).execute();

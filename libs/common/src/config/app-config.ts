@@ -121,6 +121,10 @@ export function parseConfig(env: Env): AppConfig {
   config.redisUrl = readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
   config.queuePrefix = env.QUEUE_PREFIX || 'notifications';
   config.role = readEnum(env, 'ROLE', ROLES, 'all');
+  if (config.role !== 'all' && !config.databaseUrl) {
+    // The embedded database lives inside one process: a separate api or worker could not share it.
+    throw new ConfigError(`ROLE=${config.role} needs DATABASE_URL; the embedded database runs only with ROLE=all`);
+  }
   config.port = readInt(env, 'PORT', 3000, 0, 65535);
   config.host = env.HOST || '0.0.0.0';
   config.apiKey = env.API_KEY || undefined;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { notifications, subscribers, type NotificationRow } from '../schema/index.js';
@@ -39,7 +39,7 @@ export class ActivityFeedRepository {
       .select()
       .from(notifications)
       .where(and(...conditions))
-      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .orderBy(newestFirst)
       .limit(limit + 1)
       .offset(page * limit);
     return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
@@ -62,6 +62,9 @@ export class ActivityFeedRepository {
     return rows.map((row) => row.id);
   }
 }
+
+/** Spelled as the index is built (DESC NULLS LAST); plain DESC means NULLS FIRST and skips the index. */
+const newestFirst = sql`${notifications.createdAt} DESC NULLS LAST, ${notifications.id} DESC NULLS LAST`;
 
 function toTextArray(values: string[]): SQL {
   return sql`ARRAY[${sql.join(values.map((value) => sql`${value}`), sql`, `)}]::text[]`;
