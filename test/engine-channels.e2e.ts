@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { detailsOf, messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
+import { startHttpReceiver, startSmtpReceiver } from './support/receivers.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * One workflow chaining email, chat and push, configured only through the API, delivered to local
+ * receivers (test/delivery.e2e.ts covers every provider one by one).
+ */
+describe('workflow engine: email, chat and push in one workflow', () => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+  let http: Awaited<ReturnType<typeof startHttpReceiver>>;
+  beforeAll(async () => {
+    [t, smtp, http] = await Promise.all([startTestApp(), startSmtpReceiver(), startHttpReceiver()]);
+  });
+  afterAll(async () => {
+    await Promise.all([t?.close(), smtp?.close(), http?.close()]);
+  });
+
+  it('each step reaches its receiver with the rendered content; one message per step', async () => {
+    const integrations = [
+      { providerId: 'nodemailer', channel: 'email', credentials: { host: '127.0.0.1', port: String(smtp.port), secure: false, ignoreTls: true, from: 'app@example.com' } },
+      { providerId: 'chat-webhook', channel: 'chat', credentials: {} },
+      { providerId: 'push-webhook', channel: 'push', credentials: { webhookUrl: `${http.url}/push` } },
+    ];
+    for (const body of integrations) {
+      const res = await t.api('post', '/v1/integrations').send(body);
+      expect([res.status, res.body.errors]).toEqual([201, undefined]);
+    }
+    await t.api('post', '/v2/subscribers').send({ subscriberId: 'chan-sub', firstName: 'Ada', email: 'ada@example.com' }).expect(201);
+    await t.api('patch', '/v1/subscribers/chan-sub/credentials').send({ providerId: 'chat-webhook', credentials: { webhookUrl: `${http.url}/chat` } }).expect(200);
+    await t.api('patch', '/v1/subscribers/chan-sub/credentials').send({ providerId: 'push-webhook', credentials: { deviceTokens: ['token-1'] } }).expect(200);
+    const workflow = await t.api('post', '/v1/workflows').send({
+      name: 'Three channels',
+      identifier: 'three-channels',
+      steps: [
+        { template: { type: 'email', subject: 'Order {{payload.order}}', content: '<p>Hi {{subscriber.firstName}}, order {{payload.order}} shipped</p>' } },
+        { template: { type: 'chat', content: 'chat: order {{payload.order}}' } },
+        { template: { type: 'push', title: 'Order {{payload.order}}', content: 'push for {{subscriber.firstName}}' } },
+      ],
+    });
+    expect(workflow.status).toBe(201);
+
+    const { transactionId, jobs } = await triggerAndSettle(t, { name: 'three-channels', to: 'chan-sub', payload: { order: 'A-1' } });
+    const details = await Promise.all(jobs.map((job) => detailsOf(t, job.id)));
+    expect({ statuses: jobs.map((job) => job.status), details: details.flat().map((detail) => detail.detail) }).toMatchObject({
+      statuses: ['completed', 'completed', 'completed'],
+    });
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]).toMatchObject({ from: 'app@example.com', to: ['ada@example.com'] });
+    expect(smtp.mails[0].raw).toContain('Subject: Order A-1');
+    expect(smtp.mails[0].raw).toContain('Hi Ada, order A-1 shipped');
+    const chat = http.requests.filter((request) => request.url === '/chat');
+    const push = http.requests.filter((request) => request.url === '/push');
+    expect(chat.map((request) => request.json)).toEqual([expect.objectContaining({ content: 'chat: order A-1', subscriberId: 'chan-sub', transactionId })]);
+    expect(push.map((request) => request.json)).toEqual([expect.objectContaining({ target: ['token-1'], title: 'Order A-1', content: 'push for Ada' })]);
+    const messages = await messagesOf(t, transactionId);
+    expect(messages.map((message) => [message.channel, message.status]).sort()).toEqual([
+      ['chat', 'sent'],
+      ['email', 'sent'],
+      ['push', 'sent'],
+    ]);
+    expect(jobs.map((job) => job.type)).toEqual(['email', 'chat', 'push']);
+  }, 30_000);
+});
