@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
 import { newId } from '#common';
-import { jobs, notifications, SubscriberRepository, TopicRepository, TriggerEventRepository, triggerEvents } from '#dal';
-import { RecoverySweeper } from '#event-processing';
+import { jobs, messages, notifications, SubscriberRepository, TopicRepository, TriggerEventRepository, triggerEvents } from '#dal';
+import { QUEUE_NAMES, RecoverySweeper } from '#event-processing';
 import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf, step, triggerAndSettle } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { sleep, waitFor } from './support/wait.js';
@@ -34,7 +34,7 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
     it('fans out an event left `processing` by a dead worker', async () => {
       const workflow = await createWorkflow(t, { steps: [inApp('recovered')] });
       await storeEvent(workflow.id, 'txn-processing', ['rec-a', 'rec-b'], 'processing');
-      expect((await t.app.get(RecoverySweeper).sweep()).events).toBe(1);
+      await t.app.get(RecoverySweeper).sweep();
       await waitFor(async () => (await eventOf('txn-processing')).status === 'done', { description: 'the fan-out' });
       await waitFor(async () => (await messagesOf(t, 'txn-processing')).length === 2, { description: 'two messages' });
     });
@@ -44,7 +44,7 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
       const { transactionId, jobs: [done] } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-running' });
       // The worker died after creating the message, before recording the job's outcome.
       await t.db.update(jobs).set({ status: 'running', updatedAt: LONG_AGO() }).where(eq(jobs.id, done.id));
-      expect((await t.app.get(RecoverySweeper).sweep()).jobs).toBe(1);
+      await t.app.get(RecoverySweeper).sweep();
       await waitFor(async () => (await jobsOf(t, transactionId))[0].status === 'completed', { description: 'the re-run' });
       expect(await messagesOf(t, transactionId)).toHaveLength(1);
       expect((await detailsOf(t, done.id)).map((detail) => detail.detail)).toContain('Message was already sent by an earlier run of this step');
@@ -58,6 +58,27 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
       await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => job.status === 'completed'), { description: 'the chain' });
       expect((await detailsOf(t, delay.id)).map((detail) => detail.detail)).toContain('Delay is finished');
       expect(await messagesOf(t, transactionId)).toHaveLength(1);
+    });
+
+    it('leaves a queued job alone while the step queue has a backlog, takes it once the queue is empty', async () => {
+      const workflow = await createWorkflow(t, { steps: [inApp('late')] });
+      const { transactionId, jobs: [done] } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-backlog' });
+      await t.db.delete(messages).where(eq(messages.jobId, done.id));
+      const steps = t.queue.queue(QUEUE_NAMES.steps);
+      await steps.pause();
+      try {
+        await t.queue.add('run-step', { jobId: newId(), environmentId: t.environment.id });
+        // Older than the grace (5 s), younger than the backlog grace (10 × 5 s).
+        const updatedAt = new Date(Date.now() - 20_000);
+        await t.db.update(jobs).set({ status: 'queued', updatedAt }).where(eq(jobs.id, done.id));
+        await t.app.get(RecoverySweeper).sweep();
+        expect((await jobsOf(t, transactionId))[0].updatedAt).toEqual(updatedAt);
+      } finally {
+        await steps.resume();
+      }
+      await waitFor(async () => (await steps.getJobCounts('waiting')).waiting === 0, { description: 'the backlog to drain' });
+      await t.app.get(RecoverySweeper).sweep();
+      await waitFor(async () => (await messagesOf(t, transactionId)).length === 1, { description: 'the re-run' });
     });
 
     it('leaves a running job with a fresh heartbeat alone', async () => {

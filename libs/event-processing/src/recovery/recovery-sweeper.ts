@@ -72,7 +72,7 @@ export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private async hasBacklog(name: QueueName): Promise<boolean> {
-    const { waiting = 0, prioritized = 0 } = await this.queue.queue(name).getJobCounts('waiting', 'prioritized');
-    return waiting + prioritized > 0;
+    const counts = await this.queue.queue(name).getJobCounts('waiting', 'prioritized', 'paused');
+    return Object.values(counts).some((count) => count > 0);
   }
 }
