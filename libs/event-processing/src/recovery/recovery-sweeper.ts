@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { JobType } from 'bullmq';
 import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER } from '#common';
 import { JobRepository, TriggerEventRepository } from '#dal';
@@ -72,7 +73,8 @@ export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private async hasBacklog(name: QueueName): Promise<boolean> {
-    const counts = await this.queue.queue(name).getJobCounts('waiting', 'prioritized', 'paused');
+    // A paused queue reports its waiting entries as `paused`, a state BullMQ's JobType omits.
+    const counts = await this.queue.queue(name).getJobCounts('waiting', 'prioritized', 'paused' as JobType);
     return Object.values(counts).some((count) => count > 0);
   }
 }
