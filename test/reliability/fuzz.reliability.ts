@@ -17,7 +17,7 @@ import { seededParam, seedResources, type SeededResources } from './support/seed
 import { TableChecksum } from './support/table-checksum.js';
 
 /** FUZZ_RUNS_PER_ROUTE × 44 routes ≥ 20,000 requests; FUZZ_SEED replays a run. */
-const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 480);
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 460);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
