@@ -44,9 +44,8 @@ export class Deployment {
   }
 
   /**
-   * The consumer process. ROLE=worker cannot boot yet (main.ts asks for TenancyService, which only the
-   * api modules provide, and dist/apps/worker forces that role: reported in issue 8), so it runs the
-   * api entry point as ROLE=all and simply receives no requests.
+   * The consumer process: the api entry point as ROLE=all (consumers plus an api nobody calls). Written
+   * when ROLE=worker could not boot; since 3eabaec dist/apps/worker could be used instead (not yet tried).
    */
   async startWorker(): Promise<void> {
     this.worker = startService({ ...this.env, ROLE: 'all' }, await freePort(), MAIN);
