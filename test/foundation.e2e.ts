@@ -72,6 +72,24 @@ describe('foundation: auth, errors, health, queue', () => {
       expect((await t.api('get', '/v1/tenants/big')).status).toBe(404);
     });
 
+    it('422 for hostile nesting, before validation can overflow the stack', async () => {
+      for (const body of ['['.repeat(2000) + ']'.repeat(2000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)]) {
+        const res = await t.api('post', '/v1/tenants').set('Content-Type', 'application/json').send(body);
+        expect(res.status).toBe(422);
+        expect(res.body.message).toMatch(/nested deeper/);
+      }
+    });
+
+    it('422 for NUL characters in the body or the URL, and nothing is stored', async () => {
+      const inBody = await t.api('post', '/v1/tenants').send({ identifier: 'nul\u0000', name: 'n' });
+      expect(inBody.status).toBe(422);
+      const inKey = await t.api('post', '/v1/tenants').send({ identifier: 'nul-key', name: 'n', data: { 'a\u0000': 1 } });
+      expect(inKey.status).toBe(422);
+      expect((await t.api('get', '/v1/tenants/nul-key')).status).toBe(404);
+      expect((await t.api('get', '/v1/tenants/a%00b')).status).toBe(422);
+      expect((await t.api('get', '/v1/tenants?page=0&x=%00')).status).toBe(422);
+    });
+
     it('404 on an unknown route', async () => {
       const res = await t.api('get', '/v1/no-such-route');
       expect(res.status).toBe(404);

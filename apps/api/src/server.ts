@@ -6,6 +6,7 @@ import { Clock, DomainError, httpRequestDuration, newId, PinoNestLogger } from '
 import { AppModule } from './app.module.js';
 import { bodyLimitFor, largestBodyLimit } from './http/body-limits.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
+import { assertAcceptableBody, assertAcceptableUrl } from './http/input-guard.js';
 import { parseQueryString } from './http/query-arrays.js';
 import { setupSwagger } from './http/swagger.js';
 import { createValidationPipe } from './http/validation.js';
@@ -43,6 +44,10 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
     const length = Number(request.headers['content-length'] ?? 0);
     const limit = bodyLimitFor(request.url, config);
     if (length > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
+    assertAcceptableUrl(request.url);
+  });
+  fastify.addHook('preValidation', async (request: FastifyRequest) => {
+    assertAcceptableBody(request.body);
   });
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     httpRequestDuration.observe(

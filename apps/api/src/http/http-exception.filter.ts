@@ -2,13 +2,19 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/co
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { DomainError, newId } from '#common';
-import { isDatabaseUnavailable } from '#dal';
+import { isDatabaseUnavailable, pgErrorCode } from '#dal';
 import { reasonPhrase, type ErrorBody } from './error-body.js';
 
 interface FastifyLikeError {
   statusCode?: number;
   code?: string;
   message?: string;
+}
+
+/** Text PostgreSQL refuses to store (NUL, invalid encodings): bad input, not a server fault. */
+function isUnstorableInput(exception: unknown): boolean {
+  const code = pgErrorCode(exception);
+  return code === '22021' || code === '22P05';
 }
 
 /** Maps every thrown error to the error body; the only place HTTP statuses are chosen for failures. */
@@ -41,6 +47,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
       const message =
         typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? exception.message);
       return { body: { statusCode: status, message, error: reasonPhrase(status), ...base }, headers: {} };
+    }
+    if (isUnstorableInput(exception)) {
+      return { body: { statusCode: 422, message: 'The request contains characters that cannot be stored', error: reasonPhrase(422), ...base }, headers: {} };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn({ reqId: request.id, err: exception }, 'database unavailable');
