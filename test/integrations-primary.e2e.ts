@@ -90,13 +90,12 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
       expect(prodRows.find((row) => row.id === prodPrimary._id)?.primary).toBe(true);
     });
 
-    it('looks the id up in the organization: a Production key can switch a Development integration (in Development)', async () => {
+    it('scopes the id to the key environment: a Production key gets 404 for a Development integration, which stays as it was', async () => {
       const production = await t.createKeyFor('Production');
-      const devSms = await create({ providerId: 'sns', channel: 'sms', identifier: 'dev-sns' });
+      const devSms = await create({ providerId: 'sns', channel: 'sms', identifier: 'dev-sns', active: false });
       const res = await setPrimary(devSms._id, production.apiKey);
-      expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ _environmentId: t.environment.id, primary: true });
-      expect((await rowsOf(t.environment.id, 'sms')).filter((row) => row.primary).map((row) => row.id)).toEqual([devSms._id]);
+      expect(res.status).toBe(404);
+      expect((await rowsOf(t.environment.id, 'sms')).find((row) => row.id === devSms._id)).toMatchObject({ primary: false, active: false });
     });
 
     it('two concurrent calls for two integrations of one channel leave exactly one primary', async () => {

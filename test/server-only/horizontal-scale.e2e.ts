@@ -82,7 +82,9 @@ describe('horizontal scale on the production artefact', () => {
         }
       }),
     );
-    expect(statuses.filter((status) => status !== 201)).toEqual([]);
+    const failures = statuses.filter((status) => status !== 201);
+    const errorLogs = processes.flatMap((service) => service.output().split('\n').filter((line) => line.includes('"level":50'))).slice(0, 3);
+    expect({ failures, errorLogs }).toEqual({ failures: [], errorLogs: [] });
 
     const counts = async () =>
       withAdminClient(databaseUrlFor(base, database), async (client) => {

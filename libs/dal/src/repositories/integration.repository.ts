@@ -50,16 +50,6 @@ export class IntegrationRepository {
     return row;
   }
 
-  /** set-primary looks an integration up across the organization (the target's environment then applies). */
-  async findByIdInOrganization(organizationId: string, id: string): Promise<IntegrationRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(integrations)
-      .where(and(eq(integrations.organizationId, organizationId), eq(integrations.id, id), eq(integrations.deleted, false)))
-      .limit(1);
-    return row;
-  }
-
   async listByEnvironment(environmentId: string): Promise<IntegrationRow[]> {
     return this.db.select().from(integrations).where(live(environmentId)).orderBy(asc(integrations.channel), ...failoverOrder);
   }

@@ -4,16 +4,16 @@ import { IntegrationRepository, type IntegrationRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 
 /**
- * BEHAVIOR §4: the id is looked up in the key's organization; the switch happens in the target's own
- * environment and channel, in one transaction that locks the channel's rows.
+ * Operation 4: "primary for its channel in the current environment" — the id is looked up in the
+ * key's environment (another environment's integration is a 404, like every other resource: issue 8
+ * isolation), and the switch happens in one transaction that locks the channel's rows.
  */
 @Injectable()
 export class SetPrimaryIntegrationUseCase {
   constructor(private readonly integrations: IntegrationRepository) {}
 
   async execute(auth: AuthContext, id: string): Promise<IntegrationRow> {
-    const target = await this.integrations.findByIdInOrganization(auth.organizationId, id);
-    const row = target && (await this.integrations.setPrimary(target.environmentId, id));
+    const row = await this.integrations.setPrimary(auth.environmentId, id);
     if (!row) throw new DomainError('INTEGRATION_NOT_FOUND', `Integration with id ${id} not found`);
     return row;
   }
