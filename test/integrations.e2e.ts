@@ -190,6 +190,9 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
         [{ name: '' }, 'name'],
         [{ credentials: { token: 1 } }, 'credentials.token'],
         [{ conditions: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'EQUAL', on: 'tenant' }] }] }, 'conditions[0].children[0].on'],
+        [{ conditions: null }, 'conditions'],
+        [{ name: null }, 'name'],
+        [{ active: null }, 'active'],
       ] as const) {
         const res = await t.api('put', `/v1/integrations/${created._id}`).send(body);
         expect(res.status).toBe(422);

@@ -4,6 +4,7 @@ import { IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Mat
 import { CHANNELS, type Channel } from '#common';
 import type { IntegrationResponse } from '#application';
 import { StepFilterDefinition } from '#application';
+import { OptionalNotNull } from '../../http/optional-not-null.js';
 import { IntegrationCredentialsDto } from './integration-credentials.dto.js';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -73,38 +74,38 @@ export class CreateIntegrationDto {
 /** Partial: absent fields stay as they are; `credentials` and `configurations` replace the stored objects. */
 export class UpdateIntegrationDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
   name?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(255)
   @Matches(IDENTIFIER_PATTERN, { message: IDENTIFIER_MESSAGE })
   identifier?: string;
 
   @ApiPropertyOptional({ type: IntegrationCredentialsDto })
-  @IsOptional()
+  @OptionalNotNull()
   @ValidateNested()
   @Type(() => IntegrationCredentialsDto)
   credentials?: IntegrationCredentialsDto;
 
   @ApiPropertyOptional({ type: IntegrationConfigurationsDto })
-  @IsOptional()
+  @OptionalNotNull()
   @ValidateNested()
   @Type(() => IntegrationConfigurationsDto)
   configurations?: IntegrationConfigurationsDto;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   active?: boolean;
 
   @ApiPropertyOptional({ type: [StepFilterDefinition] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => StepFilterDefinition)
