@@ -59,6 +59,13 @@ describe('foundation: auth, errors, health, queue', () => {
       expect(res.body.errors.identifier.value).toBe(42);
     });
 
+    it('422 for null on a field that cannot be cleared', async () => {
+      await t.api('post', '/v1/tenants').send({ identifier: 'not-null', name: 'N' }).expect(201);
+      const res = await t.api('patch', '/v1/tenants/not-null').send({ identifier: null });
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual(['identifier']);
+    });
+
     it('400 on malformed JSON', async () => {
       const res = await t.api('post', '/v1/tenants').set('Content-Type', 'application/json').send('{"identifier": ');
       expect(res.status).toBe(400);

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { TenantRow } from '#dal';
+import { OptionalNotNull } from '../../http/optional-not-null.js';
 
 export class CreateTenantDto {
   @ApiProperty({ description: 'Unique per environment' })
@@ -23,7 +24,7 @@ export class CreateTenantDto {
 
 export class UpdateTenantDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
