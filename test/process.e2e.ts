@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,13 +46,31 @@ describe('service process (embedded defaults)', () => {
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
 
-    const second = startService({ DATA_DIR: dataDir }, port);
+    // The operator CLI adds a Production key to the same database while the service is down.
+    const cli = spawnSync(process.execPath, [join(process.cwd(), 'dist/apps/api/src/cli.js'), 'api-key', 'create', '--environment', 'Production'], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    expect(cli.status).toBe(0);
+    const productionKey = cli.stdout.trim();
+    expect(productionKey).toMatch(/^[0-9a-f]{48}$/);
+
+    const second = startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, port);
     await waitForHealthy(second);
     expect(second.output()).not.toContain('Development API key');
-    const kept = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, { headers });
+    const kept = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, { headers: { ...headers, 'x-request-id': 'follow-me' } });
     expect(kept.status).toBe(200);
     expect(((await kept.json()) as { name: string }).name).toBe('Survives restarts');
+    // Production is another environment: the new key works and sees none of Development's tenants.
+    const production = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, { headers: { Authorization: `ApiKey ${productionKey}` } });
+    expect(production.status).toBe(404);
     expect(await second.stop('SIGTERM')).toBe(0);
+    // JSON logs carry the request id of each request.
+    const requestLine = second
+      .output()
+      .split('\n')
+      .find((line) => line.includes('"reqId":"follow-me"'));
+    expect(JSON.parse(requestLine!)).toMatchObject({ msg: 'request completed', url: '/v1/tenants/kept', statusCode: 200 });
   });
 
   it('API_KEY guarantees that key for the Development environment', async () => {
