@@ -60,18 +60,24 @@ export class JobRepository {
    * once it is due, so an early or repeated queue entry finds nothing to do.
    */
   async claim(environmentId: string, id: string, now: Date): Promise<JobRow | undefined> {
-    const [row] = await this.db
+    const [row] = await this.claimMany(environmentId, [id], now);
+    return row;
+  }
+
+  /** `claim` for many jobs of one environment in one statement (a busy worker batches its claims). */
+  async claimMany(environmentId: string, ids: string[], now: Date): Promise<JobRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
       .update(jobs)
       .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, updatedAt: new Date() })
       .where(
         and(
           eq(jobs.environmentId, environmentId),
-          eq(jobs.id, id),
+          inArray(jobs.id, ids),
           or(inArray(jobs.status, ['pending', 'queued']), and(eq(jobs.status, 'delayed'), or(isNull(jobs.runAt), lte(jobs.runAt, now)))),
         ),
       )
       .returning();
-    return row;
   }
 
   async update(environmentId: string, id: string, changes: JobChanges, executor: DbExecutor = this.db): Promise<JobRow | undefined> {

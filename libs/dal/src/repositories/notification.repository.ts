@@ -39,6 +39,16 @@ export class NotificationRepository {
     return row;
   }
 
+  /** `findWithRequest` for many notifications of one environment. */
+  async findManyWithRequest(environmentId: string, ids: string[]): Promise<{ notification: NotificationRow; request: Record<string, unknown> | null }[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select({ notification: notifications, request: triggerEvents.request })
+      .from(notifications)
+      .leftJoin(triggerEvents, eq(triggerEvents.id, notifications.eventId))
+      .where(and(eq(notifications.environmentId, environmentId), inArray(notifications.id, ids)));
+  }
+
   async findByEvent(environmentId: string, eventId: string): Promise<NotificationRow[]> {
     return this.db
       .select()

@@ -60,6 +60,19 @@ export class TriggerEventRepository {
     return rows.length > 0;
   }
 
+  /**
+   * The fan-out's start: moves a `received` (or re-run `processing`) event to `processing` and
+   * returns it, in one statement; a canceled, finished or missing event is not returned.
+   */
+  async startProcessing(environmentId: string, id: string, executor: DbExecutor = this.db): Promise<TriggerEventRow | undefined> {
+    const [row] = await executor
+      .update(triggerEvents)
+      .set({ status: 'processing', updatedAt: new Date() })
+      .where(and(eq(triggerEvents.environmentId, environmentId), eq(triggerEvents.id, id), inArray(triggerEvents.status, ['received', 'processing'])))
+      .returning();
+    return row;
+  }
+
   /** DELETE /v1/events/trigger before or during fan-out: the fan-out stops at its next chunk. */
   async cancelByTransaction(environmentId: string, transactionId: string): Promise<boolean> {
     const rows = await this.db

@@ -17,6 +17,7 @@ import {
   type WorkflowRow,
 } from '#dal';
 import { WorkflowCache } from '../cache/workflow-cache.js';
+import { workerTransaction } from '../database/worker-transaction.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { parseActor, parseRecipients, type SubscriberRecipient } from '../trigger/recipients.js';
 import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
@@ -47,9 +48,9 @@ export class FanOutService {
   ) {}
 
   async run(environmentId: string, eventId: string): Promise<void> {
-    const event = await this.events.findById(environmentId, eventId);
     // A canceled event stays canceled; a finished one is not fanned out twice.
-    if (!event || !(await this.events.transition(environmentId, eventId, ['received', 'processing'], 'processing'))) return;
+    const event = await workerTransaction(this.db, (tx) => this.events.startProcessing(environmentId, eventId, tx));
+    if (!event) return;
     const workflow = await this.workflows.byId(environmentId, event.workflowId);
     if (!workflow) {
       await this.events.setStatus(environmentId, eventId, 'failed', 'The workflow was deleted before the event was processed');
@@ -104,8 +105,8 @@ export class FanOutService {
         after = page[page.length - 1].subscriberId;
       }
     }
-    if (live && buffer.length > 0) live = await this.flush(event, workflow, buffer);
-    if (live) await this.events.transition(environmentId, eventId, ['processing'], 'done');
+    if (live && buffer.length > 0) await this.flush(event, workflow, buffer, true);
+    else if (live) await workerTransaction(this.db, (tx) => this.events.transition(environmentId, eventId, ['processing'], 'done', tx));
   }
 
   /** Soft-deleted subscribers keep their topic memberships; they receive nothing. */
@@ -116,11 +117,13 @@ export class FanOutService {
   /**
    * One transaction per chunk; the first step job of each new notification is enqueued after commit.
    * The chunk first touches its event (the fan-out's heartbeat for the recovery sweeper) and writes
-   * nothing when the event was canceled meanwhile. Returns whether the fan-out may go on.
+   * nothing when the event was canceled meanwhile; the last chunk marks it done in the same
+   * transaction (a queue entry lost after that commit leaves a queued job to the recovery sweeper).
+   * Returns whether the fan-out may go on.
    */
-  private async flush(event: TriggerEventRow, workflow: WorkflowRow, chunk: Recipient[]): Promise<boolean> {
-    const queued = await this.db.transaction(async (tx) => {
-      if (!(await this.events.transition(event.environmentId, event.id, ['processing'], 'processing', tx))) return undefined;
+  private async flush(event: TriggerEventRow, workflow: WorkflowRow, chunk: Recipient[], last = false): Promise<boolean> {
+    const queued = await workerTransaction(this.db, async (tx) => {
+      if (!(await this.events.transition(event.environmentId, event.id, ['processing'], last ? 'done' : 'processing', tx))) return undefined;
       const inserted = await this.notifications.insertMany(buildNotifications(event, workflow, chunk), tx);
       const jobs = await this.jobs.insertMany(buildJobs(event, workflow, inserted), tx);
       return jobs.filter((job) => job.status === 'queued');
@@ -130,12 +133,22 @@ export class FanOutService {
     return true;
   }
 
-  /** One upsert for the actor and every subscriber of `to`; returns external → internal id of the live ones. */
+  /**
+   * One upsert for the actor and every subscriber of `to`; returns external → internal id of the live
+   * ones. A bare subscriberId of an existing subscriber changes nothing, so it is only read: the
+   * upsert (a row write even when nothing changed) is left to new subscribers and sent fields.
+   */
   private async upsertSubscribers(event: TriggerEventRow, recipients: SubscriberRecipient[]): Promise<Map<string, string>> {
-    const inputs = await Promise.all(recipients.map((recipient) => this.toUpsertInput(event.environmentId, recipient)));
+    const bare = recipients.filter((recipient) => !recipient.fields).map((recipient) => recipient.subscriberId);
+    const existing = bare.length > 0 ? await this.subscribers.findBySubscriberIds(event.environmentId, bare) : [];
+    const ids = new Map(existing.map((row) => [row.subscriberId, row.id]));
+    const toWrite = recipients.filter((recipient) => recipient.fields || !ids.has(recipient.subscriberId));
+    if (toWrite.length === 0) return ids;
+    const inputs = await Promise.all(toWrite.map((recipient) => this.toUpsertInput(event.environmentId, recipient)));
     const scope = { environmentId: event.environmentId, organizationId: event.organizationId };
     const rows = await this.subscribers.upsertMany(scope, inputs, { restoreDeleted: false });
-    return new Map(rows.map((row) => [row.subscriberId, row.id]));
+    for (const row of rows) ids.set(row.subscriberId, row.id);
+    return ids;
   }
 
   private async toUpsertInput(environmentId: string, recipient: SubscriberRecipient): Promise<SubscriberUpsertInput> {

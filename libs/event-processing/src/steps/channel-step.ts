@@ -56,7 +56,8 @@ export class ChannelStep {
 
   async run(context: StepContext): Promise<StepOutcome> {
     const { job } = context;
-    const existing = await this.messages.findByJob(job.environmentId, job.id);
+    // The first claim of a job (attempts counts claims) cannot find messages of an earlier run.
+    const existing = job.attempts > 1 ? await this.messages.findByJob(job.environmentId, job.id) : [];
     const alreadySent = new Set(existing.filter((message) => message.status === 'sent').map((message) => message.deliveryKey));
     if (alreadySent.has('')) {
       record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
@@ -108,20 +109,18 @@ export class ChannelStep {
     }
   }
 
-  private async inApp(context: StepContext, rendered: Rendered): Promise<StepOutcome> {
-    await this.save(
-      context,
-      this.message(context, {
-        subject: rendered.subject === undefined ? null : text(rendered.subject),
-        content: text(rendered.content),
-        cta: typeof rendered.cta === 'object' && rendered.cta !== null ? (rendered.cta as Record<string, unknown>) : {},
-        status: 'sent',
-        deliveredAt: [context.now.toISOString()],
-        providerId: 'novu',
-      }),
-    );
+  /** Nothing leaves the database: the row is written with the job's final status, in one transaction. */
+  private inApp(context: StepContext, rendered: Rendered): StepOutcome {
+    const row = this.message(context, {
+      subject: rendered.subject === undefined ? null : text(rendered.subject),
+      content: text(rendered.content),
+      cta: typeof rendered.cta === 'object' && rendered.cta !== null ? (rendered.cta as Record<string, unknown>) : {},
+      status: 'sent',
+      deliveredAt: [context.now.toISOString()],
+      providerId: 'novu',
+    });
     record(context, { status: 'Success', detail: 'Message created', providerId: 'novu' });
-    return outcome.completed({ providerId: 'novu' });
+    return outcome.completed({ providerId: 'novu', messages: [row] });
   }
 
   /** email and sms: the subscriber's address, the environment's integrations of the channel in failover order. */

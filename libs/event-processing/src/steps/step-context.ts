@@ -12,6 +12,7 @@ import {
   type WorkflowRow,
 } from '#dal';
 import { WorkflowCache } from '../cache/workflow-cache.js';
+import { Batcher } from '../database/batcher.js';
 import { parseActor, tenantIdentifierOf } from '../trigger/recipients.js';
 import type { StepDetail } from './step-outcome.js';
 
@@ -46,8 +47,20 @@ export function templateVariables(context: StepContext) {
   };
 }
 
+type NotificationWithRequest = { notification: NotificationRow; request: Record<string, unknown> | null };
+
 @Injectable()
 export class StepContextLoader {
+  /** Concurrent step jobs read their notifications and subscribers in one statement each, per environment. */
+  private readonly notificationBatch = new Batcher<string, NotificationWithRequest>(
+    async (env, ids) => new Map((await this.notifications.findManyWithRequest(env, ids)).map((row) => [row.notification.id, row])),
+    (id) => id,
+  );
+  private readonly subscriberBatch = new Batcher<string, SubscriberRow>(
+    async (env, ids) => new Map((await this.subscribers.findByIds(env, ids)).map((row) => [row.id, row])),
+    (id) => id,
+  );
+
   constructor(
     private readonly notifications: NotificationRepository,
     private readonly subscribers: SubscriberRepository,
@@ -58,9 +71,9 @@ export class StepContextLoader {
 
   async load(job: JobRow, now: Date): Promise<StepContext | undefined> {
     const env = job.environmentId;
-    const [found, [subscriber], workflow] = await Promise.all([
-      this.notifications.findWithRequest(env, job.notificationId),
-      this.subscribers.findByIds(env, [job.subscriberId]),
+    const [found, subscriber, workflow] = await Promise.all([
+      this.notificationBatch.load(env, job.notificationId),
+      this.subscriberBatch.load(env, job.subscriberId),
       this.workflows.byId(env, job.workflowId),
     ]);
     if (!found) return undefined;

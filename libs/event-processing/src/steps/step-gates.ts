@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNELS, type Channel } from '#common';
 import { evaluateStepFilters, isWithinSchedule, nextOpenSlot, SubscriberPreferenceService, type Schedule } from '#application';
+import type { WorkflowRow } from '#dal';
+import { Batcher } from '../database/batcher.js';
 import { record, templateVariables, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
@@ -15,7 +17,25 @@ export const isChannel = (type: string): type is Channel => (CHANNELS as readonl
  */
 @Injectable()
 export class StepGates {
+  /** The latest workflow row of each batch group, which the group key only names (one entry per workflow and channel). */
+  private readonly groupWorkflows = new Map<string, WorkflowRow>();
+  /** Concurrent channel steps of one workflow and channel resolve their preferences in one query. */
+  private readonly enabledBatch = new Batcher<string, boolean>(
+    async (group, subscriberIds) => {
+      const workflow = this.groupWorkflows.get(group)!;
+      const [environmentId, , channel] = group.split('|');
+      return this.preferences.isChannelEnabledForMany(environmentId, subscriberIds, workflow, channel as Channel);
+    },
+    (id) => id,
+  );
+
   constructor(private readonly preferences: SubscriberPreferenceService) {}
+
+  private async isChannelEnabled(environmentId: string, subscriberId: string, workflow: WorkflowRow, channel: Channel): Promise<boolean> {
+    const group = `${environmentId}|${workflow.id}|${channel}`;
+    this.groupWorkflows.set(group, workflow);
+    return (await this.enabledBatch.load(group, subscriberId)) ?? true;
+  }
 
   async check(context: StepContext): Promise<StepOutcome | undefined> {
     const { job, subscriber, workflow } = context;
@@ -26,7 +46,7 @@ export class StepGates {
       return outcome.canceled();
     }
     if (!isChannel(job.type) || !subscriber) return undefined;
-    if (workflow && !(await this.preferences.isChannelEnabled(job.environmentId, subscriber.id, workflow, job.type))) {
+    if (workflow && !(await this.isChannelEnabled(job.environmentId, subscriber.id, workflow, job.type))) {
       record(context, { status: 'Success', source: 'Internal', detail: `Step filtered by subscriber preferences: the ${job.type} channel is disabled` });
       return outcome.canceled();
     }

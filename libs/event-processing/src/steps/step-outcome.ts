@@ -1,4 +1,5 @@
 import type { ExecutionSource, ExecutionStatus, JobStatus } from '#common';
+import type { NewMessageRow } from '#dal';
 
 /** One execution-detail sentence a step recorded. */
 export interface StepDetail {
@@ -21,6 +22,8 @@ export interface StepOutcome {
   error?: string;
   providerId?: string | null;
   saved?: boolean;
+  /** Message rows written in the same transaction as the job's final status (in_app: nothing is sent outside). */
+  messages?: NewMessageRow[];
 }
 
 export const outcome = {

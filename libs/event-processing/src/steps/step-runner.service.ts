@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER, newId } from '#common';
 import { TemplateRenderError } from '#application';
-import { DATABASE, ExecutionDetailRepository, JobRepository, type Database, type JobRow } from '#dal';
+import { DATABASE, ExecutionDetailRepository, JobRepository, MessageRepository, type Database, type JobRow } from '#dal';
+import { workerTransaction } from '../database/worker-transaction.js';
+import { Batcher } from '../database/batcher.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { ChannelStep } from './channel-step.js';
 import { finishDelay, startDelay } from './delay-step.js';
@@ -17,10 +19,23 @@ import { outcome, type StepOutcome } from './step-outcome.js';
  */
 @Injectable()
 export class StepRunner {
+  /** Claims of concurrent step jobs share one UPDATE (and one commit) per environment. */
+  private readonly claims = new Batcher<{ id: string; now: Date }, JobRow>(
+    async (environmentId, keys) => {
+      // The earliest `now` of the batch: a job due for it is due for every later caller too.
+      const now = new Date(Math.min(...keys.map((key) => key.now.getTime())));
+      const rows = await this.jobs.claimMany(environmentId, keys.map((key) => key.id), now);
+      return new Map(rows.map((row) => [row.id, row]));
+    },
+    (key) => key.id,
+    true,
+  );
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly jobs: JobRepository,
     private readonly details: ExecutionDetailRepository,
+    private readonly messages: MessageRepository,
     private readonly loader: StepContextLoader,
     private readonly gates: StepGates,
     private readonly channel: ChannelStep,
@@ -34,8 +49,8 @@ export class StepRunner {
   /** `finalAttempt`: an unexpected error fails the job instead of being retried by the queue. */
   async run(environmentId: string, jobId: string, finalAttempt: boolean): Promise<void> {
     const now = this.clock.now();
-    // One statement: a finished, running or not yet due job is simply not returned.
-    const job = await this.jobs.claim(environmentId, jobId, now);
+    // A finished, running or not yet due job is simply not returned.
+    const job = await this.claims.load(environmentId, { id: jobId, now });
     if (!job) return this.requeueIfEarly(environmentId, jobId, now);
     // Only a waiting step (delay, digest window, schedule hold) sets runAt: a claimed job with one is
     // resuming, also when the sweeper re-queued it after its worker died mid-resume.
@@ -105,7 +120,9 @@ export class StepRunner {
     const { job } = context;
     const env = job.environmentId;
     const toQueue: { job: JobRow; delayMs?: number }[] = [];
-    await this.db.transaction(async (tx) => {
+    // One transaction for every write of the step: status, messages, details, next job.
+    await workerTransaction(this.db, async (tx) => {
+      if (result.messages) await this.messages.insertMany(result.messages, tx);
       if (!result.saved) {
         await this.jobs.update(
           env,

@@ -1,0 +1,18 @@
+import { sql } from 'drizzle-orm';
+import type { Database, DbExecutor } from '#dal';
+
+/**
+ * A transaction of the worker whose COMMIT does not wait for the WAL flush (`synchronous_commit =
+ * off` for this transaction only). A PostgreSQL crash may then lose the last few hundred ms of such
+ * commits — never reorder them, and never a client-side crash. That is safe for worker writes, and
+ * only for them: each is idempotent (claim guards, unique (event, subscriber), (notification, step)
+ * and (job, delivery key) keys) and every state a lost commit falls back to — an event `received` or
+ * `processing`, a job `queued` or `running` — is one the recovery sweeper re-runs after its grace.
+ * The API's trigger_events insert, the acknowledgement to the client, always commits synchronously.
+ */
+export async function workerTransaction<T>(db: Database, work: (tx: DbExecutor) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+    return work(tx);
+  });
+}
