@@ -97,6 +97,22 @@ describe('foundation: auth, errors, health, queue', () => {
       expect((await t.api('get', '/v1/tenants?page=0&x=%00')).status).toBe(422);
     });
 
+    it('422 for lone surrogates, which PostgreSQL cannot store', async () => {
+      const res = await t.api('post', '/v1/tenants').set('Content-Type', 'application/json').send('{"identifier":"surrogate","name":"\\udfff"}');
+      expect(res.status).toBe(422);
+      expect((await t.api('get', '/v1/tenants/surrogate')).status).toBe(404);
+    });
+
+    it('the router\'s own rejections (malformed URL, over-long parameter) use the error body too', async () => {
+      const malformed = await t.api('get', '/v1/tenants/%uDFFF');
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: 'Malformed URL' });
+      const long = await t.api('delete', `/v1/tenants/${'x'.repeat(1_500)}`);
+      expect(long.status).toBe(414);
+      expect(long.body).toMatchObject({ statusCode: 414, error: 'URI Too Long', message: 'A path parameter is too long' });
+      expect(typeof long.body.timestamp).toBe('string');
+    });
+
     it('404 on an unknown route', async () => {
       const res = await t.api('get', '/v1/no-such-route');
       expect(res.status).toBe(404);

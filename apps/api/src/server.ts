@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Clock, DomainError, httpRequestDuration, newId, PinoNestLogger } from '#common';
 import { AppModule } from './app.module.js';
 import { bodyLimitFor, largestBodyLimit } from './http/body-limits.js';
@@ -14,6 +14,8 @@ import type { Runtime } from './runtime.js';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 const MAX_INCOMING_REQUEST_ID = 200;
+/** Ids and keys in paths are far shorter; longer ones get a 414 in the usual error body. */
+const MAX_PATH_PARAMETER_LENGTH = 1_000;
 
 function requestIdFrom(request: { headers: Record<string, string | string[] | undefined> }): string {
   const incoming = request.headers[REQUEST_ID_HEADER];
@@ -23,19 +25,26 @@ function requestIdFrom(request: { headers: Record<string, string | string[] | un
 /** Builds the Nest application (not yet listening) for a prepared runtime. */
 export async function createServer(runtime: Runtime, options: { clock?: Clock; swaggerUi?: boolean } = {}): Promise<NestFastifyApplication> {
   const { config, logger } = runtime;
+  const filter = new HttpExceptionFilter(logger);
   const adapter = new FastifyAdapter({
+    // A malformed URL or an over-long path parameter is answered by the router before Nest sees the
+    // request: give those answers the same error body as every other one.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const { body, headers } = filter.toBody(error, request);
+      void reply.headers(headers).status(body.statusCode).type('application/json; charset=utf-8').send(body);
+    },
     bodyLimit: largestBodyLimit(config),
     genReqId: requestIdFrom,
     // Keeps a slow client from holding a connection forever; long enough for bulk triggers.
     requestTimeout: 30_000,
     return503OnClosing: true,
-    routerOptions: { querystringParser: parseQueryString },
+    routerOptions: { querystringParser: parseQueryString, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(runtime, options), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  app.useGlobalFilters(new HttpExceptionFilter(logger));
+  app.useGlobalFilters(filter);
   app.useGlobalPipes(createValidationPipe());
 
   const fastify = app.getHttpAdapter().getInstance();

@@ -11,6 +11,11 @@ interface FastifyLikeError {
   message?: string;
 }
 
+const ROUTER_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'Malformed URL',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long',
+};
+
 /** Text PostgreSQL refuses to store (NUL, invalid encodings): bad input, not a server fault. */
 function isUnstorableInput(exception: unknown): boolean {
   const code = pgErrorCode(exception);
@@ -33,7 +38,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
   }
 
   toBody(exception: unknown, request: FastifyRequest): { body: ErrorBody; headers: Record<string, string> } {
-    const base = { path: request.url, timestamp: new Date().toISOString() };
+    const base = { path: request.url.length > 2_048 ? `${request.url.slice(0, 2_048)}…` : request.url, timestamp: new Date().toISOString() };
     if (exception instanceof DomainError) {
       const body: ErrorBody = { statusCode: exception.status, message: exception.message, error: reasonPhrase(exception.status), ...base };
       if (exception.fieldErrors) body.errors = exception.fieldErrors;
@@ -61,7 +66,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const fastifyError = exception as FastifyLikeError;
     if (fastifyError?.code?.startsWith('FST_') && fastifyError.statusCode && fastifyError.statusCode < 500) {
       const status = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 400 : fastifyError.statusCode;
-      return { body: { statusCode: status, message: fastifyError.message ?? reasonPhrase(status), error: reasonPhrase(status), ...base }, headers: {} };
+      // The router's own messages repeat the whole (possibly huge, possibly hostile) URL.
+      const message = ROUTER_MESSAGES[fastifyError.code] ?? fastifyError.message ?? reasonPhrase(status);
+      return { body: { statusCode: status, message, error: reasonPhrase(status), ...base }, headers: {} };
     }
     if (exception instanceof SyntaxError && (exception as FastifyLikeError).statusCode === 400) {
       return { body: { statusCode: 400, message: 'Malformed JSON body', error: reasonPhrase(400), ...base }, headers: {} };

@@ -6,24 +6,30 @@ const NUL = '\u0000';
 
 /**
  * Checks a parsed request body (iteratively, so hostile nesting cannot overflow the stack): nesting
- * depth, and NUL characters, which PostgreSQL refuses in text and jsonb. Both are 422s here instead
- * of failures deeper down.
+ * depth, and text PostgreSQL refuses in text and jsonb. Both are 422s here instead of failures
+ * deeper down.
  */
 export function assertAcceptableBody(body: unknown): void {
   const stack: { value: unknown; depth: number }[] = [{ value: body, depth: 0 }];
   while (stack.length > 0) {
     const { value, depth } = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes(NUL)) throw DomainError.validation('body', 'Strings must not contain NUL characters');
+      assertStorableText(value);
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
     if (depth >= MAX_BODY_DEPTH) throw DomainError.validation('body', `The body must not be nested deeper than ${MAX_BODY_DEPTH} levels`);
     for (const [key, child] of Object.entries(value)) {
-      if (key.includes(NUL)) throw DomainError.validation('body', 'Keys must not contain NUL characters');
+      assertStorableText(key);
       stack.push({ value: child, depth: depth + 1 });
     }
   }
+}
+
+/** PostgreSQL stores neither NUL nor lone UTF-16 surrogates (e.g. "\\udfff" in JSON). */
+function assertStorableText(text: string): void {
+  if (text.includes(NUL)) throw DomainError.validation('body', 'Strings must not contain NUL characters');
+  if (!text.isWellFormed()) throw DomainError.validation('body', 'Strings must be well-formed Unicode (no lone surrogates)');
 }
 
 /** A NUL anywhere in the path or query string (raw or percent-encoded) is refused. */
