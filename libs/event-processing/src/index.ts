@@ -7,3 +7,4 @@ export * from './queue/queue-consumer.js';
 export * from './trigger/recipients.js';
 export * from './recovery/recovery-sweeper.js';
 export * from './cache/workflow-cache.js';
+export * from './database/batcher.js';
