@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createWorkflow, inApp, triggerAndSettle } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 describe('GET /metrics', () => {
@@ -18,6 +19,14 @@ describe('GET /metrics', () => {
     expect(res.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/tenants\/:identifier",status_code="404"\} 1/);
     expect(res.text).toMatch(/queue_jobs\{queue="step-jobs",state="waiting"\} \d+/);
     expect(res.text).toContain('process_resident_memory_bytes');
+  });
+
+  it('counts deliveries by channel, provider and status, and step jobs by name', async () => {
+    const workflow = await createWorkflow(t, { steps: [inApp('Hello')] });
+    await triggerAndSettle(t, { name: workflow.identifier, to: 'metrics-subscriber' });
+    const text = (await t.http.get('/metrics')).text;
+    expect(text).toMatch(/deliveries_total\{channel="in_app",provider="novu",status="sent"\} [1-9]/);
+    expect(text).toMatch(/queue_job_duration_seconds_count\{name="run-step",outcome="completed"\} [1-9]/);
   });
 });
 

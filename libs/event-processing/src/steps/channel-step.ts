@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CHAT_PROVIDERS, newId, PUSH_PROVIDERS } from '#common';
+import { countDeliveries } from './delivery-metrics.js';
 import { renderTemplate } from '#application';
 import { IntegrationRepository, MessageRepository, SubscriberRepository, type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
 import type { ChatChannelCredentials, ProviderMessage } from '#providers';
@@ -97,6 +98,7 @@ export class ChannelStep {
   /** Writes the row, or updates it when an earlier run left one (e.g. an error before a retry). */
   private async save(context: StepContext, row: NewMessageRow): Promise<void> {
     const [inserted] = await this.messages.insertMany([row]);
+    countDeliveries([row]);
     if (inserted) return;
     const [previous] = (await this.messages.findByJob(context.job.environmentId, context.job.id)).filter((message) => message.deliveryKey === (row.deliveryKey ?? ''));
     if (previous) {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER, newId } from '#common';
+import { countDeliveries } from './delivery-metrics.js';
 import { TemplateRenderError } from '#application';
 import { DATABASE, ExecutionDetailRepository, JobRepository, MessageRepository, type Database, type JobRow } from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
@@ -150,6 +151,7 @@ export class StepRunner {
       }
       await this.details.insertMany(detailRows, tx);
     });
+    if (result.messages) countDeliveries(result.messages);
     for (const entry of toQueue) {
       await this.queue.add('run-step', { jobId: entry.job.id, environmentId: env }, entry.delayMs ? { delay: entry.delayMs } : undefined).catch((error: unknown) => {
         // The row says queued/delayed: the recovery sweeper enqueues it again.
