@@ -15,14 +15,11 @@ export interface FirstBootResult {
 export class TenancyService {
   constructor(private readonly environments: EnvironmentRepository) {}
 
-  /**
-   * On an empty database: one organization, Development and Production, a key each.
-   * Callers hold the migration lock, so two processes booting at once create one organization.
-   */
+  /** On an empty database: one organization, Development and Production, a key each (once, whatever boots at once). */
   async ensureFirstBoot(apiKey?: string): Promise<FirstBootResult> {
     const result: FirstBootResult = {};
-    if ((await this.environments.countOrganizations()) === 0) {
-      const created = await this.environments.createOrganization('Default organization', [...DEFAULT_ENVIRONMENTS]);
+    const created = await this.environments.createFirstOrganization('Default organization', [...DEFAULT_ENVIRONMENTS]);
+    if (created) {
       for (const environment of created) {
         const key = environment.name === 'Development' && apiKey ? apiKey : generateApiKey();
         await this.environments.insertApiKey(environment, hashApiKey(key), apiKeyPrefix(key));

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { newId } from '#common';
-import type { Database } from '../database/database.js';
+import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { apiKeys, environments, organizations, type Environment } from '../schema/index.js';
 
@@ -9,6 +9,18 @@ export interface ApiKeyOwner {
   apiKeyId: string;
   environmentId: string;
   organizationId: string;
+}
+
+/** Arbitrary constant naming the first-boot lock ("BOOT"). */
+const FIRST_BOOT_LOCK_KEY = 0x424f4f54;
+
+async function insertOrganization(tx: DbExecutor, name: string, environmentNames: string[]): Promise<Environment[]> {
+  const organizationId = newId();
+  await tx.insert(organizations).values({ id: organizationId, name });
+  return tx
+    .insert(environments)
+    .values(environmentNames.map((envName) => ({ id: newId(), organizationId, name: envName })))
+    .returning();
 }
 
 /** Organizations, environments and API keys: the tenancy every other row hangs off. */
@@ -25,20 +37,21 @@ export class EnvironmentRepository {
     return row;
   }
 
-  async countOrganizations(): Promise<number> {
-    const rows = await this.db.select({ id: organizations.id }).from(organizations).limit(1);
-    return rows.length;
+  /**
+   * Creates the first organization unless one exists. An advisory lock serializes processes booting
+   * at once on one empty database, so exactly one of them creates it (the others get undefined).
+   */
+  async createFirstOrganization(name: string, environmentNames: string[]): Promise<Environment[] | undefined> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${FIRST_BOOT_LOCK_KEY})`);
+      const existing = await tx.select({ id: organizations.id }).from(organizations).limit(1);
+      if (existing.length > 0) return undefined;
+      return insertOrganization(tx, name, environmentNames);
+    });
   }
 
   async createOrganization(name: string, environmentNames: string[]): Promise<Environment[]> {
-    return this.db.transaction(async (tx) => {
-      const organizationId = newId();
-      await tx.insert(organizations).values({ id: organizationId, name });
-      return tx
-        .insert(environments)
-        .values(environmentNames.map((envName) => ({ id: newId(), organizationId, name: envName })))
-        .returning();
-    });
+    return this.db.transaction((tx) => insertOrganization(tx, name, environmentNames));
   }
 
   async findEnvironmentByName(name: string, organizationId?: string): Promise<Environment | undefined> {
