@@ -63,21 +63,10 @@ export async function deploy(options: BenchOptions, label: string, database: str
     started.push(api);
     await waitForHttp(api, '/health');
     // After the api migrated the database, so the worker boots on a ready schema.
-    let worker = startProcess(`${label} worker`, 'dist/apps/worker/src/main.js', { ...env, ROLE: 'worker' }, await freePort(), profileArgs('worker'));
+    const worker = startProcess(`${label} worker`, 'dist/apps/worker/src/main.js', { ...env, ROLE: 'worker' }, await freePort(), profileArgs('worker'));
     started.push(worker);
+    await waitForHttp(worker, '/health');
     const notes: string[] = [];
-    try {
-      await waitForHttp(worker, '/health');
-    } catch (error) {
-      // A worker that cannot boot would leave every delivery scenario empty; the api entry with
-      // ROLE=all runs the same consumers (plus idle HTTP modules), so the run still measures them.
-      const reason = (error instanceof Error ? error.message : String(error)).split('\n').slice(0, 3).join(' | ');
-      notes.push(`worker entry (ROLE=worker) failed to boot, fell back to dist/apps/api/src/main.js with ROLE=all: ${reason}`);
-      await worker.stop();
-      worker = startProcess(`${label} worker(ROLE=all)`, 'dist/apps/api/src/main.js', { ...env, ROLE: 'all' }, await freePort(), profileArgs('worker'));
-      started.push(worker);
-      await waitForHttp(worker, '/health');
-    }
 
     const scope = await developmentScope(pool);
     const openQueue = (name: string) => {

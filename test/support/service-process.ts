@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 const ROOT = process.cwd();
 export const MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
+export const WORKER_MAIN = join(ROOT, 'dist', 'apps', 'worker', 'src', 'main.js');
 
 /** Process tests run the built service, as `npm start` does; build it when missing. */
 export function ensureBuilt(): void {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { loadConfig, TERMINAL_JOB_STATUSES } from '#common';
-import { ensureBuilt, freePort, MAIN, startService, waitForHealthy, type ServiceProcess } from '../../support/service-process.js';
+import { ensureBuilt, freePort, MAIN, startService, waitForHealthy, WORKER_MAIN, type ServiceProcess } from '../../support/service-process.js';
 import { TEST_ENCRYPTION_KEY } from '../../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
@@ -43,12 +43,9 @@ export class Deployment {
     return deployment;
   }
 
-  /**
-   * The consumer process: the api entry point as ROLE=all (consumers plus an api nobody calls). Written
-   * when ROLE=worker could not boot; since 3eabaec dist/apps/worker could be used instead (not yet tried).
-   */
+  /** The consumer process: the worker entry point (queue consumers and /health). */
   async startWorker(): Promise<void> {
-    this.worker = startService({ ...this.env, ROLE: 'all' }, await freePort(), MAIN);
+    this.worker = startService({ ...this.env, ROLE: 'worker' }, await freePort(), WORKER_MAIN);
     await waitForHealthy(this.worker, 60_000);
   }
 
