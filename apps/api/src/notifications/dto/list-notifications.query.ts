@@ -2,11 +2,13 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { CHANNELS, type Channel } from '#common';
+import { PageQueryDto } from '../../http/pagination.dto.js';
 import { ToArray } from '../../http/query-arrays.js';
 
 const MAX_FILTER_VALUES = 100;
 
-export class ListNotificationsQueryDto {
+/** The spec's filters, and the shared page query with the spec's smaller limit (1..50). */
+export class ListNotificationsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ type: [String], enum: CHANNELS, description: 'Repeated, bracketed or single value' })
   @IsOptional()
   @ToArray()
@@ -47,21 +49,14 @@ export class ListNotificationsQueryDto {
   @MaxLength(255, { each: true })
   subscriberIds?: string[];
 
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(100_000)
-  page: number = 0;
-
+  // class-validator drops the parent's rules for a redeclared property: all of them are repeated here.
   @ApiPropertyOptional({ minimum: 1, maximum: 50, default: 10 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(50)
-  limit: number = 10;
+  override limit: number = 10;
 
   @ApiPropertyOptional()
   @IsOptional()
