@@ -1,17 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 
-/** `?page=&limit=` for page-numbered lists (page from 0). */
-export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(100_000)
-  page: number = 0;
-
+/** `?limit=` (1..100) shared by page-numbered and cursor lists. */
+export class LimitQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
   @IsOptional()
   @Type(() => Number)
@@ -19,6 +11,30 @@ export class PageQueryDto {
   @Min(1)
   @Max(100)
   limit: number = 10;
+}
+
+/** `?page=&limit=` for page-numbered lists (page from 0). */
+export class PageQueryDto extends LimitQueryDto {
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  page: number = 0;
+}
+
+/** `?limit=&after=&before=` for cursor lists (subscribers, topics, topic subscriptions). */
+export class CursorQueryDto extends LimitQueryDto {
+  @ApiPropertyOptional({ description: 'Cursor: the `next` of the previous page' })
+  @IsOptional()
+  @IsUUID()
+  after?: string;
+
+  @ApiPropertyOptional({ description: 'Cursor: the `previous` of the current page' })
+  @IsOptional()
+  @IsUUID()
+  before?: string;
 }
 
 /** The page object of the notifications list, reused by every page-numbered list. */

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
-import { CursorQueryDto } from '../subscribers/dto/subscriber.dto.js';
+import { CursorQueryDto } from '../http/pagination.dto.js';
 import {
   CreateTopicDto,
   CreateTopicQueryDto,

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, IsTimeZone, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsNotEmpty, IsObject, IsOptional, IsString, IsTimeZone, MaxLength, ValidateNested } from 'class-validator';
 import type { SubscriberResponse } from '#application';
+import { CursorQueryDto } from '../../http/pagination.dto.js';
 import { ChannelSettingsDto, ChannelSettingsResponseDto, OnlineStatusChannelSettingsDto } from './channel-settings.dto.js';
 
 export const MAX_BULK_SUBSCRIBERS = 500;
@@ -49,26 +50,6 @@ export class CreateSubscriberQueryDto {
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   failIfExists?: boolean;
-}
-
-export class CursorQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit: number = 10;
-
-  @ApiPropertyOptional({ description: 'Cursor: the `next` of the previous page' })
-  @IsOptional()
-  @IsUUID()
-  after?: string;
-
-  @ApiPropertyOptional({ description: 'Cursor: the `previous` of the current page' })
-  @IsOptional()
-  @IsUUID()
-  before?: string;
 }
 
 export class ListSubscribersQueryDto extends CursorQueryDto {

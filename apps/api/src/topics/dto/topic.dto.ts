@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { TopicRow } from '#dal';
-import { CursorQueryDto } from '../../subscribers/dto/subscriber.dto.js';
+import { CursorQueryDto } from '../../http/pagination.dto.js';
 
 export const MAX_SUBSCRIPTIONS_PER_CALL = 100;
 const KEY_PATTERN = /^[A-Za-z0-9_:.-]+$/;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SubscriberRepository, TopicRepository, type SubscriberRow, type TopicRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
-import type { CursorQueryDto } from '../../subscribers/dto/subscriber.dto.js';
+import type { CursorQueryDto } from '../../http/pagination.dto.js';
 import { toCursorPage } from '../../subscribers/subscribers.service.js';
 import type { SubscriptionCursorPageDto, SubscriptionDto, SubscriptionErrorDto, SubscriptionsResultDto } from '../dto/topic.dto.js';
 import { topicNotFound } from '../topics.service.js';
