@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ensureBuilt, freePort, startService, waitForHealthy } from './support/service-process.js';
+import { ensureBuilt, freePort, startService, waitForHealthy, type ServiceProcess } from './support/service-process.js';
 
 /** The built service as a real process, on its embedded defaults (what `npm start` runs). */
 describe('service process (embedded defaults)', () => {
@@ -82,4 +82,57 @@ describe('service process (embedded defaults)', () => {
     expect(res.status).toBe(200);
     expect(await service.stop()).toBe(0);
   });
+
+  it('logs follow one trigger from the request (reqId) to its delivery (transactionId)', async () => {
+    const port = await freePort();
+    const apiKey = 'trace-key-for-logs-0001';
+    const service = startService({ DATA_DIR: join(dataDir, 'trace'), API_KEY: apiKey, LOG_LEVEL: 'info' }, port);
+    try {
+      await waitForHealthy(service);
+      await traceOneTrigger(service, apiKey);
+    } finally {
+      await service.stop();
+    }
+  });
 });
+
+/** Triggers one in-app workflow with a known x-request-id and follows its log lines to the delivery. */
+async function traceOneTrigger(service: ServiceProcess, apiKey: string): Promise<void> {
+  const port = service.port;
+  const headers = { Authorization: `ApiKey ${apiKey}`, 'Content-Type': 'application/json' };
+  const workflow = await fetch(`http://127.0.0.1:${port}/v1/workflows`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Traced', workflowId: 'traced', steps: [{ name: 'inbox', template: { type: 'in_app', content: 'hi' } }] }),
+  });
+  expect(workflow.status).toBe(201);
+  const trigger = await fetch(`http://127.0.0.1:${port}/v1/events/trigger`, {
+    method: 'POST',
+    headers: { ...headers, 'x-request-id': 'trace-me' },
+    body: JSON.stringify({ name: 'traced', to: 'traced-subscriber', payload: {} }),
+  });
+  expect(trigger.status).toBe(201);
+  const { transactionId } = (await trigger.json()) as { transactionId: string };
+
+  // Complete JSON lines only: the last chunk of output may end mid-line.
+  const lines = () =>
+    service
+      .output()
+      .split('\n')
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
+  const deadline = Date.now() + 15_000;
+  while (!lines().some((line) => line.msg === 'step finished') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+
+  const traced = lines().filter((line) => line.transactionId === transactionId);
+  expect(traced.find((line) => line.msg === 'event accepted')).toMatchObject({ reqId: 'trace-me', status: 'processed', workflow: 'traced' });
+  expect(traced.find((line) => line.msg === 'event fanned out')).toMatchObject({ recipients: 1 });
+  const step = traced.find((line) => line.msg === 'step finished');
+  expect(step).toMatchObject({ step: 'in_app', status: 'completed', subscriberId: 'traced-subscriber' });
+  expect(step?.messageIds).toHaveLength(1);
+}

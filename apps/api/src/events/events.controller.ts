@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
+import { RequestId } from '../http/request-id.js';
 import { BulkTriggerEventDto, TriggerEventDto, TriggerResponseDto } from './dto/trigger-event.dto.js';
 import { BulkTriggerEventUseCase } from './use-cases/bulk-trigger-event.use-case.js';
 import { CancelTriggerUseCase } from './use-cases/cancel-trigger.use-case.js';
@@ -20,16 +21,16 @@ export class EventsController {
   @Post()
   @ApiOperation({ summary: 'Trigger event', description: 'Runs the workflow named by `name` for every recipient of `to`.' })
   @ApiCreatedResponse({ type: TriggerResponseDto })
-  async trigger(@Auth() auth: AuthContext, @Body() body: TriggerEventDto): Promise<TriggerResponseDto> {
-    return this.triggerEvent.execute(auth, body);
+  async trigger(@Auth() auth: AuthContext, @Body() body: TriggerEventDto, @RequestId() requestId: string): Promise<TriggerResponseDto> {
+    return this.triggerEvent.execute(auth, body, requestId);
   }
 
   @Post('bulk')
   @ApiOperation({ summary: 'Bulk trigger event', description: '1 to 100 events; each answers in its own slot, in input order.' })
   @ApiBody({ type: BulkTriggerEventDto })
   @ApiCreatedResponse({ type: [TriggerResponseDto] })
-  async bulk(@Auth() auth: AuthContext, @Body() body: BulkTriggerEventDto): Promise<TriggerResponseDto[]> {
-    return this.bulkTrigger.execute(auth, body.events);
+  async bulk(@Auth() auth: AuthContext, @Body() body: BulkTriggerEventDto, @RequestId() requestId: string): Promise<TriggerResponseDto[]> {
+    return this.bulkTrigger.execute(auth, body.events, requestId);
   }
 
   @Delete(':transactionId')

@@ -84,7 +84,7 @@ export class FanOutService {
       const topic = await this.topics.findByKey(environmentId, topicRef.topicKey);
       if (!topic) {
         // Novu only warns about an unknown topic; the other recipients still receive.
-        this.logger.warn({ eventId, topicKey: topicRef.topicKey }, 'trigger names an unknown topic');
+        this.logger.warn({ transactionId: event.transactionId, eventId, topicKey: topicRef.topicKey }, 'trigger names an unknown topic');
         continue;
       }
       const excluded = new Set(actor ? [...topicRef.exclude, actor.subscriberId] : topicRef.exclude);
@@ -107,6 +107,7 @@ export class FanOutService {
     }
     if (live && buffer.length > 0) await this.flush(event, workflow, buffer, true);
     else if (live) await workerTransaction(this.db, (tx) => this.events.transition(environmentId, eventId, ['processing'], 'done', tx));
+    this.logger.info({ transactionId: event.transactionId, eventId, recipients: seen.size, canceled: !live }, 'event fanned out');
   }
 
   /** Soft-deleted subscribers keep their topic memberships; they receive nothing. */

@@ -152,10 +152,23 @@ export class StepRunner {
       await this.details.insertMany(detailRows, tx);
     });
     if (result.messages) countDeliveries(result.messages);
+    this.logger.info(
+      {
+        transactionId: job.transactionId,
+        notificationId: job.notificationId,
+        jobId: job.id,
+        subscriberId: context.subscriber?.subscriberId,
+        step: job.type,
+        status: result.status,
+        providerId: result.providerId,
+        messageIds: result.messages?.map((message) => message.id),
+      },
+      'step finished',
+    );
     for (const entry of toQueue) {
       await this.queue.add('run-step', { jobId: entry.job.id, environmentId: env }, entry.delayMs ? { delay: entry.delayMs } : undefined).catch((error: unknown) => {
         // The row says queued/delayed: the recovery sweeper enqueues it again.
-        this.logger.warn({ err: error, jobId: entry.job.id }, 'step enqueue failed; left to the recovery sweeper');
+        this.logger.warn({ err: error, transactionId: entry.job.transactionId, jobId: entry.job.id }, 'step enqueue failed; left to the recovery sweeper');
       });
     }
   }

@@ -20,10 +20,10 @@ export class BulkTriggerEventUseCase {
     private readonly trigger: TriggerEventUseCase,
   ) {}
 
-  async execute(auth: AuthContext, events: Record<string, unknown>[]): Promise<TriggerResponseDto[]> {
+  async execute(auth: AuthContext, events: Record<string, unknown>[], requestId: string): Promise<TriggerResponseDto[]> {
     const workflows = await this.loadWorkflows(auth.environmentId, events);
     const prepared = await Promise.all(events.map((event) => this.prepareOne(auth, event, workflows)));
-    return this.trigger.accept(prepared);
+    return this.trigger.accept(prepared, requestId);
   }
 
   private async loadWorkflows(environmentId: string, events: Record<string, unknown>[]): Promise<Map<string, WorkflowRow | undefined>> {

@@ -42,9 +42,9 @@ export class TriggerEventUseCase {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async execute(auth: AuthContext, body: TriggerEventDto): Promise<TriggerResponseDto> {
+  async execute(auth: AuthContext, body: TriggerEventDto, requestId: string): Promise<TriggerResponseDto> {
     const workflow = await this.workflows.byIdentifier(auth.environmentId, body.name);
-    const [response] = await this.accept([await this.prepare(auth, body, workflow)]);
+    const [response] = await this.accept([await this.prepare(auth, body, workflow)], requestId);
     return response;
   }
 
@@ -89,7 +89,7 @@ export class TriggerEventUseCase {
    * One multi-row insert for all stored events; a transactionId seen before inserts nothing and is
    * answered `processed` as the first time. Only newly stored events are enqueued (one addBulk).
    */
-  async accept(prepared: PreparedTrigger[]): Promise<TriggerResponseDto[]> {
+  async accept(prepared: PreparedTrigger[], requestId: string): Promise<TriggerResponseDto[]> {
     const rows = prepared.flatMap((item) => (item.row ? [item.row] : []));
     const inserted = rows.length === 1 ? [await this.inserts.load('', rows[0])].filter((row) => row !== undefined) : await this.events.insertMany(rows);
     try {
@@ -98,6 +98,18 @@ export class TriggerEventUseCase {
       // The events are stored: the recovery sweeper enqueues them once the queue is back.
       this.logger.warn({ err: error, events: inserted.length }, 'fan-out enqueue failed; left to the recovery sweeper');
     }
+    this.logAccepted(prepared, requestId);
     return prepared.map((item) => item.response);
+  }
+
+  /** The link between a request (reqId) and the worker's lines for the same trigger (transactionId). */
+  private logAccepted(prepared: PreparedTrigger[], requestId: string): void {
+    if (!this.logger.isLevelEnabled('info')) return;
+    for (const { response, row } of prepared) {
+      this.logger.info(
+        { reqId: requestId, transactionId: response.transactionId, eventId: row?.id, status: response.status, workflow: row?.request.name },
+        'event accepted',
+      );
+    }
   }
 }
