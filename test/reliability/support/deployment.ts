@@ -3,6 +3,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { loadConfig, TERMINAL_JOB_STATUSES } from '#common';
 import { ensureBuilt, freePort, MAIN, startService, waitForHealthy, WORKER_MAIN, type ServiceProcess } from '../../support/service-process.js';
+import { TcpProxy } from '../../support/tcp-proxy.js';
 import { TEST_ENCRYPTION_KEY } from '../../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
@@ -13,17 +14,25 @@ export class Deployment {
   api!: ServiceProcess;
   worker!: ServiceProcess;
   sql!: pg.Client;
+  /** With `proxyDatabase`: the service reaches PostgreSQL only through it (the test's `sql` does not). */
+  databaseProxy?: TcpProxy;
   private database!: TestDatabase;
   private env!: Record<string, string>;
 
-  static async start(extraEnv: Record<string, string> = {}): Promise<Deployment> {
+  static async start(extraEnv: Record<string, string> = {}, options: { proxyDatabase?: boolean } = {}): Promise<Deployment> {
     ensureBuilt();
     const deployment = new Deployment();
     const config = loadConfig({ ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
     if (!config.redisUrl) throw new Error('the process scenarios need REDIS_URL');
     deployment.database = await createTestDatabase();
+    const databaseUrl = new URL(deployment.database.databaseUrl!);
+    if (options.proxyDatabase) {
+      deployment.databaseProxy = await TcpProxy.start(databaseUrl.hostname, Number(databaseUrl.port || 5432));
+      databaseUrl.hostname = '127.0.0.1';
+      databaseUrl.port = String(deployment.databaseProxy.port);
+    }
     deployment.env = {
-      DATABASE_URL: deployment.database.databaseUrl!,
+      DATABASE_URL: databaseUrl.toString(),
       REDIS_URL: config.redisUrl,
       QUEUE_PREFIX: deployment.prefix,
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
@@ -119,6 +128,7 @@ export class Deployment {
     await this.sql?.end().catch(() => undefined);
     await this.worker?.stop().catch(() => undefined);
     await this.api?.stop().catch(() => undefined);
+    await this.databaseProxy?.close();
     await this.database?.drop();
   }
 }
