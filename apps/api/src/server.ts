@@ -7,6 +7,7 @@ import { AppModule } from './app.module.js';
 import { bodyLimitFor, largestBodyLimit } from './http/body-limits.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
 import { assertAcceptableBody, assertAcceptableUrl } from './http/input-guard.js';
+import { installLoadShedding } from './http/load-shedding.js';
 import { parseQueryString } from './http/query-arrays.js';
 import { setupSwagger } from './http/swagger.js';
 import { createValidationPipe } from './http/validation.js';
@@ -55,6 +56,7 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
     if (length > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
     assertAcceptableUrl(request.url);
   });
+  installLoadShedding(fastify);
   fastify.addHook('preValidation', async (request: FastifyRequest) => {
     assertAcceptableBody(request.body);
   });

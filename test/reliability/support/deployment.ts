@@ -19,7 +19,7 @@ export class Deployment {
   private database!: TestDatabase;
   private env!: Record<string, string>;
 
-  static async start(extraEnv: Record<string, string> = {}, options: { proxyDatabase?: boolean } = {}): Promise<Deployment> {
+  static async start(extraEnv: Record<string, string> = {}, options: { proxyDatabase?: boolean; worker?: boolean } = {}): Promise<Deployment> {
     ensureBuilt();
     const deployment = new Deployment();
     const config = loadConfig({ ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
@@ -42,7 +42,7 @@ export class Deployment {
     try {
       deployment.api = startService({ ...deployment.env, API_KEY: deployment.apiKey, ROLE: 'api' }, await freePort(), MAIN);
       await waitForHealthy(deployment.api, 60_000);
-      await deployment.startWorker();
+      if (options.worker !== false) await deployment.startWorker();
       deployment.sql = new pg.Client({ connectionString: deployment.database.databaseUrl });
       await deployment.sql.connect();
     } catch (error) {
