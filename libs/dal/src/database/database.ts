@@ -2,7 +2,8 @@ import { drizzle, NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from '../schema/index.js';
 
-export type Database = NodePgDatabase<typeof schema>;
+/** `$client`: the pool, for the few hot statements sent without drizzle's query builder. */
+export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 /** A database handle or an open transaction: repositories accept either. */
 export type DbExecutor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 

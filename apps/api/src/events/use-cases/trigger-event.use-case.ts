@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError, LOGGER, newId } from '#common';
-import { TenantRepository, TriggerEventRepository, type NewTriggerEventRow, type TriggerEventRow, type WorkflowRow } from '#dal';
+import { TenantRepository, TriggerEventRepository, type NewTriggerEventRow, type StoredEventRef, type WorkflowRow } from '#dal';
 import { Batcher, JobQueue, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#event-processing';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';
@@ -22,11 +22,11 @@ export class TriggerEventUseCase {
    * still answered only after its own row is durable) and one addBulk. Per-statement work in Node,
    * not PostgreSQL, bounds the accept rate.
    */
-  private readonly inserts = new Batcher<NewTriggerEventRow, TriggerEventRow>(
+  private readonly inserts = new Batcher<NewTriggerEventRow, StoredEventRef>(
     async (_group, rows) => new Map((await this.events.insertMany(rows)).map((row) => [row.id, row])),
     (row) => row.id,
   );
-  private readonly enqueues = new Batcher<TriggerEventRow, true>(
+  private readonly enqueues = new Batcher<StoredEventRef, true>(
     async (_group, rows) => {
       await this.queue.addBulk('fan-out', rows.map((row) => ({ data: { eventId: row.id, environmentId: row.environmentId } })));
       return new Map<string, true>();
