@@ -13,13 +13,15 @@ const OVERLOAD_SECONDS = Number(process.env.RELIABILITY_OVERLOAD_SECONDS ?? 30);
  */
 const OVERLOAD_CONNECTIONS = 300;
 /**
- * A rejection (429/503) must be fast: it is what lets a client back off instead of queueing. Bounds
- * for a shared 2-core machine, where the load generator, PostgreSQL and Redis compete with the api
- * for the CPU: p50 < 100 ms and p99 < 500 ms (measured p50 15-45 ms, p99 80-300 ms depending on
- * what else runs).
+ * A rejection (429/503) must be fast: it is what lets a client back off instead of queueing. The api
+ * decides in well under a millisecond (its own histogram, mean < 5 ms asserted); what the client
+ * sees adds the time the process waits for a CPU, which on this shared 2-core machine (load
+ * generator, PostgreSQL, Redis and other jobs compete) ranged from p99 80 ms when otherwise idle to
+ * p50 150 ms at a load average of 11. Asserted as seen by the client: p50 < 250 ms, p99 < 1 s.
  */
-const REJECTION_P50_MS = 100;
-const REJECTION_P99_MS = 500;
+const REJECTION_P50_MS = 250;
+const REJECTION_P99_MS = 1_000;
+const REJECTION_SERVER_MEAN_MS = 5;
 /** Plateau: the highest RSS of the last third of the run at most this much above the middle third's. */
 const RSS_GROWTH_TOLERANCE = 0.15;
 
@@ -29,6 +31,17 @@ function rssBytes(pid: number): number {
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+/** Count and total seconds of 429/503 answers in the api's own request histogram (/metrics). */
+async function serverSideRejections(port: number): Promise<{ count: number; seconds: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const total = { count: 0, seconds: 0 };
+  for (const line of text.split('\n')) {
+    const match = line.match(/^http_request_duration_seconds_(sum|count)\{[^}]*status_code="(429|503)"[^}]*\} (\S+)$/);
+    if (match) total[match[1] === 'sum' ? 'seconds' : 'count'] += Number(match[3]);
+  }
+  return total;
+}
 
 /**
  * Scenario 4: the api process alone (the fan-out backlog waits in a Redis of the test's own) is
@@ -61,6 +74,7 @@ describe('overload: twice the measured maximum trigger rate', () => {
     const maxRate = answered(measured, (status) => status < 300).length / measured.seconds;
     expect(maxRate).toBeGreaterThan(100);
 
+    const rejectionsBefore = await serverSideRejections(deployment.api.port);
     const pid = deployment.api.child.pid!;
     const rss: number[] = [];
     const sampler = setInterval(() => rss.push(rssBytes(pid)), 500);
@@ -78,10 +92,14 @@ describe('overload: twice the measured maximum trigger rate', () => {
     const successes = answered(overload, (status) => status < 300);
     const unexpected = [...overload.byStatus.keys()].filter((status) => status >= 300 && status !== 429 && status !== 503);
     const sent = answered(overload, () => true).length / overload.seconds;
+    const rejectionsAfter = await serverSideRejections(deployment.api.port);
+    const serverRejections = rejectionsAfter.count - rejectionsBefore.count;
+    const serverMeanMs = serverRejections > 0 ? ((rejectionsAfter.seconds - rejectionsBefore.seconds) * 1000) / serverRejections : 0;
     console.log(
       `overload: measured ${maxRate.toFixed(0)} triggers/s (50 connections); asked for ${Math.round(2 * maxRate)}/s over ${OVERLOAD_CONNECTIONS} connections ` +
         `for ${OVERLOAD_SECONDS} s, sent ${sent.toFixed(0)}/s (${(sent / maxRate).toFixed(1)}×) → ${(successes.length / overload.seconds).toFixed(0)} 2xx/s; ${describeLoad(overload)}; ` +
-        `api RSS ${mb(rss[0])} → peak ${mb(middlePeak)} MB (middle third) / ${mb(lastPeak)} MB (last third)`,
+        `api RSS ${mb(rss[0])} → peak ${mb(middlePeak)} MB (middle third) / ${mb(lastPeak)} MB (last third); ` +
+        `rejections inside the api: mean ${serverMeanMs.toFixed(2)} ms`,
     );
 
     expect(deployment.api.child.exitCode).toBeNull();
@@ -90,6 +108,7 @@ describe('overload: twice the measured maximum trigger rate', () => {
     expect({ errors: overload.errors, timeouts: overload.timeouts }).toEqual({ errors: 0, timeouts: 0 });
     expect(percentile(rejections, 50)).toBeLessThan(REJECTION_P50_MS);
     expect(percentile(rejections, 99)).toBeLessThan(REJECTION_P99_MS);
+    expect(serverMeanMs).toBeLessThan(REJECTION_SERVER_MEAN_MS);
     expect(lastPeak).toBeLessThanOrEqual(middlePeak * (1 + RSS_GROWTH_TOLERANCE));
   });
 });
