@@ -56,7 +56,7 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
     if (length > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
     assertAcceptableUrl(request.url);
   });
-  installLoadShedding(fastify);
+  installLoadShedding(fastify, config.maxInFlightRequests);
   fastify.addHook('preValidation', async (request: FastifyRequest) => {
     assertAcceptableBody(request.body);
   });

@@ -1,15 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { reasonPhrase, type ErrorBody } from './error-body.js';
 
-/**
- * Requests one api process works on at once. Past saturation (about 50 concurrent triggers on the
- * 2-core test machine) more concurrency adds only waiting: every admitted request waits in memory
- * (the trigger batcher, the pg pool queue), so latency and memory grow with the number of clients.
- * 256 leaves room for batches to fill on faster machines and for bursts, and bounds the wait to
- * about 256 / throughput (an eighth of a second at 2,000 triggers/s).
- */
-export const MAX_IN_FLIGHT_REQUESTS = 256;
-
 /** Probes answer even under overload: an orchestrator must not restart a busy process. */
 const UNLIMITED_PATHS = new Set(['/health', '/metrics']);
 
@@ -20,8 +11,14 @@ const UNLIMITED_PATHS = new Set(['/health', '/metrics']);
  * bounds the process). The refusal is written directly rather than thrown: under overload it is
  * the most frequent answer, and the error path (stack capture, exception filter) would cost the
  * admitted requests CPU.
+ *
+ * The limit (MAX_IN_FLIGHT_REQUESTS, default 256): past saturation (about 50 concurrent triggers on
+ * the 2-core test machine) more concurrency adds only waiting — every admitted request waits in
+ * memory (the trigger batcher, the pg pool queue). 256 leaves room for batches to fill on faster
+ * machines and for bursts, and bounds the wait to about 256 / throughput (an eighth of a second at
+ * 2,000 triggers/s).
  */
-export function installLoadShedding(fastify: FastifyInstance, limit = MAX_IN_FLIGHT_REQUESTS): void {
+export function installLoadShedding(fastify: FastifyInstance, limit: number): void {
   let inFlight = 0;
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (UNLIMITED_PATHS.has(request.url.split('?', 1)[0])) return;

@@ -30,6 +30,8 @@ export class AppConfig {
   triggerBodyLimit: number;
   /** Step jobs processed in parallel by one worker process. */
   workerConcurrency: number;
+  /** Requests one api process works on at once; beyond it, 503 + Retry-After (load shedding). */
+  maxInFlightRequests: number;
   /** Directory of *.json / *.yaml workflow files upserted at boot into the Development environment. */
   workflowsDir?: string;
   /** Allows webhook URLs on loopback/private networks (tests, trusted intranets). */
@@ -140,6 +142,7 @@ export function parseConfig(env: Env): AppConfig {
   config.bodyLimit = readInt(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 100 * 1024 * 1024);
   config.triggerBodyLimit = readInt(env, 'TRIGGER_BODY_LIMIT_BYTES', 512 * 1024, 1024, 100 * 1024 * 1024);
   config.workerConcurrency = readInt(env, 'WORKER_CONCURRENCY', 50, 1, 1000);
+  config.maxInFlightRequests = readInt(env, 'MAX_IN_FLIGHT_REQUESTS', 256, 1, 100_000);
   config.workflowsDir = env.WORKFLOWS_DIR || undefined;
   config.allowPrivateWebhookTargets = readBool(env, 'ALLOW_PRIVATE_WEBHOOK_TARGETS', false);
   config.recoveryGraceSeconds = readInt(env, 'RECOVERY_GRACE_SECONDS', 60, 1, 86400);

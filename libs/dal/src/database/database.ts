@@ -21,6 +21,10 @@ export function connectDatabase(connectionString: string, poolSize: number): Dat
   });
   // An idle client losing its server (restart, outage) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // pg-pool detaches its own listener while a client is checked out (a transaction): a connection
+  // dying then emitted an 'error' nobody heard, which killed the process (found by the database
+  // outage scenario). The failing query still rejects; the pool discards the broken client.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return { pool, db: drizzle({ client: pool, schema }) };
 }
 
