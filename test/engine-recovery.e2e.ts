@@ -67,7 +67,7 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
       const steps = t.queue.queue(QUEUE_NAMES.steps);
       await steps.pause();
       try {
-        await t.queue.add('run-step', { jobId: newId(), environmentId: t.environment.id });
+        await t.queue.add('run-step', { environmentId: t.environment.id, jobIds: [newId()] });
         // Older than the grace (5 s), younger than the backlog grace (10 × 5 s).
         const updatedAt = new Date(Date.now() - 20_000);
         await t.db.update(jobs).set({ status: 'queued', updatedAt }).where(eq(jobs.id, done.id));

@@ -10,6 +10,7 @@ import { DigestStep } from './steps/digest-step.js';
 import { ProviderSender } from './steps/provider-sender.js';
 import { RunStepProcessor } from './steps/run-step.processor.js';
 import { StepContextLoader } from './steps/step-context.js';
+import { StepFinisher } from './steps/step-finisher.js';
 import { StepGates } from './steps/step-gates.js';
 import { StepRunner } from './steps/step-runner.service.js';
 import { SystemProcessor } from './system.processor.js';
@@ -25,6 +26,7 @@ import { SystemProcessor } from './system.processor.js';
     StepRunner,
     StepContextLoader,
     StepGates,
+    StepFinisher,
     ChannelStep,
     DigestStep,
     ProviderSender,

@@ -8,3 +8,4 @@ export * from './trigger/recipients.js';
 export * from './recovery/recovery-sweeper.js';
 export * from './cache/workflow-cache.js';
 export * from './database/batcher.js';
+export * from './queue/step-entries.js';

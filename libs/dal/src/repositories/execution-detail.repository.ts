@@ -3,6 +3,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { executionDetails, type ExecutionDetailRow, type NewExecutionDetailRow } from '../schema/index.js';
+import { bulkInsert } from './bulk-insert.js';
 
 /** The audit trail of every decision a step job takes. */
 @Injectable()
@@ -10,8 +11,7 @@ export class ExecutionDetailRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async insertMany(rows: NewExecutionDetailRow[], executor: DbExecutor = this.db): Promise<void> {
-    if (rows.length === 0) return;
-    await executor.insert(executionDetails).values(rows);
+    await bulkInsert(executor, executionDetails, rows);
   }
 
   async findByJob(environmentId: string, jobId: string): Promise<ExecutionDetailRow[]> {

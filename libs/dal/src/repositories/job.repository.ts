@@ -4,8 +4,18 @@ import type { JobStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { jobs, type JobRow, type NewJobRow } from '../schema/index.js';
+import { bulkInsert } from './bulk-insert.js';
 
 export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId' | 'payload'>>;
+
+/** A step job's recorded outcome; runAt, error and providerId are kept as they were when not given. */
+export interface JobOutcome {
+  id: string;
+  status: JobStatus;
+  runAt?: Date;
+  error?: string;
+  providerId?: string;
+}
 
 /** Identifies the digest window a job belongs to. */
 export interface DigestKey {
@@ -21,13 +31,22 @@ export class JobRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async insertMany(rows: NewJobRow[], executor: DbExecutor = this.db): Promise<JobRow[]> {
-    if (rows.length === 0) return [];
-    return executor.insert(jobs).values(rows).onConflictDoNothing({ target: [jobs.notificationId, jobs.stepIndex] }).returning();
+    return bulkInsert<NewJobRow, JobRow>(executor, jobs, rows, { onConflictDoNothing: ['notificationId', 'stepIndex'], returning: 'all' });
+  }
+
+  /** `insertMany` returning only what the fan-out enqueues. */
+  async insertBatch(rows: NewJobRow[], executor: DbExecutor = this.db): Promise<Pick<JobRow, 'id' | 'environmentId' | 'status'>[]> {
+    return bulkInsert(executor, jobs, rows, { onConflictDoNothing: ['notificationId', 'stepIndex'], returning: ['id', 'environmentId', 'status'] });
   }
 
   async findById(environmentId: string, id: string, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
     const [row] = await executor.select().from(jobs).where(and(eq(jobs.environmentId, environmentId), eq(jobs.id, id))).limit(1);
     return row;
+  }
+
+  async findByIds(environmentId: string, ids: string[]): Promise<JobRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.select().from(jobs).where(and(eq(jobs.environmentId, environmentId), inArray(jobs.id, ids)));
   }
 
   async findByNotification(environmentId: string, notificationId: string, executor: DbExecutor = this.db): Promise<JobRow[]> {
@@ -89,6 +108,18 @@ export class JobRepository {
     return row;
   }
 
+  /** `update` of status, runAt, error and providerId for many jobs of one environment, in one statement. */
+  async setOutcomes(environmentId: string, outcomes: JobOutcome[], executor: DbExecutor = this.db): Promise<void> {
+    if (outcomes.length === 0) return;
+    const column = <V>(pick: (outcome: JobOutcome) => V | undefined) => sql.param(outcomes.map((outcome) => pick(outcome) ?? null));
+    await executor.execute(sql`
+      UPDATE jobs SET status = v.status, run_at = COALESCE(v.run_at, jobs.run_at), error = COALESCE(v.error, jobs.error),
+        provider_id = COALESCE(v.provider_id, jobs.provider_id), updated_at = ${new Date()}
+      FROM unnest(${column((o) => o.id)}::uuid[], ${column((o) => o.status)}::text[], ${column((o) => o.runAt)}::timestamptz[],
+        ${column((o) => o.error)}::text[], ${column((o) => o.providerId)}::text[]) AS v(id, status, run_at, error, provider_id)
+      WHERE jobs.environment_id = ${environmentId} AND jobs.id = v.id`);
+  }
+
   /** Moves the listed jobs that are still in one of `from` to `status`; returns the moved rows. */
   async transition(environmentId: string, ids: string[], from: JobStatus[], status: JobStatus, executor: DbExecutor = this.db): Promise<JobRow[]> {
     if (ids.length === 0) return [];
@@ -129,6 +160,28 @@ export class JobRepository {
       .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.id, next), eq(jobs.status, 'pending')))
       .returning();
     return row;
+  }
+
+  /** `queueNext` for many finished steps (of distinct notifications) in one statement; returns the queued jobs. */
+  async queueNextMany(
+    environmentId: string,
+    finished: { notificationId: string; stepIndex: number }[],
+    executor: DbExecutor = this.db,
+  ): Promise<Pick<JobRow, 'id' | 'environmentId' | 'transactionId'>[]> {
+    if (finished.length === 0) return [];
+    const result = await executor.execute<Pick<JobRow, 'id' | 'environmentId' | 'transactionId'>>(sql`
+      UPDATE jobs SET status = 'queued', updated_at = ${new Date()}
+      FROM (
+        SELECT DISTINCT ON (next.notification_id) next.id
+        FROM unnest(${sql.param(finished.map((row) => row.notificationId))}::uuid[], ${sql.param(finished.map((row) => row.stepIndex))}::int[])
+          AS done(notification_id, step_index)
+        JOIN jobs next ON next.notification_id = done.notification_id AND next.step_index > done.step_index
+        WHERE next.environment_id = ${environmentId} AND next.status = 'pending'
+        ORDER BY next.notification_id, next.step_index
+      ) AS chosen
+      WHERE jobs.id = chosen.id AND jobs.status = 'pending'
+      RETURNING jobs.id, jobs.environment_id AS "environmentId", jobs.transaction_id AS "transactionId"`);
+    return result.rows;
   }
 
   /** The heartbeat of a long-running job, so the recovery sweeper does not take it for a dead worker's. */

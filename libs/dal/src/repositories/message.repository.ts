@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
+import { bulkInsert } from './bulk-insert.js';
 
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const;
 export type MarkAs = (typeof MARK_AS_VALUES)[number];
@@ -47,8 +48,12 @@ export class MessageRepository {
 
   /** Exactly-once per (job, deliveryKey): rows that already exist are skipped and not returned. */
   async insertMany(rows: NewMessageRow[], executor: DbExecutor = this.db): Promise<MessageRow[]> {
-    if (rows.length === 0) return [];
-    return executor.insert(messages).values(rows).onConflictDoNothing({ target: [messages.jobId, messages.deliveryKey] }).returning();
+    return bulkInsert<NewMessageRow, MessageRow>(executor, messages, rows, { onConflictDoNothing: ['jobId', 'deliveryKey'], returning: 'all' });
+  }
+
+  /** `insertMany` returning nothing: the step finisher's write. */
+  async insertBatch(rows: NewMessageRow[], executor: DbExecutor = this.db): Promise<void> {
+    await bulkInsert(executor, messages, rows, { onConflictDoNothing: ['jobId', 'deliveryKey'] });
   }
 
   async findByJob(environmentId: string, jobId: string): Promise<MessageRow[]> {

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { notifications, triggerEvents, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
+import { bulkInsert } from './bulk-insert.js';
 
 /** One notification per (trigger event, subscriber). */
 @Injectable()
@@ -11,12 +12,12 @@ export class NotificationRepository {
 
   /** A retried fan-out chunk inserts nothing twice: existing (event, subscriber) pairs are skipped and not returned. */
   async insertMany(rows: NewNotificationRow[], executor: DbExecutor = this.db): Promise<NotificationRow[]> {
-    if (rows.length === 0) return [];
-    return executor
-      .insert(notifications)
-      .values(rows)
-      .onConflictDoNothing({ target: [notifications.eventId, notifications.subscriberId] })
-      .returning();
+    return bulkInsert<NewNotificationRow, NotificationRow>(executor, notifications, rows, { onConflictDoNothing: ['eventId', 'subscriberId'], returning: 'all' });
+  }
+
+  /** `insertMany` returning only the ids of the inserted rows: the fan-out's write. */
+  async insertBatch(rows: NewNotificationRow[], executor: DbExecutor = this.db): Promise<Pick<NotificationRow, 'id' | 'subscriberId'>[]> {
+    return bulkInsert(executor, notifications, rows, { onConflictDoNothing: ['eventId', 'subscriberId'], returning: ['id', 'subscriberId'] });
   }
 
   async findById(environmentId: string, id: string): Promise<NotificationRow | undefined> {

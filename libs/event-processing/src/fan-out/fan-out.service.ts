@@ -19,6 +19,7 @@ import {
 import { WorkflowCache } from '../cache/workflow-cache.js';
 import { workerTransaction } from '../database/worker-transaction.js';
 import { JobQueue } from '../queue/job-queue.service.js';
+import { stepEntries } from '../queue/step-entries.js';
 import { parseActor, parseRecipients, type SubscriberRecipient } from '../trigger/recipients.js';
 import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
 
@@ -107,7 +108,9 @@ export class FanOutService {
     }
     if (live && buffer.length > 0) await this.flush(event, workflow, buffer, true);
     else if (live) await workerTransaction(this.db, (tx) => this.events.transition(environmentId, eventId, ['processing'], 'done', tx));
-    this.logger.info({ transactionId: event.transactionId, eventId, recipients: seen.size, canceled: !live }, 'event fanned out');
+    if (this.logger.isLevelEnabled('info')) {
+      this.logger.info({ transactionId: event.transactionId, eventId, recipients: seen.size, canceled: !live }, 'event fanned out');
+    }
   }
 
   /** Soft-deleted subscribers keep their topic memberships; they receive nothing. */
@@ -125,12 +128,12 @@ export class FanOutService {
   private async flush(event: TriggerEventRow, workflow: WorkflowRow, chunk: Recipient[], last = false): Promise<boolean> {
     const queued = await workerTransaction(this.db, async (tx) => {
       if (!(await this.events.transition(event.environmentId, event.id, ['processing'], last ? 'done' : 'processing', tx))) return undefined;
-      const inserted = await this.notifications.insertMany(buildNotifications(event, workflow, chunk), tx);
-      const jobs = await this.jobs.insertMany(buildJobs(event, workflow, inserted), tx);
+      const inserted = await this.notifications.insertBatch(buildNotifications(event, workflow, chunk), tx);
+      const jobs = await this.jobs.insertBatch(buildJobs(event, workflow, inserted), tx);
       return jobs.filter((job) => job.status === 'queued');
     });
     if (!queued) return false;
-    await this.queue.addBulk('run-step', queued.map((job) => ({ data: { jobId: job.id, environmentId: job.environmentId } })));
+    await this.queue.addBulk('run-step', stepEntries(queued));
     return true;
   }
 

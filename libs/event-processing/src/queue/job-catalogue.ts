@@ -14,8 +14,12 @@ export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 export interface JobPayloads {
   /** Fan a trigger event out to its recipients. */
   'fan-out': { eventId: string; environmentId: string };
-  /** Run one step job of one notification. */
-  'run-step': { jobId: string; environmentId: string };
+  /**
+   * Run step jobs of one environment: one (a delayed step, the recovery sweeper) or a batch (the
+   * first steps of a fan-out chunk, the next steps of a finished batch), so the queue's per-entry
+   * cost is paid once per batch. Each job row is claimed on its own: the row's status is the truth.
+   */
+  'run-step': { environmentId: string; jobIds: string[] };
   /** Re-enqueue work whose queue entry was lost. */
   'recovery-sweep': Record<string, never>;
   /** Round trip used by health checks and tests to prove the queue works. */

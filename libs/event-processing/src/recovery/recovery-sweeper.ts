@@ -5,6 +5,7 @@ import { AppConfig, Clock, LOGGER } from '#common';
 import { JobRepository, TriggerEventRepository } from '#dal';
 import { QUEUE_NAMES, type QueueName } from '../queue/job-catalogue.js';
 import { JobQueue } from '../queue/job-queue.service.js';
+import { stepEntries } from '../queue/step-entries.js';
 
 const BATCH = 500;
 const MAX_INTERVAL_MS = 30_000;
@@ -67,7 +68,7 @@ export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShu
     const events = await this.events.claimStale(waitingBefore(eventBacklog), heartbeatBefore, BATCH);
     await this.queue.addBulk('fan-out', events.map((event) => ({ data: { eventId: event.id, environmentId: event.environmentId } })));
     const jobs = await this.jobs.claimStale({ waitingBefore: waitingBefore(stepBacklog), now: this.clock.now(), runningBefore: heartbeatBefore }, BATCH);
-    await this.queue.addBulk('run-step', jobs.map((job) => ({ data: { jobId: job.id, environmentId: job.environmentId } })));
+    await this.queue.addBulk('run-step', stepEntries(jobs));
     if (events.length + jobs.length > 0) this.logger.info({ events: events.length, jobs: jobs.length }, 'recovery sweep re-enqueued work');
     return { events: events.length, jobs: jobs.length };
   }

@@ -13,6 +13,7 @@ import {
 } from '#dal';
 import { WorkflowCache } from '../cache/workflow-cache.js';
 import { Batcher } from '../database/batcher.js';
+import { STEP_BATCH } from '../queue/step-entries.js';
 import { parseActor, tenantIdentifierOf } from '../trigger/recipients.js';
 import type { StepDetail } from './step-outcome.js';
 
@@ -55,10 +56,14 @@ export class StepContextLoader {
   private readonly notificationBatch = new Batcher<string, NotificationWithRequest>(
     async (env, ids) => new Map((await this.notifications.findManyWithRequest(env, ids)).map((row) => [row.notification.id, row])),
     (id) => id,
+    false,
+    STEP_BATCH,
   );
   private readonly subscriberBatch = new Batcher<string, SubscriberRow>(
     async (env, ids) => new Map((await this.subscribers.findByIds(env, ids)).map((row) => [row.id, row])),
     (id) => id,
+    false,
+    STEP_BATCH,
   );
 
   constructor(

@@ -3,6 +3,7 @@ import { CHANNELS, type Channel } from '#common';
 import { evaluateStepFilters, isWithinSchedule, nextOpenSlot, SubscriberPreferenceService, type Schedule } from '#application';
 import type { WorkflowRow } from '#dal';
 import { Batcher } from '../database/batcher.js';
+import { STEP_BATCH } from '../queue/step-entries.js';
 import { record, templateVariables, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
@@ -27,6 +28,8 @@ export class StepGates {
       return this.preferences.isChannelEnabledForMany(environmentId, subscriberIds, workflow, channel as Channel);
     },
     (id) => id,
+    false,
+    STEP_BATCH,
   );
 
   constructor(private readonly preferences: SubscriberPreferenceService) {}

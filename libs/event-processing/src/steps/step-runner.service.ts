@@ -1,22 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppConfig, Clock, LOGGER, newId } from '#common';
-import { countDeliveries } from './delivery-metrics.js';
+import { AppConfig, Clock, LOGGER } from '#common';
 import { TemplateRenderError } from '#application';
-import { DATABASE, ExecutionDetailRepository, JobRepository, MessageRepository, type Database, type JobRow } from '#dal';
-import { workerTransaction } from '../database/worker-transaction.js';
+import { JobRepository, type JobRow } from '#dal';
 import { Batcher } from '../database/batcher.js';
 import { JobQueue } from '../queue/job-queue.service.js';
+import { STEP_BATCH, stepEntries } from '../queue/step-entries.js';
 import { ChannelStep } from './channel-step.js';
 import { finishDelay, startDelay } from './delay-step.js';
 import { DigestStep } from './digest-step.js';
 import { StepContextLoader, record, type StepContext } from './step-context.js';
+import { StepFinisher } from './step-finisher.js';
 import { isChannel, StepGates } from './step-gates.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
 /**
- * Runs one step job: claim it, check filters/preferences/schedule, run the step, record the
- * execution details and final status, then queue the next job of the notification.
+ * Runs step jobs: claim each, check filters/preferences/schedule, run the step, record the
+ * execution details and final status, then queue the next job of the notification. The jobs of a
+ * batch (and concurrent batches) run side by side, so their claims, reads and final writes share
+ * statements (Batcher, StepFinisher) while each job keeps its own outcome.
  */
 @Injectable()
 export class StepRunner {
@@ -30,29 +32,49 @@ export class StepRunner {
     },
     (key) => key.id,
     true,
+    STEP_BATCH,
   );
 
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
     private readonly jobs: JobRepository,
-    private readonly details: ExecutionDetailRepository,
-    private readonly messages: MessageRepository,
     private readonly loader: StepContextLoader,
     private readonly gates: StepGates,
     private readonly channel: ChannelStep,
     private readonly digest: DigestStep,
+    private readonly finisher: StepFinisher,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** `finalAttempt`: an unexpected error fails the job instead of being retried by the queue. */
-  async run(environmentId: string, jobId: string, finalAttempt: boolean): Promise<void> {
+  /**
+   * Runs every job of a queue entry. A job that throws is handed back (queued again) while the others
+   * finish; the entry then fails so the queue retries it, and the retry claims only what is still
+   * claimable. On the entry's final attempt an unexpected error fails its job instead.
+   */
+  async runMany(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
     const now = this.clock.now();
     // A finished, running or not yet due job is simply not returned.
-    const job = await this.claims.load(environmentId, { id: jobId, now });
-    if (!job) return this.requeueIfEarly(environmentId, jobId, now);
+    const claims = await Promise.allSettled(jobIds.map((id) => this.claims.load(environmentId, { id, now })));
+    const runs = claims.map((claim, index) => {
+      if (claim.status === 'rejected') return Promise.reject(claim.reason as Error);
+      return claim.value ? this.run(claim.value, finalAttempt, now) : undefined;
+    });
+    const unclaimed = jobIds.filter((_, index) => claims[index].status === 'fulfilled' && !runs[index]);
+    const results = await Promise.allSettled([...runs, this.requeueEarly(environmentId, unclaimed, now)]);
+    // The last result is the requeue of the unclaimed jobs.
+    const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ jobIds: jobIds[index] ?? unclaimed, error: result.reason as unknown }] : []));
+    for (const { jobIds: ids, error } of failures) this.logger.warn({ err: error, jobId: ids }, 'step job failed; the queue retries it');
+    if (failures.length > 0) throw failures[0].error;
+  }
+
+  /**
+   * Runs one claimed job. An unexpected error hands the job back (queued, or delayed when resuming)
+   * for the queue's retry; on the final attempt it fails the job instead.
+   */
+  private async run(job: JobRow, finalAttempt: boolean, now: Date): Promise<void> {
+    const { environmentId, id: jobId } = job;
     // Only a waiting step (delay, digest window, schedule hold) sets runAt: a claimed job with one is
     // resuming, also when the sweeper re-queued it after its worker died mid-resume.
     const resumed = job.runAt !== null;
@@ -67,26 +89,31 @@ export class StepRunner {
         await this.jobs.update(environmentId, jobId, { status: 'failed', error: 'The notification of this job no longer exists' });
         return;
       }
-      let result: StepOutcome;
-      try {
-        result = await this.execute(context, resumed);
-      } catch (error) {
-        if (error instanceof TemplateRenderError) {
-          record(context, { status: 'Failed', source: 'Payload', detail: error.message });
-          result = outcome.failed(error.message);
-        } else if (finalAttempt) {
-          const message = error instanceof Error ? error.message : String(error);
-          record(context, { status: 'Failed', detail: `Unexpected error: ${message}` });
-          result = outcome.failed(message);
-        } else {
-          // Hand the job back so the queue's retry can claim it again.
-          await this.jobs.update(environmentId, jobId, { status: resumed ? 'delayed' : 'queued' });
-          throw error;
-        }
+      await this.finisher.finish(context, await this.outcomeOf(context, resumed, finalAttempt));
+    } catch (error) {
+      if (!finalAttempt) {
+        await this.jobs.update(environmentId, jobId, { status: resumed ? 'delayed' : 'queued' });
+        throw error;
       }
-      await this.finish(context, result);
+      // Reached only when even the outcome could not be recorded: the job must not stay running.
+      await this.jobs.update(environmentId, jobId, { status: 'failed', error: `Unexpected error: ${errorMessage(error)}` });
     } finally {
       clearInterval(heartbeat);
+    }
+  }
+
+  /** The step's outcome; a template error, or any error on the final attempt, is a failed step with its detail. */
+  private async outcomeOf(context: StepContext, resumed: boolean, finalAttempt: boolean): Promise<StepOutcome> {
+    try {
+      return await this.execute(context, resumed);
+    } catch (error) {
+      if (error instanceof TemplateRenderError) {
+        record(context, { status: 'Failed', source: 'Payload', detail: error.message });
+        return outcome.failed(error.message);
+      }
+      if (!finalAttempt) throw error;
+      record(context, { status: 'Failed', detail: `Unexpected error: ${errorMessage(error)}` });
+      return outcome.failed(errorMessage(error));
     }
   }
 
@@ -94,10 +121,11 @@ export class StepRunner {
    * A queue entry that comes before the row is due (clock skew between hosts) would otherwise leave
    * the job to the recovery sweeper: add it again for the time that remains.
    */
-  private async requeueIfEarly(environmentId: string, jobId: string, now: Date): Promise<void> {
-    const row = await this.jobs.findById(environmentId, jobId);
-    if (row?.status !== 'delayed' || !row.runAt || row.runAt <= now) return;
-    await this.queue.add('run-step', { jobId, environmentId }, { delay: row.runAt.getTime() - now.getTime() });
+  private async requeueEarly(environmentId: string, jobIds: string[], now: Date): Promise<void> {
+    if (jobIds.length === 0) return;
+    const early = (await this.jobs.findByIds(environmentId, jobIds)).filter((row) => row.status === 'delayed' && row.runAt && row.runAt > now);
+    const entries = stepEntries(early.map((row) => ({ id: row.id, environmentId, delayMs: row.runAt!.getTime() - now.getTime() })));
+    await this.queue.addBulk('run-step', entries);
   }
 
   private async execute(context: StepContext, resumed: boolean): Promise<StepOutcome> {
@@ -116,77 +144,6 @@ export class StepRunner {
   private async gated(context: StepContext, run: () => StepOutcome | Promise<StepOutcome>): Promise<StepOutcome> {
     return (await this.gates.check(context)) ?? run();
   }
-
-  private async finish(context: StepContext, result: StepOutcome): Promise<void> {
-    const { job } = context;
-    const env = job.environmentId;
-    const toQueue: { job: JobRow; delayMs?: number }[] = [];
-    // One transaction for every write of the step: status, messages, details, next job.
-    await workerTransaction(this.db, async (tx) => {
-      if (result.messages) await this.messages.insertMany(result.messages, tx);
-      if (!result.saved) {
-        await this.jobs.update(
-          env,
-          job.id,
-          {
-            status: result.status,
-            ...(result.runAt ? { runAt: result.runAt } : {}),
-            ...(result.error ? { error: result.error } : {}),
-            ...(result.providerId ? { providerId: result.providerId } : {}),
-          },
-          tx,
-        );
-      }
-      const detailRows = context.details.map((detail) => this.detailRow(job, detail));
-      if (result.status === 'delayed') {
-        toQueue.push({ job, delayMs: Math.max(0, result.runAt!.getTime() - context.now.getTime()) });
-      } else if (result.status === 'failed' && job.step.shouldStopOnFail) {
-        const rest = await this.jobs.findPendingAfter(env, job.notificationId, job.stepIndex, tx);
-        const canceled = await this.jobs.transition(env, rest.map((other) => other.id), ['pending'], 'canceled', tx);
-        const detail = `Step canceled: an earlier ${job.type} step failed and stops the workflow on failure`;
-        detailRows.push(...canceled.map((other) => this.detailRow(other, { status: 'Warning', detail })));
-      } else if (result.status !== 'merged') {
-        const queued = await this.jobs.queueNext(env, job.notificationId, job.stepIndex, tx);
-        if (queued) toQueue.push({ job: queued });
-      }
-      await this.details.insertMany(detailRows, tx);
-    });
-    if (result.messages) countDeliveries(result.messages);
-    this.logger.info(
-      {
-        transactionId: job.transactionId,
-        notificationId: job.notificationId,
-        jobId: job.id,
-        subscriberId: context.subscriber?.subscriberId,
-        step: job.type,
-        status: result.status,
-        providerId: result.providerId,
-        messageIds: result.messages?.map((message) => message.id),
-      },
-      'step finished',
-    );
-    for (const entry of toQueue) {
-      await this.queue.add('run-step', { jobId: entry.job.id, environmentId: env }, entry.delayMs ? { delay: entry.delayMs } : undefined).catch((error: unknown) => {
-        // The row says queued/delayed: the recovery sweeper enqueues it again.
-        this.logger.warn({ err: error, transactionId: entry.job.transactionId, jobId: entry.job.id }, 'step enqueue failed; left to the recovery sweeper');
-      });
-    }
-  }
-
-  private detailRow(job: JobRow, detail: StepContext['details'][number]) {
-    return {
-      id: newId(),
-      environmentId: job.environmentId,
-      organizationId: job.organizationId,
-      jobId: job.id,
-      notificationId: job.notificationId,
-      subscriberId: job.subscriberId,
-      status: detail.status,
-      detail: detail.detail,
-      source: detail.source ?? 'Internal',
-      providerId: detail.providerId ?? null,
-      raw: detail.raw ?? null,
-      isRetry: detail.isRetry ?? false,
-    };
-  }
 }
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,121 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER, newId } from '#common';
+import { DATABASE, ExecutionDetailRepository, JobRepository, MessageRepository, type Database, type JobRow, type NewExecutionDetailRow } from '#dal';
+import { workerTransaction } from '../database/worker-transaction.js';
+import { WriteBatcher } from '../database/write-batcher.js';
+import { JobQueue } from '../queue/job-queue.service.js';
+import { stepEntries } from '../queue/step-entries.js';
+import { countDeliveries } from './delivery-metrics.js';
+import type { StepContext } from './step-context.js';
+import type { StepDetail, StepOutcome } from './step-outcome.js';
+
+interface Finished {
+  context: StepContext;
+  result: StepOutcome;
+}
+
+type ToQueue = { id: string; environmentId: string; transactionId: string; delayMs?: number };
+
+/**
+ * Records what step jobs decided: messages, final status, execution details and the next job of
+ * each notification, in one transaction per group of concurrently finishing jobs (group commit),
+ * with multi-row statements; then one addBulk for every job that became due or waits.
+ */
+@Injectable()
+export class StepFinisher {
+  private readonly batch = new WriteBatcher<Finished>((environmentId, entries) => this.write(environmentId, entries));
+
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly jobs: JobRepository,
+    private readonly details: ExecutionDetailRepository,
+    private readonly messages: MessageRepository,
+    private readonly queue: JobQueue,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Resolves once the outcome is committed (and the next job handed to the queue). */
+  finish(context: StepContext, result: StepOutcome): Promise<void> {
+    return this.batch.submit(context.job.environmentId, { context, result });
+  }
+
+  private async write(environmentId: string, entries: Finished[]): Promise<void> {
+    const toQueue: ToQueue[] = [];
+    await workerTransaction(this.db, async (tx) => {
+      await this.messages.insertBatch(
+        entries.flatMap(({ result }) => result.messages ?? []),
+        tx,
+      );
+      await this.jobs.setOutcomes(
+        environmentId,
+        entries
+          .filter(({ result }) => !result.saved)
+          .map(({ context, result }) => ({
+            id: context.job.id,
+            status: result.status,
+            runAt: result.runAt,
+            error: result.error || undefined,
+            providerId: result.providerId || undefined,
+          })),
+        tx,
+      );
+      const detailRows = entries.flatMap(({ context }) => context.details.map((detail) => detailRow(context.job, detail)));
+      const advancing: JobRow[] = [];
+      for (const { context, result } of entries) {
+        const { job } = context;
+        if (result.status === 'delayed') {
+          toQueue.push({ id: job.id, environmentId, transactionId: job.transactionId, delayMs: Math.max(0, result.runAt!.getTime() - context.now.getTime()) });
+        } else if (result.status === 'failed' && job.step.shouldStopOnFail) {
+          // Rare: one statement pair per job is fine here.
+          const rest = await this.jobs.findPendingAfter(environmentId, job.notificationId, job.stepIndex, tx);
+          const canceled = await this.jobs.transition(environmentId, rest.map((other) => other.id), ['pending'], 'canceled', tx);
+          const detail = `Step canceled: an earlier ${job.type} step failed and stops the workflow on failure`;
+          detailRows.push(...canceled.map((other) => detailRow(other, { status: 'Warning', detail })));
+        } else if (result.status !== 'merged') advancing.push(job);
+      }
+      toQueue.push(...(await this.jobs.queueNextMany(environmentId, advancing, tx)));
+      await this.details.insertMany(detailRows, tx);
+    });
+    for (const { result } of entries) if (result.messages) countDeliveries(result.messages);
+    if (this.logger.isLevelEnabled('info')) for (const entry of entries) this.logFinished(entry);
+    await this.queue.addBulk('run-step', stepEntries(toQueue)).catch((error: unknown) => {
+      // The rows say queued/delayed: the recovery sweeper enqueues them again.
+      this.logger.warn({ err: error, jobIds: toQueue.map((job) => job.id) }, 'step enqueue failed; left to the recovery sweeper');
+    });
+  }
+
+  private logFinished({ context, result }: Finished): void {
+    const { job } = context;
+    this.logger.info(
+      {
+        transactionId: job.transactionId,
+        notificationId: job.notificationId,
+        jobId: job.id,
+        subscriberId: context.subscriber?.subscriberId,
+        step: job.type,
+        status: result.status,
+        providerId: result.providerId,
+        messageIds: result.messages?.map((message) => message.id),
+      },
+      'step finished',
+    );
+  }
+}
+
+function detailRow(job: JobRow, detail: StepDetail): NewExecutionDetailRow {
+  return {
+    id: newId(),
+    environmentId: job.environmentId,
+    organizationId: job.organizationId,
+    jobId: job.id,
+    notificationId: job.notificationId,
+    subscriberId: job.subscriberId,
+    status: detail.status,
+    detail: detail.detail,
+    source: detail.source ?? 'Internal',
+    providerId: detail.providerId ?? null,
+    raw: detail.raw ?? null,
+    isRetry: detail.isRetry ?? false,
+  };
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eq } from 'drizzle-orm';
+import { jobs, SubscriberRepository, TopicRepository } from '#dal';
+import { QUEUE_NAMES, STEP_BATCH } from '#event-processing';
+import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf } from './support/engine-fixtures.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { sleep, waitFor } from './support/wait.js';
+
+/**
+ * Step jobs travel in batches: one queue entry per fan-out chunk. Each job row is still claimed and
+ * finished on its own, so one job's failure or a re-delivered entry does not touch the others.
+ */
+describe('workflow engine: batched step entries', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const steps = () => t.queue.queue(QUEUE_NAMES.steps);
+
+  /** Triggers with the step queue paused, so the fan-out's entries wait; returns them and the queued jobs. */
+  async function fanOutPaused(body: Record<string, unknown>, expectedJobs: number) {
+    await steps().pause();
+    const res = await t.api('post', '/v1/events/trigger').send(body);
+    expect(res.status).toBe(201);
+    const transactionId = res.body.transactionId as string;
+    await waitFor(async () => (await jobsOf(t, transactionId)).filter((job) => job.status === 'queued').length === expectedJobs, {
+      timeoutMs: 30_000,
+      description: `${expectedJobs} queued jobs`,
+    });
+    await waitFor(async () => (await steps().getWaiting()).some((entry) => entry.data.jobIds.length > 0), { description: 'the step entries' });
+    return { transactionId, entries: await steps().getWaiting() };
+  }
+
+  it('a fan-out chunk of a topic is one queue entry carrying its step jobs', async () => {
+    const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
+    const members = await t.app.get(SubscriberRepository).upsertMany(scope, Array.from({ length: STEP_BATCH + 20 }, (_, index) => ({ subscriberId: `batch-${index}` })));
+    const topics = t.app.get(TopicRepository);
+    const { row: topic } = await topics.upsert(scope, 'batched', 'Batched');
+    await topics.addMembers(scope, topic.id, members.map((member) => ({ subscriberId: member.id, externalSubscriberId: member.subscriberId })));
+    const workflow = await createWorkflow(t, { steps: [inApp('batched')] });
+    try {
+      const { transactionId, entries } = await fanOutPaused({ name: workflow.identifier, to: { type: 'Topic', topicKey: 'batched' } }, members.length);
+      const jobIds = (await jobsOf(t, transactionId)).map((job) => job.id).sort();
+      expect(entries.map((entry) => entry.data.jobIds.length).sort((a, b) => a - b)).toEqual([20, STEP_BATCH]);
+      expect(entries.flatMap((entry) => entry.data.jobIds).sort()).toEqual(jobIds);
+    } finally {
+      await steps().resume();
+    }
+  }, 60_000);
+
+  it('one job of an entry fails unexpectedly: the others complete, the retry runs only it, its last attempt fails it', async () => {
+    const workflow = await createWorkflow(t, { steps: [inApp('Hi {{subscriber.subscriberId}}')] });
+    let transactionId: string;
+    try {
+      ({ transactionId } = await fanOutPaused({ name: workflow.identifier, to: ['mixed-1', 'mixed-2', 'mixed-3'] }, 3));
+      await steps().drain();
+    } finally {
+      await steps().resume();
+    }
+    const queued = await jobsOf(t, transactionId);
+    // A step without its template makes the in_app step throw: an unexpected error, not a render error.
+    const broken = queued[1];
+    await t.db.update(jobs).set({ step: { ...broken.step, template: undefined as never } }).where(eq(jobs.id, broken.id));
+    await t.queue.add('run-step', { environmentId: t.environment.id, jobIds: queued.map((job) => job.id) }, { attempts: 2, backoff: { type: 'fixed', delay: 500 } });
+
+    await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => ['completed', 'failed'].includes(job.status)), {
+      timeoutMs: 20_000,
+      description: 'every job to finish',
+    });
+    const finished = await jobsOf(t, transactionId);
+    expect(finished.map((job) => [job.id, job.status])).toEqual(queued.map((job) => [job.id, job.id === broken.id ? 'failed' : 'completed']));
+    // The others ran once; the broken one was claimed by both attempts.
+    expect(finished.map((job) => job.attempts)).toEqual(queued.map((job) => (job.id === broken.id ? 2 : 1)));
+    expect((await messagesOf(t, transactionId)).map((message) => message.jobId).sort()).toEqual(queued.filter((job) => job.id !== broken.id).map((job) => job.id).sort());
+    expect((await detailsOf(t, broken.id)).map((detail) => detail.detail)).toEqual([expect.stringMatching(/^Unexpected error: /)]);
+  }, 60_000);
+
+  it('an entry delivered again (a crash before the queue heard back) adds nothing; a job whose outcome was lost re-runs once', async () => {
+    const workflow = await createWorkflow(t, { steps: [inApp('once')] });
+    let transactionId: string;
+    try {
+      ({ transactionId } = await fanOutPaused({ name: workflow.identifier, to: ['again-1', 'again-2', 'again-3'] }, 3));
+    } finally {
+      await steps().resume();
+    }
+    await waitFor(async () => (await messagesOf(t, transactionId)).length === 3, { description: 'three messages' });
+    await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => job.status === 'completed'), { description: 'completed jobs' });
+    const done = await jobsOf(t, transactionId);
+    const detailCount = async () => (await Promise.all(done.map((job) => detailsOf(t, job.id)))).flat().length;
+    const detailsBefore = await detailCount();
+    // The worker died after writing the message of the first job, before its status: the sweeper hands it back as queued.
+    await t.db.update(jobs).set({ status: 'queued' }).where(eq(jobs.id, done[0].id));
+    await t.queue.add('run-step', { environmentId: t.environment.id, jobIds: done.map((job) => job.id) });
+    await waitFor(async () => (await jobsOf(t, transactionId))[0].status === 'completed', { description: 'the re-run' });
+    await sleep(500);
+
+    expect(await messagesOf(t, transactionId)).toHaveLength(3);
+    expect((await jobsOf(t, transactionId)).map((job) => [job.status, job.attempts])).toEqual([
+      ['completed', 2],
+      ['completed', 1],
+      ['completed', 1],
+    ]);
+    expect((await detailsOf(t, done[0].id)).map((detail) => detail.detail)).toContain('Message was already sent by an earlier run of this step');
+    expect(await detailCount()).toBe(detailsBefore + 1);
+  }, 60_000);
+});
