@@ -99,7 +99,7 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
       expect([res.status, res.body]).toEqual([200, true]);
       expect((await eventOf('txn-early-cancel')).status).toBe('canceled');
       // The queue entry arrives after all (and the sweeper leaves a canceled event alone).
-      await t.queue.add('fan-out', { eventId: event.id, environmentId: event.environmentId });
+      await t.queue.add('fan-out', { eventIds: [event.id], environmentId: event.environmentId });
       expect((await t.app.get(RecoverySweeper).sweep()).events).toBe(0);
       await sleep(1_000);
       expect(await notificationsOf('txn-early-cancel')).toHaveLength(0);

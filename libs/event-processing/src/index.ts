@@ -1,4 +1,5 @@
 export * from './queue/job-catalogue.js';
+export * from './queue/fan-out-entries.js';
 export * from './queue/job-queue.service.js';
 export * from './queue/queue-backend.js';
 export * from './queue/queue.module.js';

@@ -15,14 +15,19 @@ export class FanOutProcessor extends QueueConsumer {
     super();
   }
 
+  /**
+   * The events run side by side; one that fails does not stop the others. The queue's retry runs the
+   * batch again, where events already fanned out are skipped (their status is no longer received).
+   */
   async process(job: Job<JobPayloads['fan-out']>): Promise<void> {
-    const { environmentId, eventId } = job.data;
-    try {
-      await this.fanOut.run(environmentId, eventId);
-    } catch (error) {
-      // The last attempt records the failure on the event; earlier ones let BullMQ retry.
-      if (isFinalAttempt(job)) await this.events.setStatus(environmentId, eventId, 'failed', error instanceof Error ? error.message : String(error));
-      throw error;
+    const { environmentId, eventIds } = job.data;
+    const results = await Promise.allSettled(eventIds.map((eventId) => this.fanOut.run(environmentId, eventId)));
+    const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ eventId: eventIds[index], error: result.reason as unknown }] : []));
+    if (failures.length === 0) return;
+    // The last attempt records the failure on each event; earlier ones let BullMQ retry.
+    if (isFinalAttempt(job)) {
+      await Promise.all(failures.map(({ eventId, error }) => this.events.setStatus(environmentId, eventId, 'failed', error instanceof Error ? error.message : String(error))));
     }
+    throw failures[0].error;
   }
 }

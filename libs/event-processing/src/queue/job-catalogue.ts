@@ -12,8 +12,11 @@ export const QUEUE_NAMES = {
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 export interface JobPayloads {
-  /** Fan a trigger event out to its recipients. */
-  'fan-out': { eventId: string; environmentId: string };
+  /**
+   * Fan trigger events of one environment out to their recipients: the events one api batch (or one
+   * recovery sweep) stored, so the queue's per-entry cost is paid once per batch, not per trigger.
+   */
+  'fan-out': { environmentId: string; eventIds: string[] };
   /**
    * Run step jobs of one environment: one (a delayed step, the recovery sweeper) or a batch (the
    * first steps of a fan-out chunk, the next steps of a finished batch), so the queue's per-entry

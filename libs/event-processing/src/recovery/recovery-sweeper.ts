@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER } from '#common';
 import { JobRepository, TriggerEventRepository } from '#dal';
 import { QUEUE_NAMES, type QueueName } from '../queue/job-catalogue.js';
+import { fanOutEntries } from '../queue/fan-out-entries.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { stepEntries } from '../queue/step-entries.js';
 
@@ -66,7 +67,7 @@ export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShu
     const waitingBefore = (backlog: boolean) => new Date(Date.now() - graceMs * (backlog ? BACKLOG_GRACE_FACTOR : 1));
 
     const events = await this.events.claimStale(waitingBefore(eventBacklog), heartbeatBefore, BATCH);
-    await this.queue.addBulk('fan-out', events.map((event) => ({ data: { eventId: event.id, environmentId: event.environmentId } })));
+    await this.queue.addBulk('fan-out', fanOutEntries(events));
     const jobs = await this.jobs.claimStale({ waitingBefore: waitingBefore(stepBacklog), now: this.clock.now(), runningBefore: heartbeatBefore }, BATCH);
     await this.queue.addBulk('run-step', stepEntries(jobs));
     if (events.length + jobs.length > 0) this.logger.info({ events: events.length, jobs: jobs.length }, 'recovery sweep re-enqueued work');

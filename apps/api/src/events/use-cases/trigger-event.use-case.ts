@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError, LOGGER, newId } from '#common';
 import { TenantRepository, TriggerEventRepository, type NewTriggerEventRow, type StoredEventRef, type WorkflowRow } from '#dal';
-import { Batcher, JobQueue, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#event-processing';
+import { Batcher, fanOutEntries, JobQueue, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#event-processing';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';
 
@@ -28,7 +28,7 @@ export class TriggerEventUseCase {
   );
   private readonly enqueues = new Batcher<StoredEventRef, true>(
     async (_group, rows) => {
-      await this.queue.addBulk('fan-out', rows.map((row) => ({ data: { eventId: row.id, environmentId: row.environmentId } })));
+      await this.queue.addBulk('fan-out', fanOutEntries(rows));
       return new Map<string, true>();
     },
     (row) => row.id,
