@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
-import { jobs, SubscriberRepository, TopicRepository } from '#dal';
+import { JobRepository, jobs, SubscriberRepository, TopicRepository } from '#dal';
 import { QUEUE_NAMES, STEP_BATCH } from '#event-processing';
-import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf } from './support/engine-fixtures.js';
+import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { sleep, waitFor } from './support/wait.js';
 
@@ -73,8 +73,8 @@ describe('workflow engine: batched step entries', () => {
     });
     const finished = await jobsOf(t, transactionId);
     expect(finished.map((job) => [job.id, job.status])).toEqual(queued.map((job) => [job.id, job.id === broken.id ? 'failed' : 'completed']));
-    // The others ran once; the broken one was claimed by both attempts.
-    expect(finished.map((job) => job.attempts)).toEqual(queued.map((job) => (job.id === broken.id ? 2 : 1)));
+    // One recorded run each: the broken job's first attempt left nothing behind.
+    expect(finished.map((job) => job.attempts)).toEqual([1, 1, 1]);
     expect((await messagesOf(t, transactionId)).map((message) => message.jobId).sort()).toEqual(queued.filter((job) => job.id !== broken.id).map((job) => job.id).sort());
     expect((await detailsOf(t, broken.id)).map((detail) => detail.detail)).toEqual([expect.stringMatching(/^Unexpected error: /)]);
   }, 60_000);
@@ -107,4 +107,35 @@ describe('workflow engine: batched step entries', () => {
     expect((await detailsOf(t, done[0].id)).map((detail) => detail.detail)).toContain('Message was already sent by an earlier run of this step');
     expect(await detailCount()).toBe(detailsBefore + 1);
   }, 60_000);
+
+  it('the same entry queued three times at once: each job delivered once, one set of details', async () => {
+    const workflow = await createWorkflow(t, { steps: [inApp('thrice')] });
+    let transactionId: string;
+    try {
+      ({ transactionId } = await fanOutPaused({ name: workflow.identifier, to: ['thrice-1', 'thrice-2'] }, 2));
+      const jobIds = (await jobsOf(t, transactionId)).map((job) => job.id);
+      for (let copy = 0; copy < 2; copy++) await t.queue.add('run-step', { environmentId: t.environment.id, jobIds });
+    } finally {
+      await steps().resume();
+    }
+    await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => job.status === 'completed'), { description: 'completed jobs' });
+    await waitFor(
+      async () => {
+        const counts = await steps().getJobCounts('waiting', 'active');
+        return counts.waiting + counts.active === 0;
+      },
+      { description: 'every copy of the entry to run' },
+    );
+    const done = await jobsOf(t, transactionId);
+    expect(await messagesOf(t, transactionId)).toHaveLength(2);
+    for (const job of done) expect((await detailsOf(t, job.id)).map((detail) => detail.detail)).toEqual(['Message created']);
+  }, 60_000);
+
+  it('an in_app outcome is written only while its row is claimable: a run that lost the race records nothing', async () => {
+    const workflow = await createWorkflow(t, { steps: [inApp('raced')] });
+    const { transactionId, jobs: [done] } = await triggerAndSettle(t, { name: workflow.identifier, to: 'raced-1' });
+    const written = await t.app.get(JobRepository).setOutcomes(t.environment.id, [{ id: done.id, status: 'failed', error: 'late', unclaimed: true }], new Date());
+    expect(written.size).toBe(0);
+    expect((await jobsOf(t, transactionId))[0]).toMatchObject({ status: 'completed', attempts: 1, error: null });
+  });
 });

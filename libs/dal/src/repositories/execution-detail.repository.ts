@@ -3,7 +3,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { executionDetails, type ExecutionDetailRow, type NewExecutionDetailRow } from '../schema/index.js';
-import { bulkInsert } from './bulk-insert.js';
+import { bulkInsert } from './table-sql.js';
 
 /** The audit trail of every decision a step job takes. */
 @Injectable()

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { JobStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { jobs, type JobRow, type NewJobRow } from '../schema/index.js';
-import { bulkInsert } from './bulk-insert.js';
+import { bulkInsert, selectList, tableRows } from './table-sql.js';
 
 export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId' | 'payload'>>;
 
@@ -15,7 +15,15 @@ export interface JobOutcome {
   runAt?: Date;
   error?: string;
   providerId?: string;
+  /**
+   * The job ran without a claim (its row stayed claimable meanwhile): the outcome is written only if
+   * the row is still claimable, and counts as one attempt. Otherwise the runner holds the claim.
+   */
+  unclaimed?: boolean;
 }
+
+/** Jobs a runner may take: waiting to run, or waiting (delayed) and due at `now`. */
+const claimable = (now: Date) => sql`(jobs.status IN ('pending', 'queued') OR (jobs.status = 'delayed' AND (jobs.run_at IS NULL OR jobs.run_at <= ${now})))`;
 
 /** Identifies the digest window a job belongs to. */
 export interface DigestKey {
@@ -86,17 +94,19 @@ export class JobRepository {
   /** `claim` for many jobs of one environment in one statement (a busy worker batches its claims). */
   async claimMany(environmentId: string, ids: string[], now: Date): Promise<JobRow[]> {
     if (ids.length === 0) return [];
-    return this.db
-      .update(jobs)
-      .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, updatedAt: new Date() })
-      .where(
-        and(
-          eq(jobs.environmentId, environmentId),
-          inArray(jobs.id, ids),
-          or(inArray(jobs.status, ['pending', 'queued']), and(eq(jobs.status, 'delayed'), or(isNull(jobs.runAt), lte(jobs.runAt, now)))),
-        ),
-      )
-      .returning();
+    const result = await this.db.execute<Record<string, unknown>>(sql`
+      UPDATE jobs SET status = 'running', attempts = jobs.attempts + 1, updated_at = ${new Date()}
+      WHERE jobs.environment_id = ${environmentId} AND jobs.id = ANY(${sql.param(ids)}::uuid[]) AND ${claimable(now)}
+      RETURNING ${selectList(jobs, 'jobs')}`);
+    return tableRows<JobRow>(jobs, result.rows);
+  }
+
+  /** The listed jobs of one environment in any state, for a runner to sort out (raw: this is the step runner's hottest read). */
+  async findForRun(environmentId: string, ids: string[]): Promise<JobRow[]> {
+    if (ids.length === 0) return [];
+    const result = await this.db.execute<Record<string, unknown>>(sql`
+      SELECT ${selectList(jobs, 'jobs')} FROM jobs WHERE jobs.environment_id = ${environmentId} AND jobs.id = ANY(${sql.param(ids)}::uuid[])`);
+    return tableRows<JobRow>(jobs, result.rows);
   }
 
   async update(environmentId: string, id: string, changes: JobChanges, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
@@ -108,16 +118,23 @@ export class JobRepository {
     return row;
   }
 
-  /** `update` of status, runAt, error and providerId for many jobs of one environment, in one statement. */
-  async setOutcomes(environmentId: string, outcomes: JobOutcome[], executor: DbExecutor = this.db): Promise<void> {
-    if (outcomes.length === 0) return;
+  /**
+   * `update` of status, runAt, error and providerId for many jobs of one environment, in one
+   * statement; returns the ids written (an unclaimed outcome whose row was taken meanwhile is not).
+   */
+  async setOutcomes(environmentId: string, outcomes: JobOutcome[], now: Date, executor: DbExecutor = this.db): Promise<Set<string>> {
+    if (outcomes.length === 0) return new Set();
     const column = <V>(pick: (outcome: JobOutcome) => V | undefined) => sql.param(outcomes.map((outcome) => pick(outcome) ?? null));
-    await executor.execute(sql`
+    const result = await executor.execute<{ id: string }>(sql`
       UPDATE jobs SET status = v.status, run_at = COALESCE(v.run_at, jobs.run_at), error = COALESCE(v.error, jobs.error),
-        provider_id = COALESCE(v.provider_id, jobs.provider_id), updated_at = ${new Date()}
+        provider_id = COALESCE(v.provider_id, jobs.provider_id), attempts = jobs.attempts + CASE WHEN v.unclaimed THEN 1 ELSE 0 END,
+        updated_at = ${new Date()}
       FROM unnest(${column((o) => o.id)}::uuid[], ${column((o) => o.status)}::text[], ${column((o) => o.runAt)}::timestamptz[],
-        ${column((o) => o.error)}::text[], ${column((o) => o.providerId)}::text[]) AS v(id, status, run_at, error, provider_id)
-      WHERE jobs.environment_id = ${environmentId} AND jobs.id = v.id`);
+        ${column((o) => o.error)}::text[], ${column((o) => o.providerId)}::text[], ${column((o) => o.unclaimed ?? false)}::boolean[])
+        AS v(id, status, run_at, error, provider_id, unclaimed)
+      WHERE jobs.environment_id = ${environmentId} AND jobs.id = v.id AND (NOT v.unclaimed OR ${claimable(now)})
+      RETURNING jobs.id`);
+    return new Set(result.rows.map((row) => row.id));
   }
 
   /** Moves the listed jobs that are still in one of `from` to `status`; returns the moved rows. */

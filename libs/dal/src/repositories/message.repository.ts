@@ -3,7 +3,7 @@ import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
-import { bulkInsert } from './bulk-insert.js';
+import { bulkInsert } from './table-sql.js';
 
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const;
 export type MarkAs = (typeof MARK_AS_VALUES)[number];

@@ -1,9 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { notifications, triggerEvents, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
-import { bulkInsert } from './bulk-insert.js';
+import { notifications, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
+import { bulkInsert } from './table-sql.js';
+
+export interface NotificationTriggerContext {
+  id: string;
+  /** The trigger's `actor` and `tenant` as sent (null when absent). */
+  actor: unknown;
+  tenant: unknown;
+}
 
 /** One notification per (trigger event, subscriber). */
 @Injectable()
@@ -29,25 +36,17 @@ export class NotificationRepository {
     return row;
   }
 
-  /** The notification with the request of its trigger event (actor, tenant), in one query for the step runner. */
-  async findWithRequest(environmentId: string, id: string): Promise<{ notification: NotificationRow; request: Record<string, unknown> | null } | undefined> {
-    const [row] = await this.db
-      .select({ notification: notifications, request: triggerEvents.request })
-      .from(notifications)
-      .leftJoin(triggerEvents, eq(triggerEvents.id, notifications.eventId))
-      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.id, id)))
-      .limit(1);
-    return row;
-  }
-
-  /** `findWithRequest` for many notifications of one environment. */
-  async findManyWithRequest(environmentId: string, ids: string[]): Promise<{ notification: NotificationRow; request: Record<string, unknown> | null }[]> {
+  /**
+   * What a step needs of its notification: that it exists, and the actor and tenant its trigger
+   * named. Raw and narrow: the step runner reads it for a whole batch at once.
+   */
+  async findTriggerContexts(environmentId: string, ids: string[]): Promise<NotificationTriggerContext[]> {
     if (ids.length === 0) return [];
-    return this.db
-      .select({ notification: notifications, request: triggerEvents.request })
-      .from(notifications)
-      .leftJoin(triggerEvents, eq(triggerEvents.id, notifications.eventId))
-      .where(and(eq(notifications.environmentId, environmentId), inArray(notifications.id, ids)));
+    const result = await this.db.execute<Record<string, unknown>>(sql`
+      SELECT n.id, e.request -> 'actor' AS actor, e.request -> 'tenant' AS tenant
+      FROM notifications n LEFT JOIN trigger_events e ON e.id = n.event_id
+      WHERE n.environment_id = ${environmentId} AND n.id = ANY(${sql.param(ids)}::uuid[])`);
+    return result.rows as unknown as NotificationTriggerContext[];
   }
 
   async findByEvent(environmentId: string, eventId: string): Promise<NotificationRow[]> {

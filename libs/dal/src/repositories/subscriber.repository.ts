@@ -4,6 +4,7 @@ import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { subscribers, type StoredChannelSettings, type SubscriberRow } from '../schema/index.js';
+import { selectList, tableRows } from './table-sql.js';
 
 export interface SubscriberScope {
   environmentId: string;
@@ -139,12 +140,13 @@ export class SubscriberRepository {
       .where(and(eq(subscribers.environmentId, environmentId), inArray(subscribers.subscriberId, subscriberIds), eq(subscribers.deleted, false)));
   }
 
+  /** Live subscribers by internal id (raw: the step runner reads a whole batch at once). */
   async findByIds(environmentId: string, ids: string[]): Promise<SubscriberRow[]> {
     if (ids.length === 0) return [];
-    return this.db
-      .select()
-      .from(subscribers)
-      .where(and(eq(subscribers.environmentId, environmentId), inArray(subscribers.id, ids), eq(subscribers.deleted, false)));
+    const result = await this.db.execute<Record<string, unknown>>(sql`
+      SELECT ${selectList(subscribers, 's')} FROM subscribers s
+      WHERE s.environment_id = ${environmentId} AND s.id = ANY(${sql.param(ids)}::uuid[]) AND NOT s.deleted`);
+    return tableRows<SubscriberRow>(subscribers, result.rows);
   }
 
   async upsertMany(scope: SubscriberScope, inputs: SubscriberUpsertInput[], options: UpsertOptions = {}): Promise<SubscriberRow[]> {

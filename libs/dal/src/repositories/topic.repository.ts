@@ -16,6 +16,11 @@ export interface TopicMember {
   externalSubscriberId: string;
 }
 
+export interface FanOutMember extends TopicMember {
+  /** False for a soft-deleted subscriber, who keeps the membership but receives nothing. */
+  live: boolean;
+}
+
 export interface TopicMemberDetail extends TopicMember {
   firstName: string | null;
   lastName: string | null;
@@ -123,6 +128,21 @@ export class TopicRepository {
       )
       .orderBy(asc(topicSubscribers.subscriberId))
       .limit(limit);
+  }
+
+  /**
+   * `listMemberPage` with each member's liveness, in one statement: the page keeps every member (the
+   * keyset must move over deleted ones too) and tells which may receive.
+   */
+  async listFanOutPage(environmentId: string, topicId: string, afterSubscriberId: string | undefined, limit: number): Promise<FanOutMember[]> {
+    const result = await this.db.execute<Record<string, unknown>>(sql`
+      SELECT m.subscriber_id AS "subscriberId", m.external_subscriber_id AS "externalSubscriberId", (s.id IS NOT NULL) AS live
+      FROM topic_subscribers m
+      LEFT JOIN subscribers s ON s.id = m.subscriber_id AND s.environment_id = m.environment_id AND NOT s.deleted
+      WHERE m.topic_id = ${topicId} AND m.environment_id = ${environmentId}${afterSubscriberId ? sql` AND m.subscriber_id > ${afterSubscriberId}` : sql``}
+      ORDER BY m.subscriber_id
+      LIMIT ${limit}`);
+    return result.rows as unknown as FanOutMember[];
   }
 
   /** The API listing: same keyset, both directions, joined to the page's subscribers by primary key. */

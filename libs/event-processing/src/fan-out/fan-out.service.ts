@@ -90,10 +90,10 @@ export class FanOutService {
       }
       const excluded = new Set(actor ? [...topicRef.exclude, actor.subscriberId] : topicRef.exclude);
       for (let after: string | undefined; live; ) {
-        const page = await this.topics.listMemberPage(environmentId, topic.id, after, FAN_OUT_CHUNK);
-        const alive = await this.liveSubscribers(environmentId, page.map((member) => member.subscriberId));
+        // Soft-deleted subscribers keep their topic memberships; they receive nothing.
+        const page = await this.topics.listFanOutPage(environmentId, topic.id, after, FAN_OUT_CHUNK);
         for (const member of page) {
-          if (excluded.has(member.externalSubscriberId) || !alive.has(member.subscriberId) || !live) continue;
+          if (excluded.has(member.externalSubscriberId) || !member.live || !live) continue;
           await push({
             subscriberId: member.subscriberId,
             externalSubscriberId: member.externalSubscriberId,
@@ -111,11 +111,6 @@ export class FanOutService {
     if (this.logger.isLevelEnabled('info')) {
       this.logger.info({ transactionId: event.transactionId, eventId, recipients: seen.size, canceled: !live }, 'event fanned out');
     }
-  }
-
-  /** Soft-deleted subscribers keep their topic memberships; they receive nothing. */
-  private async liveSubscribers(environmentId: string, ids: string[]): Promise<Set<string>> {
-    return new Set((await this.subscribers.findByIds(environmentId, ids)).map((row) => row.id));
   }
 
   /**

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { toSubscriberResponse } from '#application';
+import { toSubscriberResponse, type TemplateVariables } from '#application';
 import {
   JobRepository,
   NotificationRepository,
   SubscriberRepository,
   TenantRepository,
   type JobRow,
-  type NotificationRow,
+  type NotificationTriggerContext,
   type SubscriberRow,
   type TenantRow,
   type WorkflowRow,
@@ -20,7 +20,6 @@ import type { StepDetail } from './step-outcome.js';
 /** Everything a step job needs, loaded once per run. */
 export interface StepContext {
   job: JobRow;
-  notification: NotificationRow;
   subscriber?: SubscriberRow;
   workflow?: WorkflowRow;
   actor?: SubscriberRow;
@@ -30,6 +29,8 @@ export interface StepContext {
   now: Date;
   /** Execution details recorded during the run, written with the job's final status. */
   details: StepDetail[];
+  /** templateVariables, built once: filters and the template both read them. */
+  variables?: TemplateVariables;
 }
 
 export function record(context: StepContext, detail: StepDetail): void {
@@ -37,24 +38,27 @@ export function record(context: StepContext, detail: StepDetail): void {
 }
 
 /** The variables templates and filters see. */
-export function templateVariables(context: StepContext) {
+export function templateVariables(context: StepContext): TemplateVariables {
+  if (context.variables) return context.variables;
   const events = context.digestEvents;
-  return {
+  context.variables = {
     subscriber: context.subscriber ? (toSubscriberResponse(context.subscriber) as unknown as Record<string, unknown>) : {},
     payload: context.job.payload,
     actor: context.actor ? (toSubscriberResponse(context.actor) as unknown as Record<string, unknown>) : null,
     tenant: context.tenant ? { identifier: context.tenant.identifier, name: context.tenant.name, data: context.tenant.data ?? {} } : null,
     step: events ? { digest: true, events, total_count: events.length } : {},
   };
+  return context.variables;
 }
 
-type NotificationWithRequest = { notification: NotificationRow; request: Record<string, unknown> | null };
-
+/**
+ * Loads step contexts. Concurrent step jobs (a batch) read their notifications, subscribers, actors
+ * and tenants in one statement each per environment; a topic's jobs share one actor and tenant.
+ */
 @Injectable()
 export class StepContextLoader {
-  /** Concurrent step jobs read their notifications and subscribers in one statement each, per environment. */
-  private readonly notificationBatch = new Batcher<string, NotificationWithRequest>(
-    async (env, ids) => new Map((await this.notifications.findManyWithRequest(env, ids)).map((row) => [row.notification.id, row])),
+  private readonly triggers = new Batcher<string, NotificationTriggerContext>(
+    async (env, ids) => new Map((await this.notifications.findTriggerContexts(env, ids)).map((row) => [row.id, row])),
     (id) => id,
     false,
     STEP_BATCH,
@@ -64,6 +68,18 @@ export class StepContextLoader {
     (id) => id,
     false,
     STEP_BATCH,
+  );
+  /** Actors by external subscriber id. */
+  private readonly actors = new Batcher<string, SubscriberRow>(
+    async (env, ids) => new Map((await this.subscribers.findBySubscriberIds(env, ids)).map((row) => [row.subscriberId, row])),
+    (id) => id,
+  );
+  private readonly tenantBatch = new Batcher<string, TenantRow>(
+    async (env, identifiers) => {
+      const rows = await Promise.all(identifiers.map((identifier) => this.tenants.findByIdentifier(env, identifier)));
+      return new Map(rows.flatMap((row) => (row ? [[row.identifier, row] as const] : [])));
+    },
+    (identifier) => identifier,
   );
 
   constructor(
@@ -76,21 +92,22 @@ export class StepContextLoader {
 
   async load(job: JobRow, now: Date): Promise<StepContext | undefined> {
     const env = job.environmentId;
-    const [found, subscriber, workflow] = await Promise.all([
-      this.notificationBatch.load(env, job.notificationId),
+    const [trigger, subscriber, workflow] = await Promise.all([
+      this.triggers.load(env, job.notificationId),
       this.subscriberBatch.load(env, job.subscriberId),
       this.workflows.byId(env, job.workflowId),
     ]);
-    if (!found) return undefined;
-    const actorRef = parseActor(found.request?.actor);
-    const tenantIdentifier = tenantIdentifierOf(found.request?.tenant);
+    if (!trigger) return undefined;
+    const actorRef = parseActor(trigger.actor);
+    const tenantIdentifier = tenantIdentifierOf(trigger.tenant);
     const [actor, tenant, digestEvents] = await Promise.all([
-      actorRef ? this.subscribers.findBySubscriberId(env, actorRef.subscriberId) : undefined,
-      tenantIdentifier ? this.tenants.findByIdentifier(env, tenantIdentifier) : undefined,
+      actorRef ? this.actors.load(env, actorRef.subscriberId) : undefined,
+      tenantIdentifier ? this.tenantBatch.load(env, tenantIdentifier) : undefined,
       job.stepIndex > 0 ? this.digestEventsBefore(job) : undefined,
     ]);
-    return { job, notification: found.notification, subscriber, workflow, actor, tenant, digestEvents, now, details: [] };
+    return { job, subscriber, workflow, actor, tenant, digestEvents, now, details: [] };
   }
+
   private async digestEventsBefore(job: JobRow): Promise<Record<string, unknown>[] | undefined> {
     const earlier = await this.jobs.findByNotification(job.environmentId, job.notificationId);
     const digest = earlier.filter((other) => other.type === 'digest' && other.stepIndex < job.stepIndex && other.digest?.events).pop();

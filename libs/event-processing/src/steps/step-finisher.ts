@@ -13,12 +13,13 @@ import type { StepDetail, StepOutcome } from './step-outcome.js';
 interface Finished {
   context: StepContext;
   result: StepOutcome;
+  claimed: boolean;
 }
 
 type ToQueue = { id: string; environmentId: string; transactionId: string; delayMs?: number };
 
 /**
- * Records what step jobs decided: messages, final status, execution details and the next job of
+ * Records what step jobs decided: final status, messages, execution details and the next job of
  * each notification, in one transaction per group of concurrently finishing jobs (group commit),
  * with multi-row statements; then one addBulk for every job that became due or waits.
  */
@@ -35,34 +36,44 @@ export class StepFinisher {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Resolves once the outcome is committed (and the next job handed to the queue). */
-  finish(context: StepContext, result: StepOutcome): Promise<void> {
-    return this.batch.submit(context.job.environmentId, { context, result });
+  /**
+   * Resolves once the outcome is committed (and the next job handed to the queue). `claimed`: the
+   * runner holds the job's claim; otherwise the outcome is written only if the row is still
+   * claimable, and is dropped (with its messages and details) when another run took it first.
+   */
+  finish(context: StepContext, result: StepOutcome, claimed: boolean): Promise<void> {
+    return this.batch.submit(context.job.environmentId, { context, result, claimed });
   }
 
   private async write(environmentId: string, entries: Finished[]): Promise<void> {
     const toQueue: ToQueue[] = [];
+    let kept: Finished[] = [];
     await workerTransaction(this.db, async (tx) => {
-      await this.messages.insertBatch(
-        entries.flatMap(({ result }) => result.messages ?? []),
-        tx,
-      );
-      await this.jobs.setOutcomes(
+      // A job that became due at its run's `now` is due at any later one.
+      const now = new Date(Math.max(...entries.map(({ context }) => context.now.getTime())));
+      const written = await this.jobs.setOutcomes(
         environmentId,
         entries
           .filter(({ result }) => !result.saved)
-          .map(({ context, result }) => ({
+          .map(({ context, result, claimed }) => ({
             id: context.job.id,
             status: result.status,
             runAt: result.runAt,
             error: result.error || undefined,
             providerId: result.providerId || undefined,
+            unclaimed: !claimed,
           })),
+        now,
         tx,
       );
-      const detailRows = entries.flatMap(({ context }) => context.details.map((detail) => detailRow(context.job, detail)));
+      kept = entries.filter(({ context, result }) => result.saved || written.has(context.job.id));
+      await this.messages.insertBatch(
+        kept.flatMap(({ result }) => result.messages ?? []),
+        tx,
+      );
+      const detailRows = kept.flatMap(({ context }) => context.details.map((detail) => detailRow(context.job, detail)));
       const advancing: JobRow[] = [];
-      for (const { context, result } of entries) {
+      for (const { context, result } of kept) {
         const { job } = context;
         if (result.status === 'delayed') {
           toQueue.push({ id: job.id, environmentId, transactionId: job.transactionId, delayMs: Math.max(0, result.runAt!.getTime() - context.now.getTime()) });
@@ -77,8 +88,8 @@ export class StepFinisher {
       toQueue.push(...(await this.jobs.queueNextMany(environmentId, advancing, tx)));
       await this.details.insertMany(detailRows, tx);
     });
-    for (const { result } of entries) if (result.messages) countDeliveries(result.messages);
-    if (this.logger.isLevelEnabled('info')) for (const entry of entries) this.logFinished(entry);
+    for (const { result } of kept) if (result.messages) countDeliveries(result.messages);
+    if (this.logger.isLevelEnabled('info')) for (const entry of kept) this.logFinished(entry);
     await this.queue.addBulk('run-step', stepEntries(toQueue)).catch((error: unknown) => {
       // The rows say queued/delayed: the recovery sweeper enqueues them again.
       this.logger.warn({ err: error, jobIds: toQueue.map((job) => job.id) }, 'step enqueue failed; left to the recovery sweeper');

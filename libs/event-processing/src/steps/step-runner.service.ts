@@ -15,14 +15,26 @@ import { isChannel, StepGates } from './step-gates.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
 /**
- * Runs step jobs: claim each, check filters/preferences/schedule, run the step, record the
- * execution details and final status, then queue the next job of the notification. The jobs of a
- * batch (and concurrent batches) run side by side, so their claims, reads and final writes share
- * statements (Batcher, StepFinisher) while each job keeps its own outcome.
+ * Runs step jobs: check filters/preferences/schedule, run the step, record the execution details and
+ * final status, then queue the next job of the notification. The jobs of a batch (and of concurrent
+ * batches) run side by side, so their reads, claims and final writes share statements (Batcher,
+ * StepFinisher) while each job keeps its own outcome.
+ *
+ * A step that acts outside the database (a provider call, a digest window) is claimed first (status
+ * running, with a heartbeat), so no other runner repeats it. An in_app step writes nothing before
+ * its final transaction: it runs without a claim, and that transaction records it only if the row
+ * is still claimable — one UPDATE per job instead of two, the largest database cost of a fan-out.
  */
 @Injectable()
 export class StepRunner {
-  /** Claims of concurrent step jobs share one UPDATE (and one commit) per environment. */
+  /** The rows of concurrently run jobs, read in one statement per environment (a job run twice at once here goes to one caller). */
+  private readonly rows = new Batcher<string, JobRow>(
+    async (environmentId, ids) => new Map((await this.jobs.findForRun(environmentId, ids)).map((row) => [row.id, row])),
+    (id) => id,
+    true,
+    STEP_BATCH,
+  );
+  /** Claims of concurrent step jobs share one UPDATE per environment. */
   private readonly claims = new Batcher<{ id: string; now: Date }, JobRow>(
     async (environmentId, keys) => {
       // The earliest `now` of the batch: a job due for it is due for every later caller too.
@@ -34,6 +46,8 @@ export class StepRunner {
     true,
     STEP_BATCH,
   );
+  /** Jobs this process is running: a duplicate queue entry arriving meanwhile leaves them alone. */
+  private readonly inFlight = new Set<string>();
 
   constructor(
     private readonly jobs: JobRepository,
@@ -49,53 +63,62 @@ export class StepRunner {
   ) {}
 
   /**
-   * Runs every job of a queue entry. A job that throws is handed back (queued again) while the others
-   * finish; the entry then fails so the queue retries it, and the retry claims only what is still
-   * claimable. On the entry's final attempt an unexpected error fails its job instead.
+   * Runs every job of a queue entry. A job that throws is handed back (claimable again) while the
+   * others finish; the entry then fails so the queue retries it, and the retry runs only what is
+   * still claimable. On the entry's final attempt an unexpected error fails its job instead.
    */
   async runMany(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
     const now = this.clock.now();
-    // A finished, running or not yet due job is simply not returned.
-    const claims = await Promise.allSettled(jobIds.map((id) => this.claims.load(environmentId, { id, now })));
-    const runs = claims.map((claim, index) => {
-      if (claim.status === 'rejected') return Promise.reject(claim.reason as Error);
-      return claim.value ? this.run(claim.value, finalAttempt, now) : undefined;
-    });
-    const unclaimed = jobIds.filter((_, index) => claims[index].status === 'fulfilled' && !runs[index]);
-    const results = await Promise.allSettled([...runs, this.requeueEarly(environmentId, unclaimed, now)]);
-    // The last result is the requeue of the unclaimed jobs.
-    const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ jobIds: jobIds[index] ?? unclaimed, error: result.reason as unknown }] : []));
-    for (const { jobIds: ids, error } of failures) this.logger.warn({ err: error, jobId: ids }, 'step job failed; the queue retries it');
+    const early: JobRow[] = [];
+    const results = await Promise.allSettled(
+      jobIds.map(async (id) => {
+        const row = this.inFlight.has(id) ? undefined : await this.rows.load(environmentId, id);
+        if (!row || !isClaimable(row, now) || this.inFlight.has(id)) {
+          if (row?.status === 'delayed') early.push(row);
+          return;
+        }
+        this.inFlight.add(id);
+        try {
+          if (row.type === 'in_app') return await this.run({ ...row, attempts: row.attempts + 1 }, finalAttempt, now, false);
+          const claimed = await this.claims.load(environmentId, { id, now });
+          if (claimed) await this.run(claimed, finalAttempt, now, true);
+        } finally {
+          this.inFlight.delete(id);
+        }
+      }),
+    );
+    const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ jobId: jobIds[index], error: result.reason as unknown }] : []));
+    for (const { jobId, error } of failures) this.logger.warn({ err: error, jobId }, 'step job failed; the queue retries it');
+    await this.requeueEarly(environmentId, early, now);
     if (failures.length > 0) throw failures[0].error;
   }
 
   /**
-   * Runs one claimed job. An unexpected error hands the job back (queued, or delayed when resuming)
+   * Runs one job. An unexpected error hands a claimed job back (queued, or delayed when resuming)
    * for the queue's retry; on the final attempt it fails the job instead.
    */
-  private async run(job: JobRow, finalAttempt: boolean, now: Date): Promise<void> {
+  private async run(job: JobRow, finalAttempt: boolean, now: Date, claimed: boolean): Promise<void> {
     const { environmentId, id: jobId } = job;
     // Only a waiting step (delay, digest window, schedule hold) sets runAt: a claimed job with one is
     // resuming, also when the sweeper re-queued it after its worker died mid-resume.
     const resumed = job.runAt !== null;
-    const heartbeat = setInterval(
-      () => void this.jobs.touchRunning(environmentId, jobId).catch(() => undefined),
-      (this.config.recoveryGraceSeconds * 1000) / 3,
-    );
-    heartbeat.unref();
+    const heartbeat = claimed
+      ? setInterval(() => void this.jobs.touchRunning(environmentId, jobId).catch(() => undefined), (this.config.recoveryGraceSeconds * 1000) / 3)
+      : undefined;
+    heartbeat?.unref();
     try {
       const context = await this.loader.load(job, now);
       if (!context) {
         await this.jobs.update(environmentId, jobId, { status: 'failed', error: 'The notification of this job no longer exists' });
         return;
       }
-      await this.finisher.finish(context, await this.outcomeOf(context, resumed, finalAttempt));
+      await this.finisher.finish(context, await this.outcomeOf(context, resumed, finalAttempt), claimed);
     } catch (error) {
       if (!finalAttempt) {
-        await this.jobs.update(environmentId, jobId, { status: resumed ? 'delayed' : 'queued' });
+        if (claimed) await this.jobs.update(environmentId, jobId, { status: resumed ? 'delayed' : 'queued' });
         throw error;
       }
-      // Reached only when even the outcome could not be recorded: the job must not stay running.
+      // Reached only when even the outcome could not be recorded: the job must not stay open.
       await this.jobs.update(environmentId, jobId, { status: 'failed', error: `Unexpected error: ${errorMessage(error)}` });
     } finally {
       clearInterval(heartbeat);
@@ -121,11 +144,9 @@ export class StepRunner {
    * A queue entry that comes before the row is due (clock skew between hosts) would otherwise leave
    * the job to the recovery sweeper: add it again for the time that remains.
    */
-  private async requeueEarly(environmentId: string, jobIds: string[], now: Date): Promise<void> {
-    if (jobIds.length === 0) return;
-    const early = (await this.jobs.findByIds(environmentId, jobIds)).filter((row) => row.status === 'delayed' && row.runAt && row.runAt > now);
-    const entries = stepEntries(early.map((row) => ({ id: row.id, environmentId, delayMs: row.runAt!.getTime() - now.getTime() })));
-    await this.queue.addBulk('run-step', entries);
+  private async requeueEarly(environmentId: string, rows: JobRow[], now: Date): Promise<void> {
+    const early = rows.filter((row) => row.runAt && row.runAt > now);
+    await this.queue.addBulk('run-step', stepEntries(early.map((row) => ({ id: row.id, environmentId, delayMs: row.runAt!.getTime() - now.getTime() }))));
   }
 
   private async execute(context: StepContext, resumed: boolean): Promise<StepOutcome> {
@@ -147,3 +168,7 @@ export class StepRunner {
 }
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The claim's condition (JobRepository.claimMany), read from a row. */
+const isClaimable = (row: JobRow, now: Date) =>
+  row.status === 'pending' || row.status === 'queued' || (row.status === 'delayed' && (row.runAt === null || row.runAt <= now));

@@ -65,10 +65,30 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
     SELECT ${sql.join(columns.map(value), sql`, `)}
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       AS r(${sql.join(columns.map((column) => sql`${sql.identifier(column.key)} ${sql.raw(column.type)}`), sql`, `)})${conflict}${returning}`);
-  // Drizzle's raw execute leaves timestamps as the server's text.
-  const dates = returned.filter((column) => column.isDate);
-  for (const row of result.rows) {
+  return withDates(returned, result.rows) as Returned[];
+}
+
+/** Drizzle's raw execute leaves timestamps as the server's text: the row types promise Dates. */
+function withDates(columns: ColumnPlan[], rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  const dates = columns.filter((column) => column.isDate);
+  for (const row of rows) {
     for (const column of dates) if (typeof row[column.key] === 'string') row[column.key] = new Date(row[column.key] as string);
   }
-  return result.rows as Returned[];
+  return rows;
+}
+
+/**
+ * Every column of a table as `"db_name" AS "key"`, qualified by `alias`: a raw statement returning
+ * it yields the table's row objects without Drizzle's per-row mapping. Pass the rows to `tableRows`.
+ */
+export function selectList(table: PgTable, alias: string): SQL {
+  return sql.join(
+    planOf(table).map((column) => sql`${sql.identifier(alias)}.${sql.identifier(column.name)} AS ${sql.identifier(column.key)}`),
+    sql`, `,
+  );
+}
+
+/** The rows of a raw statement that selected `selectList(table)`, timestamps as Dates. */
+export function tableRows<Row>(table: PgTable, rows: Record<string, unknown>[]): Row[] {
+  return withDates(planOf(table), rows) as Row[];
 }
