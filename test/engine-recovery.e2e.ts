@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
 import { newId } from '#common';
-import { jobs, messages, notifications, SubscriberRepository, TopicRepository, TriggerEventRepository, triggerEvents } from '#dal';
+import { jobs, messages, notifications, SubscriberRepository, TopicRepository, triggerEvents } from '#dal';
 import { QUEUE_NAMES, RecoverySweeper } from '#event-processing';
 import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf, step, triggerAndSettle } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -24,9 +24,11 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
   const notificationsOf = (transactionId: string) => t.db.select().from(notifications).where(eq(notifications.transactionId, transactionId));
   /** An accepted event whose fan-out entry never reached the queue (or whose worker died), as a crash leaves it. */
   const storeEvent = async (workflowId: string, transactionId: string, to: unknown, status: 'received' | 'processing' = 'received') => {
-    const [row] = await t.app.get(TriggerEventRepository).insertMany([
-      { id: newId(), ...scope, transactionId, workflowId, request: { to, payload: {} }, status, updatedAt: LONG_AGO() },
-    ]);
+    // Straight into the table: the repository's insert stores what the api accepts (received, now).
+    const [row] = await t.db
+      .insert(triggerEvents)
+      .values({ id: newId(), ...scope, transactionId, workflowId, request: { to, payload: {} }, status, updatedAt: LONG_AGO() })
+      .returning();
     return row;
   };
 
