@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
-import { JobRepository, jobs, SubscriberRepository, TopicRepository } from '#dal';
+import { JobRepository, jobs, notifications, SubscriberRepository, TopicRepository, triggerEvents } from '#dal';
 import { QUEUE_NAMES, STEP_BATCH } from '#event-processing';
 import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -138,4 +138,27 @@ describe('workflow engine: batched step entries', () => {
     expect(written.size).toBe(0);
     expect((await jobsOf(t, transactionId))[0]).toMatchObject({ status: 'completed', attempts: 1, error: null });
   });
+
+  it('a fan-out canceled midway stops at a chunk boundary: no chunk half-written, no job left waiting', async () => {
+    const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
+    const members = await t.app.get(SubscriberRepository).upsertMany(scope, Array.from({ length: 10 * STEP_BATCH }, (_, index) => ({ subscriberId: `cancel-${index}` })));
+    const topics = t.app.get(TopicRepository);
+    const { row: topic } = await topics.upsert(scope, 'canceled-midway', 'Canceled midway');
+    await topics.addMembers(scope, topic.id, members.map((member) => ({ subscriberId: member.id, externalSubscriberId: member.subscriberId })));
+    const workflow = await createWorkflow(t, { steps: [inApp('maybe')] });
+    const res = await t.api('post', '/v1/events/trigger').send({ name: workflow.identifier, to: { type: 'Topic', topicKey: 'canceled-midway' } });
+    const transactionId = res.body.transactionId as string;
+    const notificationsOf = () => t.db.select({ id: notifications.id }).from(notifications).where(eq(notifications.transactionId, transactionId));
+    await waitFor(async () => (await notificationsOf()).length > 0, { timeoutMs: 30_000, description: 'the first chunk' });
+    expect((await t.api('delete', `/v1/events/trigger/${transactionId}`)).body).toBe(true);
+    // Chunks in flight when the cancel landed commit or roll back whole.
+    await sleep(2_000);
+    const [event] = await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, transactionId));
+    expect(event.status).toBe('canceled');
+    const written = (await notificationsOf()).length;
+    expect(written % STEP_BATCH).toBe(0);
+    expect(written).toBeLessThan(members.length);
+    await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => ['completed', 'canceled'].includes(job.status)), { description: 'no job left waiting' });
+    expect(await jobsOf(t, transactionId)).toHaveLength(written);
+  }, 90_000);
 });

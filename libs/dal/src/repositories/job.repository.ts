@@ -42,9 +42,12 @@ export class JobRepository {
     return bulkInsert<NewJobRow, JobRow>(executor, jobs, rows, { onConflictDoNothing: ['notificationId', 'stepIndex'], returning: 'all' });
   }
 
-  /** `insertMany` returning only what the fan-out enqueues. */
-  async insertBatch(rows: NewJobRow[], executor: DbExecutor = this.db): Promise<Pick<JobRow, 'id' | 'environmentId' | 'status'>[]> {
-    return bulkInsert(executor, jobs, rows, { onConflictDoNothing: ['notificationId', 'stepIndex'], returning: ['id', 'environmentId', 'status'] });
+  /**
+   * The fan-out's write: rows completed by the values they share (the step, event and payload), sent
+   * once; returns what the fan-out enqueues of the rows inserted.
+   */
+  async insertBatch(rows: Partial<NewJobRow>[], shared: Partial<NewJobRow>, executor: DbExecutor = this.db): Promise<Pick<JobRow, 'id' | 'environmentId' | 'status'>[]> {
+    return bulkInsert(executor, jobs, rows, { shared, onConflictDoNothing: ['notificationId', 'stepIndex'], returning: ['id', 'environmentId', 'status'] });
   }
 
   async findById(environmentId: string, id: string, executor: DbExecutor = this.db): Promise<JobRow | undefined> {

@@ -22,9 +22,16 @@ export class NotificationRepository {
     return bulkInsert<NewNotificationRow, NotificationRow>(executor, notifications, rows, { onConflictDoNothing: ['eventId', 'subscriberId'], returning: 'all' });
   }
 
-  /** `insertMany` returning only the ids of the inserted rows: the fan-out's write. */
-  async insertBatch(rows: NewNotificationRow[], executor: DbExecutor = this.db): Promise<Pick<NotificationRow, 'id' | 'subscriberId'>[]> {
-    return bulkInsert(executor, notifications, rows, { onConflictDoNothing: ['eventId', 'subscriberId'], returning: ['id', 'subscriberId'] });
+  /**
+   * The fan-out's write: rows completed by the values they share (event, workflow, payload), sent
+   * once; returns only the ids of the rows inserted.
+   */
+  async insertBatch(
+    rows: Partial<NewNotificationRow>[],
+    shared: Partial<NewNotificationRow>,
+    executor: DbExecutor = this.db,
+  ): Promise<Pick<NotificationRow, 'id' | 'subscriberId'>[]> {
+    return bulkInsert(executor, notifications, rows, { shared, onConflictDoNothing: ['eventId', 'subscriberId'], returning: ['id', 'subscriberId'] });
   }
 
   async findById(environmentId: string, id: string): Promise<NotificationRow | undefined> {

@@ -33,27 +33,38 @@ export interface BulkInsertOptions<Row> {
   onConflictDoNothing?: (keyof Row & string)[];
   /** Keys of the inserted rows to return ('all': every column); none by default. */
   returning?: (keyof Row & string)[] | 'all';
+  /** Values every row has, sent once instead of in each row (a fan-out chunk's event, workflow, payload). */
+  shared?: Partial<Row>;
 }
 
 /**
  * A multi-row INSERT that sends all rows as one JSON parameter (`jsonb_to_recordset`) instead of
  * one bind parameter per value: building a query of rows × columns parameters was the single
- * largest CPU cost of a busy worker. Rows are the table's insert objects (camelCase keys); a key
- * left out (or undefined) takes the column default, as with Drizzle's insert. Returned rows carry
- * the requested keys, timestamps as Dates.
+ * largest CPU cost of a busy worker. Rows are the table's insert objects (camelCase keys), each
+ * completed by `shared`; a key left out (or undefined) takes the column default, as with Drizzle's
+ * insert. Returned rows carry the requested keys, timestamps as Dates.
  */
 export async function bulkInsert<Row extends Record<string, unknown>, Returned = Partial<Row>>(
   executor: DbExecutor,
   table: PgTable,
-  rows: Row[],
+  rows: Partial<Row>[],
   options: BulkInsertOptions<Row> = {},
 ): Promise<Returned[]> {
   if (rows.length === 0) return [];
   const plan = planOf(table);
+  const shared: Record<string, unknown> = options.shared ?? {};
   const present = new Set<string>();
   for (const row of rows) for (const key in row) if (row[key] !== undefined) present.add(key);
-  const columns = plan.filter((column) => present.has(column.key));
-  const value = (column: ColumnPlan) => (column.fallback ? sql`COALESCE(r.${sql.identifier(column.key)}, ${column.fallback})` : sql`r.${sql.identifier(column.key)}`);
+  const fromRows = plan.filter((column) => present.has(column.key) && shared[column.key] === undefined);
+  const fromShared = plan.filter((column) => shared[column.key] !== undefined);
+  const columns = [...fromRows, ...fromShared];
+  const fromRow = (column: ColumnPlan) => (column.fallback ? sql`COALESCE(r.${sql.identifier(column.key)}, ${column.fallback})` : sql`r.${sql.identifier(column.key)}`);
+  // One bind parameter each (sql.param: Drizzle would spread an array into a list); jsonb goes as
+  // JSON text, since pg would send a JS array as a PostgreSQL array literal.
+  const once = (column: ColumnPlan) => {
+    const raw = shared[column.key];
+    return sql`CAST(${sql.param(column.type === 'jsonb' && raw !== null ? JSON.stringify(raw) : raw)} AS ${sql.raw(column.type)})`;
+  };
   const byKey = new Map(plan.map((column) => [column.key, column]));
   const conflict = options.onConflictDoNothing
     ? sql` ON CONFLICT (${sql.join(options.onConflictDoNothing.map((key) => sql.identifier(byKey.get(key)!.name)), sql`, `)}) DO NOTHING`
@@ -62,9 +73,9 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
   const returning = returned.length > 0 ? sql` RETURNING ${sql.join(returned.map((column) => sql`${sql.identifier(column.name)} AS ${sql.identifier(column.key)}`), sql`, `)}` : sql``;
   const result = await executor.execute<Record<string, unknown>>(sql`
     INSERT INTO ${table} (${sql.join(columns.map((column) => sql.identifier(column.name)), sql`, `)})
-    SELECT ${sql.join(columns.map(value), sql`, `)}
+    SELECT ${sql.join([...fromRows.map(fromRow), ...fromShared.map(once)], sql`, `)}
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      AS r(${sql.join(columns.map((column) => sql`${sql.identifier(column.key)} ${sql.raw(column.type)}`), sql`, `)})${conflict}${returning}`);
+      AS r(${sql.join(fromRows.map((column) => sql`${sql.identifier(column.key)} ${sql.raw(column.type)}`), sql`, `)})${conflict}${returning}`);
   return withDates(returned, result.rows) as Returned[];
 }
 

@@ -25,43 +25,50 @@ function digestOf(step: StoredStep, payload: Record<string, unknown>): JobDigest
   };
 }
 
-/** The notification rows of a chunk and, per notification, one job per workflow step. */
-export function buildNotifications(event: TriggerEventRow, workflow: WorkflowRow, recipients: Recipient[]): NewNotificationRow[] {
-  const payload = (event.request.payload ?? {}) as Record<string, unknown>;
+/** Rows of one insert: the values every row shares, sent once, and what each row adds. */
+export interface ChunkRows<Row> {
+  shared: Partial<Row>;
+  rows: Partial<Row>[];
+}
+
+/** The notifications of a chunk, one per recipient. */
+export function buildNotifications(event: TriggerEventRow, workflow: WorkflowRow, recipients: Recipient[]): ChunkRows<NewNotificationRow> {
   const channels = [...new Set(workflow.steps.filter((step) => step.active).map((step) => step.template.type))].filter((type): type is Channel =>
     (CHANNELS as readonly string[]).includes(type),
   );
-  return recipients.map((recipient) => ({
-    id: newId(),
-    environmentId: event.environmentId,
-    organizationId: event.organizationId,
-    eventId: event.id,
-    subscriberId: recipient.subscriberId,
-    workflowId: workflow.id,
-    transactionId: event.transactionId,
-    payload,
-    channels,
-    to: recipient.to,
-    topics: recipient.topic ? [recipient.topic] : [],
-    tags: workflow.tags,
-  }));
+  return {
+    shared: {
+      environmentId: event.environmentId,
+      organizationId: event.organizationId,
+      eventId: event.id,
+      workflowId: workflow.id,
+      transactionId: event.transactionId,
+      payload: (event.request.payload ?? {}) as Record<string, unknown>,
+      channels,
+      tags: workflow.tags,
+    },
+    rows: recipients.map((recipient) => ({
+      id: newId(),
+      subscriberId: recipient.subscriberId,
+      to: recipient.to,
+      topics: recipient.topic ? [recipient.topic] : [],
+    })),
+  };
 }
 
 /**
- * Inactive steps are stored as `skipped` so the list shows them; the first active step is `queued`
- * (its queue entry is added after the transaction commits), the rest wait as `pending`.
+ * Per workflow step, the jobs of a chunk's notifications. Inactive steps are stored as `skipped` so
+ * the list shows them; the first active step is `queued` (its queue entry is added after the
+ * transaction commits), the rest wait as `pending`.
  */
-export function buildJobs(event: TriggerEventRow, workflow: WorkflowRow, notificationIds: { id: string; subscriberId: string }[]): NewJobRow[] {
+export function buildJobs(event: TriggerEventRow, workflow: WorkflowRow, notifications: { id: string; subscriberId: string }[]): ChunkRows<NewJobRow>[] {
   const payload = (event.request.payload ?? {}) as Record<string, unknown>;
   const overrides = (event.request.overrides ?? {}) as Record<string, unknown>;
   const firstActive = workflow.steps.findIndex((step) => step.active);
-  return notificationIds.flatMap((notification) =>
-    workflow.steps.map((step, stepIndex) => ({
-      id: newId(),
+  return workflow.steps.map((step, stepIndex) => ({
+    shared: {
       environmentId: event.environmentId,
       organizationId: event.organizationId,
-      notificationId: notification.id,
-      subscriberId: notification.subscriberId,
       workflowId: workflow.id,
       transactionId: event.transactionId,
       stepIndex,
@@ -71,6 +78,7 @@ export function buildJobs(event: TriggerEventRow, workflow: WorkflowRow, notific
       digest: digestOf(step, payload),
       payload,
       overrides,
-    })),
-  );
+    },
+    rows: notifications.map((notification) => ({ id: newId(), notificationId: notification.id, subscriberId: notification.subscriberId })),
+  }));
 }

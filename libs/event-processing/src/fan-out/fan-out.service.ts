@@ -22,9 +22,14 @@ import { JobQueue } from '../queue/job-queue.service.js';
 import { stepEntries } from '../queue/step-entries.js';
 import { parseActor, parseRecipients, type SubscriberRecipient } from '../trigger/recipients.js';
 import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
+import { ChunkPipeline } from './chunk-pipeline.js';
 
 /** Recipients per transaction (notifications + jobs) and per addBulk. */
 export const FAN_OUT_CHUNK = 500;
+/** Chunk transactions of one fan-out in flight at once. */
+const CHUNKS_IN_FLIGHT = 2;
+/** Rolls a chunk's transaction back when its event was canceled meanwhile. */
+class EventCanceled extends Error {}
 
 const UPSERT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'data'] as const;
 
@@ -64,24 +69,25 @@ export class FanOutService {
     await this.updateTenant(environmentId, request.tenant);
 
     const seen = new Set<string>();
+    const pipeline = new ChunkPipeline<Recipient[]>((chunk) => this.writeChunk(event, workflow, chunk, false), CHUNKS_IN_FLIGHT);
     let buffer: Recipient[] = [];
-    let live = true;
     const push = async (recipient: Recipient) => {
       if (seen.has(recipient.subscriberId)) return;
       seen.add(recipient.subscriberId);
       buffer.push(recipient);
       if (buffer.length >= FAN_OUT_CHUNK) {
-        live = await this.flush(event, workflow, buffer);
+        const chunk = buffer;
         buffer = [];
+        await pipeline.push(chunk);
       }
     };
     for (const recipient of parsed.subscribers) {
       const row = rows.get(recipient.subscriberId);
       // No row: a deleted subscriber, which a trigger does not bring back.
-      if (row && live) await push({ subscriberId: row, externalSubscriberId: recipient.subscriberId, to: recipient.fields ?? { subscriberId: recipient.subscriberId } });
+      if (row && !pipeline.stopped) await push({ subscriberId: row, externalSubscriberId: recipient.subscriberId, to: recipient.fields ?? { subscriberId: recipient.subscriberId } });
     }
     for (const topicRef of parsed.topics) {
-      if (!live) break;
+      if (pipeline.stopped) break;
       const topic = await this.topics.findByKey(environmentId, topicRef.topicKey);
       if (!topic) {
         // Novu only warns about an unknown topic; the other recipients still receive.
@@ -89,11 +95,19 @@ export class FanOutService {
         continue;
       }
       const excluded = new Set(actor ? [...topicRef.exclude, actor.subscriberId] : topicRef.exclude);
-      for (let after: string | undefined; live; ) {
-        // Soft-deleted subscribers keep their topic memberships; they receive nothing.
-        const page = await this.topics.listFanOutPage(environmentId, topic.id, after, FAN_OUT_CHUNK);
+      const readPage = (after?: string) => {
+        const page = this.topics.listFanOutPage(environmentId, topic.id, after, FAN_OUT_CHUNK);
+        page.catch(() => undefined); // awaited below, unless the fan-out stops first
+        return page;
+      };
+      for (let next = readPage(); !pipeline.stopped; ) {
+        const page = await next;
+        // The keyset moves over the whole page, deleted members included; the next page is read while this one is written.
+        const more = page.length === FAN_OUT_CHUNK;
+        if (more) next = readPage(page[page.length - 1].subscriberId);
         for (const member of page) {
-          if (excluded.has(member.externalSubscriberId) || !member.live || !live) continue;
+          // Soft-deleted subscribers keep their topic memberships; they receive nothing.
+          if (excluded.has(member.externalSubscriberId) || !member.live || pipeline.stopped) continue;
           await push({
             subscriberId: member.subscriberId,
             externalSubscriberId: member.externalSubscriberId,
@@ -101,13 +115,12 @@ export class FanOutService {
             topic: { _topicId: topic.id, topicKey: topic.key },
           });
         }
-        // The keyset moves over the whole page, deleted members included.
-        if (page.length < FAN_OUT_CHUNK) break;
-        after = page[page.length - 1].subscriberId;
+        if (!more) break;
       }
     }
-    if (live && buffer.length > 0) await this.flush(event, workflow, buffer, true);
-    else if (live) await workerTransaction(this.db, (tx) => this.events.transition(environmentId, eventId, ['processing'], 'done', tx));
+    await pipeline.drain();
+    // The last chunk (maybe empty) marks the event done, after every other chunk committed.
+    const live = !pipeline.stopped && (await this.writeChunk(event, workflow, buffer, true));
     if (this.logger.isLevelEnabled('info')) {
       this.logger.info({ transactionId: event.transactionId, eventId, recipients: seen.size, canceled: !live }, 'event fanned out');
     }
@@ -115,17 +128,24 @@ export class FanOutService {
 
   /**
    * One transaction per chunk; the first step job of each new notification is enqueued after commit.
-   * The chunk first touches its event (the fan-out's heartbeat for the recovery sweeper) and writes
-   * nothing when the event was canceled meanwhile; the last chunk marks it done in the same
-   * transaction (a queue entry lost after that commit leaves a queued job to the recovery sweeper).
-   * Returns whether the fan-out may go on.
+   * The chunk touches its event last (the fan-out's heartbeat for the recovery sweeper; last, so
+   * chunks in flight hold the event row only while committing) and is rolled back when the event was
+   * canceled meanwhile; the last chunk marks it done in the same transaction (a queue entry lost after
+   * that commit leaves a queued job to the recovery sweeper). Returns whether the fan-out may go on.
    */
-  private async flush(event: TriggerEventRow, workflow: WorkflowRow, chunk: Recipient[], last = false): Promise<boolean> {
+  private async writeChunk(event: TriggerEventRow, workflow: WorkflowRow, chunk: Recipient[], last: boolean): Promise<boolean> {
     const queued = await workerTransaction(this.db, async (tx) => {
-      if (!(await this.events.transition(event.environmentId, event.id, ['processing'], last ? 'done' : 'processing', tx))) return undefined;
-      const inserted = await this.notifications.insertBatch(buildNotifications(event, workflow, chunk), tx);
-      const jobs = await this.jobs.insertBatch(buildJobs(event, workflow, inserted), tx);
-      return jobs.filter((job) => job.status === 'queued');
+      const notifications = buildNotifications(event, workflow, chunk);
+      const inserted = await this.notifications.insertBatch(notifications.rows, notifications.shared, tx);
+      const queued: { id: string; environmentId: string }[] = [];
+      for (const step of buildJobs(event, workflow, inserted)) {
+        for (const job of await this.jobs.insertBatch(step.rows, step.shared, tx)) if (job.status === 'queued') queued.push(job);
+      }
+      if (!(await this.events.transition(event.environmentId, event.id, ['processing'], last ? 'done' : 'processing', tx))) throw new EventCanceled();
+      return queued;
+    }).catch((error: unknown) => {
+      if (error instanceof EventCanceled) return undefined;
+      throw error;
     });
     if (!queued) return false;
     await this.queue.addBulk('run-step', stepEntries(queued));

@@ -5,6 +5,7 @@ import { TemplateRenderError } from '#application';
 import { JobRepository, type JobRow } from '#dal';
 import { Batcher } from '../database/batcher.js';
 import { JobQueue } from '../queue/job-queue.service.js';
+import { Slots } from '../queue/slots.js';
 import { STEP_BATCH, stepEntries } from '../queue/step-entries.js';
 import { ChannelStep } from './channel-step.js';
 import { finishDelay, startDelay } from './delay-step.js';
@@ -13,6 +14,9 @@ import { StepContextLoader, record, type StepContext } from './step-context.js';
 import { StepFinisher } from './step-finisher.js';
 import { isChannel, StepGates } from './step-gates.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
+
+/** Step jobs one worker runs at once (a few batches: one being read while another is written). */
+const STEP_JOBS_IN_FLIGHT = 4 * STEP_BATCH;
 
 /**
  * Runs step jobs: check filters/preferences/schedule, run the step, record the execution details and
@@ -48,6 +52,11 @@ export class StepRunner {
   );
   /** Jobs this process is running: a duplicate queue entry arriving meanwhile leaves them alone. */
   private readonly inFlight = new Set<string>();
+  /**
+   * Bounds the step jobs in memory: the queue hands a worker up to WORKER_CONCURRENCY entries of
+   * STEP_BATCH jobs, far more than it takes to keep the database and the process busy.
+   */
+  private readonly slots = new Slots(STEP_JOBS_IN_FLIGHT);
 
   constructor(
     private readonly jobs: JobRepository,
@@ -68,6 +77,15 @@ export class StepRunner {
    * still claimable. On the entry's final attempt an unexpected error fails its job instead.
    */
   async runMany(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
+    const release = await this.slots.take(jobIds.length);
+    try {
+      await this.runAll(environmentId, jobIds, finalAttempt);
+    } finally {
+      release();
+    }
+  }
+
+  private async runAll(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
     const now = this.clock.now();
     const early: JobRow[] = [];
     const results = await Promise.allSettled(
