@@ -136,9 +136,6 @@ async function warmUp(deployment: Deployment, options: BenchOptions): Promise<nu
   await expectStatus(deployment, 'POST', '/v1/events/trigger', { name: 'bench-warmup', to: `${SUBSCRIBER_PREFIX}1`, transactionId }, [200, 201]);
   const waited = await waitForDeliveries(() => countMessages(deployment.pool, { transactionId }, deployment.scope.environmentId), 1, startedAt, options);
   if (!waited.complete) throw new Error(`warm-up trigger not delivered within ${waited.seconds.toFixed(0)} s: is the worker consuming?`);
-  // Statistics as autovacuum keeps them on any running deployment: on never-analysed tables the
-  // planner assumes an environment is 0.5% of a table and scans it whole instead of using keys.
-  await deployment.pool.query('ANALYZE trigger_events, notifications, jobs, messages, execution_details');
   return waited.seconds;
 }
 

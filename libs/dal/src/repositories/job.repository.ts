@@ -4,7 +4,7 @@ import type { JobStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { jobs, type JobRow, type NewJobRow } from '../schema/index.js';
-import { bulkInsert, selectList, tableRows } from './table-sql.js';
+import { bulkInsert, checkOnly, selectList, tableRows } from './table-sql.js';
 
 export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId' | 'payload'>>;
 
@@ -99,7 +99,7 @@ export class JobRepository {
     if (ids.length === 0) return [];
     const result = await this.db.execute<Record<string, unknown>>(sql`
       UPDATE jobs SET status = 'running', attempts = jobs.attempts + 1, updated_at = ${new Date()}
-      WHERE jobs.environment_id = ${environmentId} AND jobs.id = ANY(${sql.param(ids)}::uuid[]) AND ${claimable(now)}
+      WHERE jobs.id = ANY(${sql.param(ids)}::uuid[]) AND ${checkOnly(sql`jobs.environment_id = ${environmentId} AND ${claimable(now)}`)}
       RETURNING ${selectList(jobs, 'jobs')}`);
     return tableRows<JobRow>(jobs, result.rows);
   }
@@ -108,7 +108,8 @@ export class JobRepository {
   async findForRun(environmentId: string, ids: string[]): Promise<JobRow[]> {
     if (ids.length === 0) return [];
     const result = await this.db.execute<Record<string, unknown>>(sql`
-      SELECT ${selectList(jobs, 'jobs')} FROM jobs WHERE jobs.environment_id = ${environmentId} AND jobs.id = ANY(${sql.param(ids)}::uuid[])`);
+      SELECT ${selectList(jobs, 'jobs')} FROM jobs
+      WHERE jobs.id = ANY(${sql.param(ids)}::uuid[]) AND ${checkOnly(sql`jobs.environment_id = ${environmentId}`)}`);
     return tableRows<JobRow>(jobs, result.rows);
   }
 
@@ -135,7 +136,8 @@ export class JobRepository {
       FROM unnest(${column((o) => o.id)}::uuid[], ${column((o) => o.status)}::text[], ${column((o) => o.runAt)}::timestamptz[],
         ${column((o) => o.error)}::text[], ${column((o) => o.providerId)}::text[], ${column((o) => o.unclaimed ?? false)}::boolean[])
         AS v(id, status, run_at, error, provider_id, unclaimed)
-      WHERE jobs.environment_id = ${environmentId} AND jobs.id = v.id AND (NOT v.unclaimed OR ${claimable(now)})
+      WHERE jobs.id = ANY(${column((o) => o.id)}::uuid[]) AND jobs.id = v.id
+        AND ${checkOnly(sql`jobs.environment_id = ${environmentId} AND (NOT v.unclaimed OR ${claimable(now)})`)}
       RETURNING jobs.id`);
     return new Set(result.rows.map((row) => row.id));
   }
@@ -189,17 +191,20 @@ export class JobRepository {
     executor: DbExecutor = this.db,
   ): Promise<Pick<JobRow, 'id' | 'environmentId' | 'transactionId'>[]> {
     if (finished.length === 0) return [];
+    // Per finished step, one probe of (notification_id, step_index); the ids found are then updated by key.
     const result = await executor.execute<Pick<JobRow, 'id' | 'environmentId' | 'transactionId'>>(sql`
       UPDATE jobs SET status = 'queued', updated_at = ${new Date()}
-      FROM (
-        SELECT DISTINCT ON (next.notification_id) next.id
+      WHERE jobs.id = ANY(ARRAY(
+        SELECT next.id
         FROM unnest(${sql.param(finished.map((row) => row.notificationId))}::uuid[], ${sql.param(finished.map((row) => row.stepIndex))}::int[])
           AS done(notification_id, step_index)
-        JOIN jobs next ON next.notification_id = done.notification_id AND next.step_index > done.step_index
-        WHERE next.environment_id = ${environmentId} AND next.status = 'pending'
-        ORDER BY next.notification_id, next.step_index
-      ) AS chosen
-      WHERE jobs.id = chosen.id AND jobs.status = 'pending'
+        CROSS JOIN LATERAL (
+          SELECT j.id FROM jobs j
+          WHERE j.notification_id = done.notification_id AND j.step_index > done.step_index
+            AND ${checkOnly(sql`j.environment_id = ${environmentId} AND j.status = 'pending'`)}
+          ORDER BY j.step_index LIMIT 1
+        ) AS next
+      )) AND ${checkOnly(sql`jobs.status = 'pending'`)}
       RETURNING jobs.id, jobs.environment_id AS "environmentId", jobs.transaction_id AS "transactionId"`);
     return result.rows;
   }

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { notifications, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
-import { bulkInsert } from './table-sql.js';
+import { bulkInsert, checkOnly } from './table-sql.js';
 
 export interface NotificationTriggerContext {
   id: string;
@@ -49,10 +49,13 @@ export class NotificationRepository {
    */
   async findTriggerContexts(environmentId: string, ids: string[]): Promise<NotificationTriggerContext[]> {
     if (ids.length === 0) return [];
+    // The event is read per notification (a topic's share one), by key, whatever the planner's statistics.
     const result = await this.db.execute<Record<string, unknown>>(sql`
-      SELECT n.id, e.request -> 'actor' AS actor, e.request -> 'tenant' AS tenant
-      FROM notifications n LEFT JOIN trigger_events e ON e.id = n.event_id
-      WHERE n.environment_id = ${environmentId} AND n.id = ANY(${sql.param(ids)}::uuid[])`);
+      SELECT n.id,
+        (SELECT e.request -> 'actor' FROM trigger_events e WHERE e.id = n.event_id) AS actor,
+        (SELECT e.request -> 'tenant' FROM trigger_events e WHERE e.id = n.event_id) AS tenant
+      FROM notifications n
+      WHERE n.id = ANY(${sql.param(ids)}::uuid[]) AND ${checkOnly(sql`n.environment_id = ${environmentId}`)}`);
     return result.rows as unknown as NotificationTriggerContext[];
   }
 

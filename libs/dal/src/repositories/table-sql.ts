@@ -99,6 +99,15 @@ export function selectList(table: PgTable, alias: string): SQL {
   );
 }
 
+/**
+ * A condition checked on the rows a statement found by their keys, never used to find them. Hot
+ * statements look rows up by primary key and check the environment (and status) on what they
+ * find; written as plain `=`, those checks invite the planner to scan an (environment_id, …) index
+ * instead — the whole environment per batch, which it picks whenever its statistics lag a burst of
+ * inserts (a fresh or fast-growing table). `IS TRUE` keeps the meaning and no index matches it.
+ */
+export const checkOnly = (condition: SQL): SQL => sql`(${condition}) IS TRUE`;
+
 /** The rows of a raw statement that selected `selectList(table)`, timestamps as Dates. */
 export function tableRows<Row>(table: PgTable, rows: Record<string, unknown>[]): Row[] {
   return withDates(planOf(table), rows) as Row[];

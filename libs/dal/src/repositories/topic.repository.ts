@@ -136,9 +136,11 @@ export class TopicRepository {
    */
   async listFanOutPage(environmentId: string, topicId: string, afterSubscriberId: string | undefined, limit: number): Promise<FanOutMember[]> {
     const result = await this.db.execute<Record<string, unknown>>(sql`
-      SELECT m.subscriber_id AS "subscriberId", m.external_subscriber_id AS "externalSubscriberId", (s.id IS NOT NULL) AS live
+      SELECT m.subscriber_id AS "subscriberId", m.external_subscriber_id AS "externalSubscriberId",
+        -- A scalar subquery runs per member of the page, by key; a join (or EXISTS) was planned as a
+        -- merge or hash over the whole subscribers table.
+        COALESCE((SELECT NOT s.deleted FROM subscribers s WHERE s.id = m.subscriber_id AND s.environment_id = m.environment_id), false) AS live
       FROM topic_subscribers m
-      LEFT JOIN subscribers s ON s.id = m.subscriber_id AND s.environment_id = m.environment_id AND NOT s.deleted
       WHERE m.topic_id = ${topicId} AND m.environment_id = ${environmentId}${afterSubscriberId ? sql` AND m.subscriber_id > ${afterSubscriberId}` : sql``}
       ORDER BY m.subscriber_id
       LIMIT ${limit}`);
