@@ -37,12 +37,37 @@ export interface BulkInsertOptions<Row> {
   shared?: Partial<Row>;
 }
 
+/** Equal for sending once: the same primitive, object, Date or array of primitives. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+/** The rows as a JSON array of objects holding only `keys` (what is not shared). */
+function rowsJson(rows: Record<string, unknown>[], keys: string[]): string {
+  const names = keys.map((key) => `${JSON.stringify(key)}:`);
+  let json = '[';
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index];
+    let object = '';
+    for (let column = 0; column < keys.length; column++) {
+      const value = row[keys[column]];
+      if (value !== undefined) object += `${object ? ',' : '{'}${names[column]}${JSON.stringify(value)}`;
+    }
+    json += `${index > 0 ? ',' : ''}${object ? `${object}}` : '{}'}`;
+  }
+  return `${json}]`;
+}
+
 /**
  * A multi-row INSERT that sends all rows as one JSON parameter (`jsonb_to_recordset`) instead of
  * one bind parameter per value: building a query of rows × columns parameters was the single
  * largest CPU cost of a busy worker. Rows are the table's insert objects (camelCase keys), each
  * completed by `shared`; a key left out (or undefined) takes the column default, as with Drizzle's
- * insert. Returned rows carry the requested keys, timestamps as Dates.
+ * insert. A value every row has (the environment, a chunk's event and payload, a step's detail
+ * text) is found and sent once too: the bytes sent are most of what an insert costs both sides.
+ * Returned rows carry the requested keys, timestamps as Dates.
  */
 export async function bulkInsert<Row extends Record<string, unknown>, Returned = Partial<Row>>(
   executor: DbExecutor,
@@ -52,9 +77,14 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
 ): Promise<Returned[]> {
   if (rows.length === 0) return [];
   const plan = planOf(table);
-  const shared: Record<string, unknown> = options.shared ?? {};
+  const shared: Record<string, unknown> = { ...options.shared };
   const present = new Set<string>();
   for (const row of rows) for (const key in row) if (row[key] !== undefined) present.add(key);
+  if (rows.length > 1) {
+    for (const key of present) {
+      if (key !== 'id' && shared[key] === undefined && rows.every((row) => sameValue(row[key], rows[0][key]))) shared[key] = rows[0][key];
+    }
+  }
   const fromRows = plan.filter((column) => present.has(column.key) && shared[column.key] === undefined);
   const fromShared = plan.filter((column) => shared[column.key] !== undefined);
   const columns = [...fromRows, ...fromShared];
@@ -63,7 +93,8 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
   // JSON text, since pg would send a JS array as a PostgreSQL array literal.
   const once = (column: ColumnPlan) => {
     const raw = shared[column.key];
-    return sql`CAST(${sql.param(column.type === 'jsonb' && raw !== null ? JSON.stringify(raw) : raw)} AS ${sql.raw(column.type)})`;
+    const value = sql`CAST(${sql.param(column.type === 'jsonb' && raw !== null ? JSON.stringify(raw) : raw)} AS ${sql.raw(column.type)})`;
+    return column.fallback ? sql`COALESCE(${value}, ${column.fallback})` : value;
   };
   const byKey = new Map(plan.map((column) => [column.key, column]));
   const conflict = options.onConflictDoNothing
@@ -74,7 +105,7 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
   const result = await executor.execute<Record<string, unknown>>(sql`
     INSERT INTO ${table} (${sql.join(columns.map((column) => sql.identifier(column.name)), sql`, `)})
     SELECT ${sql.join([...fromRows.map(fromRow), ...fromShared.map(once)], sql`, `)}
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+    FROM jsonb_to_recordset(${rowsJson(rows, fromRows.map((column) => column.key))}::jsonb)
       AS r(${sql.join(fromRows.map((column) => sql`${sql.identifier(column.key)} ${sql.raw(column.type)}`), sql`, `)})${conflict}${returning}`);
   return withDates(returned, result.rows) as Returned[];
 }
@@ -91,10 +122,13 @@ function withDates(columns: ColumnPlan[], rows: Record<string, unknown>[]): Reco
 /**
  * Every column of a table as `"db_name" AS "key"`, qualified by `alias`: a raw statement returning
  * it yields the table's row objects without Drizzle's per-row mapping. Pass the rows to `tableRows`.
+ * JSON columns come as text, for `tableRows` to parse each distinct document once.
  */
 export function selectList(table: PgTable, alias: string): SQL {
   return sql.join(
-    planOf(table).map((column) => sql`${sql.identifier(alias)}.${sql.identifier(column.name)} AS ${sql.identifier(column.key)}`),
+    planOf(table).map(
+      (column) => sql`${sql.identifier(alias)}.${sql.identifier(column.name)}${column.type === 'jsonb' ? sql`::text` : sql``} AS ${sql.identifier(column.key)}`,
+    ),
     sql`, `,
   );
 }
@@ -108,7 +142,23 @@ export function selectList(table: PgTable, alias: string): SQL {
  */
 export const checkOnly = (condition: SQL): SQL => sql`(${condition}) IS TRUE`;
 
-/** The rows of a raw statement that selected `selectList(table)`, timestamps as Dates. */
+/**
+ * The rows of a raw statement that selected `selectList(table)`, timestamps as Dates. Equal JSON
+ * documents of one result (a fan-out chunk's jobs all carry the same step and payload) are parsed
+ * once and shared between rows: treat them as read-only.
+ */
 export function tableRows<Row>(table: PgTable, rows: Record<string, unknown>[]): Row[] {
-  return withDates(planOf(table), rows) as Row[];
+  const plan = planOf(table);
+  const documents = plan.filter((column) => column.type === 'jsonb').map((column) => column.key);
+  const parsed = new Map<string, unknown>();
+  for (const row of rows) {
+    for (const key of documents) {
+      const text = row[key];
+      if (typeof text !== 'string') continue;
+      let value = parsed.get(text);
+      if (value === undefined) parsed.set(text, (value = JSON.parse(text)));
+      row[key] = value;
+    }
+  }
+  return withDates(plan, rows) as Row[];
 }

@@ -16,7 +16,7 @@ import { isChannel, StepGates } from './step-gates.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
 /** Step jobs one worker runs at once (a few batches: one being read while another is written). */
-const STEP_JOBS_IN_FLIGHT = 4 * STEP_BATCH;
+const STEP_JOBS_IN_FLIGHT = 2 * STEP_BATCH;
 
 /**
  * Runs step jobs: check filters/preferences/schedule, run the step, record the execution details and
