@@ -161,4 +161,20 @@ describe('workflow engine: batched step entries', () => {
     await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => ['completed', 'canceled'].includes(job.status)), { description: 'no job left waiting' });
     expect(await jobsOf(t, transactionId)).toHaveLength(written);
   }, 90_000);
+
+  it('a burst of single-recipient triggers (written together): each event done, each recipient one message', async () => {
+    const workflow = await createWorkflow(t, { steps: [inApp('burst {{payload.n}}')] });
+    const events = Array.from({ length: 60 }, (_, n) => ({ name: workflow.identifier, to: `burst-${n}`, payload: { n } }));
+    const res = await t.api('post', '/v1/events/trigger/bulk').send({ events });
+    expect(res.status).toBe(201);
+    const transactionIds = (res.body as { transactionId: string }[]).map((item) => item.transactionId);
+    await waitFor(async () => (await Promise.all(transactionIds.map((id) => messagesOf(t, id)))).every((rows) => rows.length === 1), {
+      timeoutMs: 30_000,
+      description: 'one message per trigger',
+    });
+    const stored = await t.db.select().from(triggerEvents).where(eq(triggerEvents.workflowId, workflow.id));
+    expect(stored.map((event) => event.status)).toEqual(transactionIds.map(() => 'done'));
+    const contents = (await Promise.all(transactionIds.map((id) => messagesOf(t, id)))).map(([message]) => message.content);
+    expect(contents).toEqual(events.map((event) => `burst ${event.payload.n}`));
+  }, 60_000);
 });

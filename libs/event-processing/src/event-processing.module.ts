@@ -3,6 +3,7 @@ import { SubscriberChannelsResolver, SubscriberPreferenceService } from '#applic
 import { ProvidersModule } from '#providers';
 import { WorkflowCache } from './cache/workflow-cache.js';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
+import { ChunkWriter } from './fan-out/chunk-writer.js';
 import { FanOutService } from './fan-out/fan-out.service.js';
 import { RecoverySweeper } from './recovery/recovery-sweeper.js';
 import { ChannelStep } from './steps/channel-step.js';
@@ -22,6 +23,7 @@ import { SystemProcessor } from './system.processor.js';
     SystemProcessor,
     FanOutProcessor,
     FanOutService,
+    ChunkWriter,
     RunStepProcessor,
     StepRunner,
     StepContextLoader,

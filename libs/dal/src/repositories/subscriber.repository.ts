@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, asc, eq, getTableColumns, gt, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, asc, eq, getTableColumns, gt, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -132,12 +132,13 @@ export class SubscriberRepository {
     return row;
   }
 
+  /** Live subscribers by external id (raw: the fan-out reads them for many triggers at once), by the (environment, subscriberId) key. */
   async findBySubscriberIds(environmentId: string, subscriberIds: string[]): Promise<SubscriberRow[]> {
     if (subscriberIds.length === 0) return [];
-    return this.db
-      .select()
-      .from(subscribers)
-      .where(and(eq(subscribers.environmentId, environmentId), inArray(subscribers.subscriberId, subscriberIds), eq(subscribers.deleted, false)));
+    const result = await this.db.execute<Record<string, unknown>>(sql`
+      SELECT ${selectList(subscribers, 's')} FROM subscribers s
+      WHERE s.environment_id = ${environmentId} AND s.subscriber_id = ANY(${sql.param(subscriberIds)}::text[]) AND ${checkOnly(sql`NOT s.deleted`)}`);
+    return tableRows<SubscriberRow>(subscribers, result.rows);
   }
 
   /** Live subscribers by internal id (raw: the step runner reads a whole batch at once). */

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, lt, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { TriggerEventStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { triggerEvents, type TriggerEventRow } from '../schema/index.js';
+import { checkOnly, selectList, tableRows } from './table-sql.js';
 
 export type NewTriggerEventRow = typeof triggerEvents.$inferInsert;
 
@@ -128,5 +129,27 @@ export class TriggerEventRepository {
       .set({ updatedAt: new Date() })
       .where(and(inArray(triggerEvents.id, stale.map((row) => row.id)), inArray(triggerEvents.status, ['received', 'processing'])))
       .returning({ id: triggerEvents.id, environmentId: triggerEvents.environmentId });
+  }
+
+  /** `startProcessing` for many events of one environment, in one statement (the worker fans out many small events at once). */
+  async startProcessingMany(environmentId: string, ids: string[], executor: DbExecutor = this.db): Promise<TriggerEventRow[]> {
+    if (ids.length === 0) return [];
+    const result = await executor.execute<Record<string, unknown>>(sql`
+      UPDATE trigger_events SET status = 'processing', updated_at = ${new Date()}
+      WHERE trigger_events.id = ANY(${sql.param(ids)}::uuid[])
+        AND ${checkOnly(sql`trigger_events.environment_id = ${environmentId} AND trigger_events.status IN ('received', 'processing')`)}
+      RETURNING ${selectList(triggerEvents, 'trigger_events')}`);
+    return tableRows<TriggerEventRow>(triggerEvents, result.rows);
+  }
+
+  /** `transition` for many events of one environment, in one statement; returns the ids moved. */
+  async transitionMany(environmentId: string, ids: string[], from: TriggerEventStatus[], to: TriggerEventStatus, executor: DbExecutor = this.db): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const result = await executor.execute<{ id: string }>(sql`
+      UPDATE trigger_events SET status = ${to}, updated_at = ${new Date()}
+      WHERE trigger_events.id = ANY(${sql.param(ids)}::uuid[])
+        AND ${checkOnly(sql`trigger_events.environment_id = ${environmentId} AND trigger_events.status = ANY(${sql.param(from)}::text[])`)}
+      RETURNING trigger_events.id`);
+    return new Set(result.rows.map((row) => row.id));
   }
 }

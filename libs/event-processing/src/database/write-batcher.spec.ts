@@ -10,6 +10,7 @@ function recordingWriter() {
     await new Promise((resolve) => setTimeout(resolve, 5));
     if (items.includes('poison')) throw new Error('constraint violated');
     written.push(...items);
+    return items.map(() => undefined);
   };
   return { calls, written, write };
 }
@@ -41,9 +42,14 @@ describe('WriteBatcher', () => {
     expect(writer.written.sort()).toEqual(['a', 'b']);
   });
 
+  it('hands each caller its own result', async () => {
+    const batcher = new WriteBatcher<number, number>(async (_group, items) => items.map((item) => item * 10));
+    expect(await Promise.all([1, 2, 3].map((item) => batcher.submit('env', item)))).toEqual([10, 20, 30]);
+  });
+
   it('does not retry item by item when the database is unreachable', async () => {
     const calls: string[][] = [];
-    const batcher = new WriteBatcher<string>(async (_group, items) => {
+    const batcher = new WriteBatcher<string>(async (_group, items): Promise<void[]> => {
       calls.push(items);
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     });

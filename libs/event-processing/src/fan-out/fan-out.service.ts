@@ -4,32 +4,28 @@ import { LOGGER } from '#common';
 import { SubscriberChannelsResolver, type ChannelSettingsInput } from '#application';
 import {
   DATABASE,
-  JobRepository,
-  NotificationRepository,
   SubscriberRepository,
   TenantRepository,
   TopicRepository,
   TriggerEventRepository,
   type Database,
   type StoredChannelSettings,
+  type SubscriberRow,
   type SubscriberUpsertInput,
   type TriggerEventRow,
-  type WorkflowRow,
 } from '#dal';
 import { WorkflowCache } from '../cache/workflow-cache.js';
+import { Batcher } from '../database/batcher.js';
 import { workerTransaction } from '../database/worker-transaction.js';
-import { JobQueue } from '../queue/job-queue.service.js';
-import { stepEntries } from '../queue/step-entries.js';
 import { parseActor, parseRecipients, type SubscriberRecipient } from '../trigger/recipients.js';
-import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
+import type { Recipient } from './build-notification-jobs.js';
 import { ChunkPipeline } from './chunk-pipeline.js';
+import { ChunkWriter } from './chunk-writer.js';
 
 /** Recipients per transaction (notifications + jobs) and per addBulk. */
 export const FAN_OUT_CHUNK = 500;
 /** Chunk transactions of one fan-out in flight at once. */
 const CHUNKS_IN_FLIGHT = 2;
-/** Rolls a chunk's transaction back when its event was canceled meanwhile. */
-class EventCanceled extends Error {}
 
 const UPSERT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'data'] as const;
 
@@ -39,6 +35,23 @@ const UPSERT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'loc
  */
 @Injectable()
 export class FanOutService {
+  /** Concurrent fan-outs (a queue entry carries many events) start in one statement per environment. */
+  private readonly starts = new Batcher<string, TriggerEventRow>(
+    async (environmentId, ids) => {
+      const rows = await workerTransaction(this.db, (tx) => this.events.startProcessingMany(environmentId, ids, tx));
+      return new Map(rows.map((row) => [row.id, row]));
+    },
+    (id) => id,
+    true,
+  );
+  /** Internal ids of subscribers named by subscriberId alone, read for concurrent fan-outs at once. */
+  private readonly known = new Batcher<string, SubscriberRow>(
+    async (environmentId, subscriberIds) => new Map((await this.subscribers.findBySubscriberIds(environmentId, subscriberIds)).map((row) => [row.subscriberId, row])),
+    (subscriberId) => subscriberId,
+    false,
+    FAN_OUT_CHUNK,
+  );
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly events: TriggerEventRepository,
@@ -46,16 +59,14 @@ export class FanOutService {
     private readonly subscribers: SubscriberRepository,
     private readonly topics: TopicRepository,
     private readonly tenants: TenantRepository,
-    private readonly notifications: NotificationRepository,
-    private readonly jobs: JobRepository,
+    private readonly chunks: ChunkWriter,
     private readonly channels: SubscriberChannelsResolver,
-    private readonly queue: JobQueue,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(environmentId: string, eventId: string): Promise<void> {
     // A canceled event stays canceled; a finished one is not fanned out twice.
-    const event = await workerTransaction(this.db, (tx) => this.events.startProcessing(environmentId, eventId, tx));
+    const event = await this.starts.load(environmentId, eventId);
     if (!event) return;
     const workflow = await this.workflows.byId(environmentId, event.workflowId);
     if (!workflow) {
@@ -69,7 +80,7 @@ export class FanOutService {
     await this.updateTenant(environmentId, request.tenant);
 
     const seen = new Set<string>();
-    const pipeline = new ChunkPipeline<Recipient[]>((chunk) => this.writeChunk(event, workflow, chunk, false), CHUNKS_IN_FLIGHT);
+    const pipeline = new ChunkPipeline<Recipient[]>((recipients) => this.chunks.write({ event, workflow, recipients }), CHUNKS_IN_FLIGHT);
     let buffer: Recipient[] = [];
     const push = async (recipient: Recipient) => {
       if (seen.has(recipient.subscriberId)) return;
@@ -119,37 +130,10 @@ export class FanOutService {
       }
     }
     await pipeline.drain();
-    // The last chunk (maybe empty) marks the event done, after every other chunk committed.
-    const live = !pipeline.stopped && (await this.writeChunk(event, workflow, buffer, true));
+    const live = !pipeline.stopped && (await this.chunks.writeLast({ event, workflow, recipients: buffer }));
     if (this.logger.isLevelEnabled('info')) {
       this.logger.info({ transactionId: event.transactionId, eventId, recipients: seen.size, canceled: !live }, 'event fanned out');
     }
-  }
-
-  /**
-   * One transaction per chunk; the first step job of each new notification is enqueued after commit.
-   * The chunk touches its event last (the fan-out's heartbeat for the recovery sweeper; last, so
-   * chunks in flight hold the event row only while committing) and is rolled back when the event was
-   * canceled meanwhile; the last chunk marks it done in the same transaction (a queue entry lost after
-   * that commit leaves a queued job to the recovery sweeper). Returns whether the fan-out may go on.
-   */
-  private async writeChunk(event: TriggerEventRow, workflow: WorkflowRow, chunk: Recipient[], last: boolean): Promise<boolean> {
-    const queued = await workerTransaction(this.db, async (tx) => {
-      const notifications = buildNotifications(event, workflow, chunk);
-      const inserted = await this.notifications.insertBatch(notifications.rows, notifications.shared, tx);
-      const queued: { id: string; environmentId: string }[] = [];
-      for (const step of buildJobs(event, workflow, inserted)) {
-        for (const job of await this.jobs.insertBatch(step.rows, step.shared, tx)) if (job.status === 'queued') queued.push(job);
-      }
-      if (!(await this.events.transition(event.environmentId, event.id, ['processing'], last ? 'done' : 'processing', tx))) throw new EventCanceled();
-      return queued;
-    }).catch((error: unknown) => {
-      if (error instanceof EventCanceled) return undefined;
-      throw error;
-    });
-    if (!queued) return false;
-    await this.queue.addBulk('run-step', stepEntries(queued));
-    return true;
   }
 
   /**
@@ -159,8 +143,8 @@ export class FanOutService {
    */
   private async upsertSubscribers(event: TriggerEventRow, recipients: SubscriberRecipient[]): Promise<Map<string, string>> {
     const bare = recipients.filter((recipient) => !recipient.fields).map((recipient) => recipient.subscriberId);
-    const existing = bare.length > 0 ? await this.subscribers.findBySubscriberIds(event.environmentId, bare) : [];
-    const ids = new Map(existing.map((row) => [row.subscriberId, row.id]));
+    const existing = await Promise.all(bare.map((subscriberId) => this.known.load(event.environmentId, subscriberId)));
+    const ids = new Map(existing.flatMap((row) => (row ? [[row.subscriberId, row.id] as const] : [])));
     const toWrite = recipients.filter((recipient) => recipient.fields || !ids.has(recipient.subscriberId));
     if (toWrite.length === 0) return ids;
     const inputs = await Promise.all(toWrite.map((recipient) => this.toUpsertInput(event.environmentId, recipient)));

@@ -45,7 +45,7 @@ export class StepFinisher {
     return this.batch.submit(context.job.environmentId, { context, result, claimed });
   }
 
-  private async write(environmentId: string, entries: Finished[]): Promise<void> {
+  private async write(environmentId: string, entries: Finished[]): Promise<void[]> {
     const toQueue: ToQueue[] = [];
     let kept: Finished[] = [];
     await workerTransaction(this.db, async (tx) => {
@@ -94,6 +94,7 @@ export class StepFinisher {
       // The rows say queued/delayed: the recovery sweeper enqueues them again.
       this.logger.warn({ err: error, jobIds: toQueue.map((job) => job.id) }, 'step enqueue failed; left to the recovery sweeper');
     });
+    return new Array<void>(entries.length);
   }
 
   private logFinished({ context, result }: Finished): void {
