@@ -24,10 +24,29 @@ const engine = new Liquid({ strictVariables: false, strictFilters: true, ownProp
 
 const MAX_DEPTH = 6;
 
+/**
+ * Parsed templates by source: a fan-out renders one step template for every recipient, and parsing
+ * it each time (with Liquid's async, generator-driven rendering) was the largest CPU and allocation
+ * cost of a busy worker. Parsed templates are immutable; the oldest entry goes first.
+ */
+const parsed = new Map<string, ReturnType<Liquid['parse']>>();
+const MAX_PARSED = 1_000;
+
+function parseCached(source: string): ReturnType<Liquid['parse']> {
+  let template = parsed.get(source);
+  if (!template) {
+    template = engine.parse(source);
+    if (parsed.size >= MAX_PARSED) parsed.delete(parsed.keys().next().value!);
+    parsed.set(source, template);
+  }
+  return template;
+}
+
+/** Our templates use no async tag or filter, so they render synchronously (no promise per node). */
 export async function renderString(source: string, variables: TemplateVariables, field = 'content'): Promise<string> {
   if (!source.includes('{')) return source;
   try {
-    return await engine.parseAndRender(source, variables as unknown as Record<string, unknown>);
+    return engine.renderSync(parseCached(source), variables as unknown as Record<string, unknown>);
   } catch (error) {
     throw new TemplateRenderError(field, error);
   }
