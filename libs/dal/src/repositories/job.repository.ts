@@ -4,7 +4,7 @@ import type { JobStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { jobs, type JobRow, type NewJobRow } from '../schema/index.js';
-import { bulkInsert, checkOnly, selectList, tableRows } from './table-sql.js';
+import { bulkInsert, checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
 export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId' | 'payload'>>;
 
@@ -99,7 +99,7 @@ export class JobRepository {
     if (ids.length === 0) return [];
     const result = await this.db.execute<Record<string, unknown>>(sql`
       UPDATE jobs SET status = 'running', attempts = jobs.attempts + 1, updated_at = ${new Date()}
-      WHERE jobs.id = ANY(${sql.param(ids)}::uuid[]) AND ${checkOnly(sql`jobs.environment_id = ${environmentId} AND ${claimable(now)}`)}
+      WHERE jobs.id = ANY(${uuids(ids)}) AND ${checkOnly(sql`jobs.environment_id = ${environmentId} AND ${claimable(now)}`)}
       RETURNING ${selectList(jobs, 'jobs')}`);
     return tableRows<JobRow>(jobs, result.rows);
   }
@@ -109,7 +109,7 @@ export class JobRepository {
     if (ids.length === 0) return [];
     const result = await this.db.execute<Record<string, unknown>>(sql`
       SELECT ${selectList(jobs, 'jobs')} FROM jobs
-      WHERE jobs.id = ANY(${sql.param(ids)}::uuid[]) AND ${checkOnly(sql`jobs.environment_id = ${environmentId}`)}`);
+      WHERE jobs.id = ANY(${uuids(ids)}) AND ${checkOnly(sql`jobs.environment_id = ${environmentId}`)}`);
     return tableRows<JobRow>(jobs, result.rows);
   }
 
@@ -128,15 +128,18 @@ export class JobRepository {
    */
   async setOutcomes(environmentId: string, outcomes: JobOutcome[], now: Date, executor: DbExecutor = this.db): Promise<Set<string>> {
     if (outcomes.length === 0) return new Set();
-    const column = <V>(pick: (outcome: JobOutcome) => V | undefined) => sql.param(outcomes.map((outcome) => pick(outcome) ?? null));
+    // One JSON array per outcome, like bulkInsert's rows.
+    const values = JSON.stringify(outcomes.map((o) => [o.id, o.status, o.runAt ?? null, o.error ?? null, o.providerId ?? null, o.unclaimed ?? false]));
     const result = await executor.execute<{ id: string }>(sql`
       UPDATE jobs SET status = v.status, run_at = COALESCE(v.run_at, jobs.run_at), error = COALESCE(v.error, jobs.error),
         provider_id = COALESCE(v.provider_id, jobs.provider_id), attempts = jobs.attempts + CASE WHEN v.unclaimed THEN 1 ELSE 0 END,
         updated_at = ${new Date()}
-      FROM unnest(${column((o) => o.id)}::uuid[], ${column((o) => o.status)}::text[], ${column((o) => o.runAt)}::timestamptz[],
-        ${column((o) => o.error)}::text[], ${column((o) => o.providerId)}::text[], ${column((o) => o.unclaimed ?? false)}::boolean[])
-        AS v(id, status, run_at, error, provider_id, unclaimed)
-      WHERE jobs.id = ANY(${column((o) => o.id)}::uuid[]) AND jobs.id = v.id
+      FROM (
+        SELECT (r ->> 0)::uuid AS id, r ->> 1 AS status, (r ->> 2)::timestamptz AS run_at, r ->> 3 AS error, r ->> 4 AS provider_id,
+          (r ->> 5)::boolean AS unclaimed
+        FROM jsonb_array_elements(${values}::jsonb) AS r
+      ) AS v
+      WHERE jobs.id = ANY(${uuids(outcomes.map((o) => o.id))}) AND jobs.id = v.id
         AND ${checkOnly(sql`jobs.environment_id = ${environmentId} AND (NOT v.unclaimed OR ${claimable(now)})`)}
       RETURNING jobs.id`);
     return new Set(result.rows.map((row) => row.id));
@@ -196,7 +199,7 @@ export class JobRepository {
       UPDATE jobs SET status = 'queued', updated_at = ${new Date()}
       WHERE jobs.id = ANY(ARRAY(
         SELECT next.id
-        FROM unnest(${sql.param(finished.map((row) => row.notificationId))}::uuid[], ${sql.param(finished.map((row) => row.stepIndex))}::int[])
+        FROM unnest(${uuids(finished.map((row) => row.notificationId))}, ${sql.param(`{${finished.map((row) => row.stepIndex).join(',')}}`)}::int[])
           AS done(notification_id, step_index)
         CROSS JOIN LATERAL (
           SELECT j.id FROM jobs j

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { notifications, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
-import { bulkInsert, checkOnly } from './table-sql.js';
+import { bulkInsert, checkOnly, uuids } from './table-sql.js';
 
 export interface NotificationTriggerContext {
   id: string;
@@ -55,7 +55,7 @@ export class NotificationRepository {
         (SELECT e.request -> 'actor' FROM trigger_events e WHERE e.id = n.event_id) AS actor,
         (SELECT e.request -> 'tenant' FROM trigger_events e WHERE e.id = n.event_id) AS tenant
       FROM notifications n
-      WHERE n.id = ANY(${sql.param(ids)}::uuid[]) AND ${checkOnly(sql`n.environment_id = ${environmentId}`)}`);
+      WHERE n.id = ANY(${uuids(ids)}) AND ${checkOnly(sql`n.environment_id = ${environmentId}`)}`);
     return result.rows as unknown as NotificationTriggerContext[];
   }
 

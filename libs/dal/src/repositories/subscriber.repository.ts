@@ -4,7 +4,7 @@ import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { subscribers, type StoredChannelSettings, type SubscriberRow } from '../schema/index.js';
-import { checkOnly, selectList, tableRows } from './table-sql.js';
+import { checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
 export interface SubscriberScope {
   environmentId: string;
@@ -146,7 +146,7 @@ export class SubscriberRepository {
     if (ids.length === 0) return [];
     const result = await this.db.execute<Record<string, unknown>>(sql`
       SELECT ${selectList(subscribers, 's')} FROM subscribers s
-      WHERE s.id = ANY(${sql.param(ids)}::uuid[]) AND ${checkOnly(sql`s.environment_id = ${environmentId} AND NOT s.deleted`)}`);
+      WHERE s.id = ANY(${uuids(ids)}) AND ${checkOnly(sql`s.environment_id = ${environmentId} AND NOT s.deleted`)}`);
     return tableRows<SubscriberRow>(subscribers, result.rows);
   }
 

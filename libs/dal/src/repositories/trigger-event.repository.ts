@@ -4,7 +4,7 @@ import type { TriggerEventStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { triggerEvents, type TriggerEventRow } from '../schema/index.js';
-import { checkOnly, selectList, tableRows } from './table-sql.js';
+import { checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
 export type NewTriggerEventRow = typeof triggerEvents.$inferInsert;
 
@@ -136,7 +136,7 @@ export class TriggerEventRepository {
     if (ids.length === 0) return [];
     const result = await executor.execute<Record<string, unknown>>(sql`
       UPDATE trigger_events SET status = 'processing', updated_at = ${new Date()}
-      WHERE trigger_events.id = ANY(${sql.param(ids)}::uuid[])
+      WHERE trigger_events.id = ANY(${uuids(ids)})
         AND ${checkOnly(sql`trigger_events.environment_id = ${environmentId} AND trigger_events.status IN ('received', 'processing')`)}
       RETURNING ${selectList(triggerEvents, 'trigger_events')}`);
     return tableRows<TriggerEventRow>(triggerEvents, result.rows);
@@ -147,7 +147,7 @@ export class TriggerEventRepository {
     if (ids.length === 0) return new Set();
     const result = await executor.execute<{ id: string }>(sql`
       UPDATE trigger_events SET status = ${to}, updated_at = ${new Date()}
-      WHERE trigger_events.id = ANY(${sql.param(ids)}::uuid[])
+      WHERE trigger_events.id = ANY(${uuids(ids)})
         AND ${checkOnly(sql`trigger_events.environment_id = ${environmentId} AND trigger_events.status = ANY(${sql.param(from)}::text[])`)}
       RETURNING trigger_events.id`);
     return new Set(result.rows.map((row) => row.id));
