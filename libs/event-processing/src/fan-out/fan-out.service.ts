@@ -79,12 +79,16 @@ export class FanOutService {
     const rows = await this.upsertSubscribers(event, actor ? [...parsed.subscribers, actor] : parsed.subscribers);
     await this.updateTenant(environmentId, request.tenant);
 
-    const seen = new Set<string>();
+    // A subscriber named twice receives once. One topic alone needs no check (its members are unique),
+    // and a 100,000-member set held for the whole fan-out is memory the worker can spare.
+    const seen = parsed.subscribers.length === 0 && parsed.topics.length === 1 ? undefined : new Set<string>();
+    let recipients = 0;
     const pipeline = new ChunkPipeline<Recipient[]>((recipients) => this.chunks.write({ event, workflow, recipients }), CHUNKS_IN_FLIGHT);
     let buffer: Recipient[] = [];
     const push = async (recipient: Recipient) => {
-      if (seen.has(recipient.subscriberId)) return;
-      seen.add(recipient.subscriberId);
+      if (seen?.has(recipient.subscriberId)) return;
+      seen?.add(recipient.subscriberId);
+      recipients++;
       buffer.push(recipient);
       if (buffer.length >= FAN_OUT_CHUNK) {
         const chunk = buffer;
@@ -132,7 +136,7 @@ export class FanOutService {
     await pipeline.drain();
     const live = !pipeline.stopped && (await this.chunks.writeLast({ event, workflow, recipients: buffer }));
     if (this.logger.isLevelEnabled('info')) {
-      this.logger.info({ transactionId: event.transactionId, eventId, recipients: seen.size, canceled: !live }, 'event fanned out');
+      this.logger.info({ transactionId: event.transactionId, eventId, recipients, canceled: !live }, 'event fanned out');
     }
   }
 
