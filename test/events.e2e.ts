@@ -120,6 +120,29 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
       );
     });
 
+    it('stores each valid event as sent (nested payload, whitelisted fields) and answers a mistyped one with its field error', async () => {
+      const payload = { order: { id: 'o-1', lines: [{ sku: 'a', qty: 2 }] }, note: 'ünïcode "quoted" \\ text' };
+      const res = await bulk([
+        { name: identifier, to: { subscriberId: 'bulk-5', email: 'b5@example.com' }, payload, transactionId: 'bulk-txn-5', unknownField: 'dropped' },
+        { name: identifier, to: 'bulk-6', payload: 'not-an-object', transactionId: 'bulk-txn-6' },
+        { name: identifier, to: 'bulk-7', transactionId: 'bulk-txn-7', tenant: 42 },
+      ]);
+      expect(res.status).toBe(201);
+      expect(res.body[0]).toEqual({ acknowledged: true, status: 'processed', transactionId: 'bulk-txn-5' });
+      expect(res.body[1]).toMatchObject({ acknowledged: true, status: 'error', transactionId: 'bulk-txn-6' });
+      expect(res.body[1].error.join(' ')).toMatch(/payload/);
+      expect(res.body[2]).toMatchObject({ acknowledged: true, status: 'error', transactionId: 'bulk-txn-7' });
+      expect(res.body[2].error.join(' ')).toMatch(/tenant/);
+
+      const stored = await t.db.select().from(triggerEvents).where(eq(triggerEvents.environmentId, t.environment.id));
+      const byTransaction = new Map(stored.map((row) => [row.transactionId, row]));
+      expect(byTransaction.has('bulk-txn-6')).toBe(false);
+      expect(byTransaction.has('bulk-txn-7')).toBe(false);
+      const request = byTransaction.get('bulk-txn-5')!.request as Record<string, unknown>;
+      expect(request).toMatchObject({ name: identifier, to: { subscriberId: 'bulk-5', email: 'b5@example.com' }, payload });
+      expect(request).not.toHaveProperty('unknownField');
+    });
+
     it('rejects 0 or more than 100 events with 422', async () => {
       expect((await bulk([])).status).toBe(422);
       const res = await bulk(Array.from({ length: 101 }, () => ({ name: identifier, to: 'x' })));

@@ -12,13 +12,15 @@ export type NewTriggerEventRow = typeof triggerEvents.$inferInsert;
 export type StoredEventRef = Pick<TriggerEventRow, 'id' | 'environmentId'>;
 
 /**
- * One statement text whatever the row count: the columns travel as arrays and are unnested by
- * PostgreSQL, so the api builds no SQL per trigger (drizzle's multi-row builder was a visible share
- * of the accept path's CPU).
+ * One statement text whatever the row count. The rows travel as one JSON array of
+ * `[id, transactionId, workflowId, request]` (one native JSON.stringify; pg's array parameters escape
+ * every element in JavaScript, which was a tenth of the bulk route's CPU); the environment and
+ * organization, shared by every row of a request, are sent once.
  */
 const INSERT_EVENTS = `
   INSERT INTO trigger_events (id, environment_id, organization_id, transaction_id, workflow_id, request)
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::jsonb[])
+  SELECT (r ->> 0)::uuid, $1::uuid, $2::uuid, r ->> 1, (r ->> 2)::uuid, r -> 3
+  FROM jsonb_array_elements($3::jsonb) AS r
   ON CONFLICT (environment_id, transaction_id) DO NOTHING
   RETURNING id, environment_id`;
 
@@ -27,18 +29,25 @@ const INSERT_EVENTS = `
 export class TriggerEventRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /** One insert for many events; rows whose transactionId already exists are not inserted and not returned. */
+  /**
+   * One insert per environment for many events; rows whose transactionId already exists are not
+   * inserted and not returned.
+   */
   async insertMany(rows: NewTriggerEventRow[]): Promise<StoredEventRef[]> {
-    if (rows.length === 0) return [];
-    const columns = [
-      rows.map((row) => row.id),
-      rows.map((row) => row.environmentId),
-      rows.map((row) => row.organizationId),
-      rows.map((row) => row.transactionId),
-      rows.map((row) => row.workflowId),
-      rows.map((row) => JSON.stringify(row.request)),
-    ];
-    const result = await this.db.$client.query<{ id: string; environment_id: string }>(INSERT_EVENTS, columns);
+    const byEnvironment = new Map<string, NewTriggerEventRow[]>();
+    for (const row of rows) {
+      const group = byEnvironment.get(row.environmentId);
+      if (group) group.push(row);
+      else byEnvironment.set(row.environmentId, [row]);
+    }
+    const inserted = await Promise.all([...byEnvironment.values()].map((group) => this.insertForEnvironment(group)));
+    return inserted.flat();
+  }
+
+  private async insertForEnvironment(rows: NewTriggerEventRow[]): Promise<StoredEventRef[]> {
+    const { environmentId, organizationId } = rows[0];
+    const json = JSON.stringify(rows.map((row) => [row.id, row.transactionId, row.workflowId, row.request]));
+    const result = await this.db.$client.query<{ id: string; environment_id: string }>(INSERT_EVENTS, [environmentId, organizationId, json]);
     return result.rows.map((row) => ({ id: row.id, environmentId: row.environment_id }));
   }
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
+import { getMetadataStorage, validate } from 'class-validator';
 import { DomainError } from '#common';
 import type { WorkflowRow } from '#dal';
 import { WorkflowCache } from '#event-processing';
@@ -8,6 +7,21 @@ import type { AuthContext } from '../../auth/auth-context.js';
 import { flattenValidationErrors } from '../../http/validation.js';
 import { TriggerEventDto, type TriggerResponseDto } from '../dto/trigger-event.dto.js';
 import { TriggerEventUseCase, type PreparedTrigger } from './trigger-event.use-case.js';
+
+/** The properties TriggerEventDto validates (the whitelist): what a bulk event keeps. */
+const TRIGGER_EVENT_FIELDS = [...new Set(getMetadataStorage().getTargetValidationMetadatas(TriggerEventDto, '', true, false).map((rule) => rule.propertyName))];
+
+/**
+ * A bulk event as a TriggerEventDto holding only the whitelisted properties. A shallow copy:
+ * class-transformer's plainToInstance deep-copies every payload, which was a tenth of the bulk
+ * route's CPU, and these DTOs have no nested classes to build.
+ */
+function triggerEventDtoOf(raw: Record<string, unknown>): TriggerEventDto {
+  const dto = new TriggerEventDto();
+  const fields = dto as unknown as Record<string, unknown>;
+  for (const field of TRIGGER_EVENT_FIELDS) if (Object.hasOwn(raw, field)) fields[field] = raw[field];
+  return dto;
+}
 
 /**
  * Operation 9: each event is validated and decided on its own (a bad one answers `error` in its
@@ -35,8 +49,8 @@ export class BulkTriggerEventUseCase {
   private async prepareOne(auth: AuthContext, raw: Record<string, unknown>, workflows: Map<string, WorkflowRow | undefined>): Promise<PreparedTrigger> {
     const transactionId = typeof raw.transactionId === 'string' ? raw.transactionId : undefined;
     const failed = (error: string[]): PreparedTrigger => ({ response: { acknowledged: true, status: 'error', error, transactionId } });
-    const dto = plainToInstance(TriggerEventDto, raw);
-    const errors = await validate(dto, { whitelist: true, forbidUnknownValues: false });
+    const dto = triggerEventDtoOf(raw);
+    const errors = await validate(dto, { forbidUnknownValues: false });
     if (errors.length > 0) {
       return failed(Object.entries(flattenValidationErrors(errors)).flatMap(([, field]) => field.messages));
     }
