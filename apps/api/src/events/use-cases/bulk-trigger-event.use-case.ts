@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { getMetadataStorage, validate } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { DomainError } from '#common';
 import type { WorkflowRow } from '#dal';
 import { WorkflowCache } from '#event-processing';
@@ -50,7 +50,8 @@ export class BulkTriggerEventUseCase {
     const transactionId = typeof raw.transactionId === 'string' ? raw.transactionId : undefined;
     const failed = (error: string[]): PreparedTrigger => ({ response: { acknowledged: true, status: 'error', error, transactionId } });
     const dto = triggerEventDtoOf(raw);
-    const errors = await validate(dto, { forbidUnknownValues: false });
+    // Every rule of TriggerEventDto is synchronous; the async validate() costs a promise chain per event.
+    const errors = validateSync(dto, { forbidUnknownValues: false });
     if (errors.length > 0) {
       return failed(Object.entries(flattenValidationErrors(errors)).flatMap(([, field]) => field.messages));
     }
