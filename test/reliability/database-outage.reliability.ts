@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TERMINAL_JOB_STATUSES } from '#common';
 import { sleep, waitFor } from '../support/wait.js';
 import { Deployment } from './support/deployment.js';
+import { PrivatePostgres } from './support/private-postgres.js';
 
 const TRIGGERS = Number(process.env.RELIABILITY_OUTAGE_TRIGGERS ?? 200);
 const RECIPIENTS_PER_TRIGGER = 10;
@@ -15,17 +16,23 @@ interface Probe {
   ms: number;
 }
 
-/** Scenario 3: PostgreSQL unreachable for 10 s under a running api and worker (cut at a TCP proxy). */
+/**
+ * Scenario 3: PostgreSQL itself stopped for 10 s (`pg_ctl stop -m fast` on a cluster of the test's
+ * own, then started again on the same port) under a running api and worker.
+ */
 describe('database outage under real api and worker processes', () => {
+  let postgres: PrivatePostgres;
   let deployment: Deployment;
   let workflow: string;
 
   beforeAll(async () => {
-    deployment = await Deployment.start({}, { proxyDatabase: true });
+    postgres = await PrivatePostgres.start();
+    deployment = await Deployment.start({}, { privatePostgres: postgres });
     ({ workflow } = await deployment.seedTopic(SUBSCRIBERS));
   });
   afterAll(async () => {
     await deployment?.stop();
+    await postgres?.destroy();
   });
 
   const recipientsOf = (index: number) =>
@@ -46,7 +53,7 @@ describe('database outage under real api and worker processes', () => {
 
   const health = (port: number) => async () => ({ status: (await fetch(`http://127.0.0.1:${port}/health`)).status });
 
-  it('answers 503 (never 500) while PostgreSQL is away, resumes without a restart, delivers every acknowledged trigger once', async () => {
+  it('answers 503 (never 500) while PostgreSQL is stopped, resumes without a restart, delivers every acknowledged trigger once', async () => {
     const apiPid = deployment.api.child.pid;
     const workerPid = deployment.worker.child.pid;
 
@@ -67,9 +74,9 @@ describe('database outage under real api and worker processes', () => {
     // acknowledged (then it must be delivered) or a 503.
     const edge = Array.from({ length: 40 }, (_, k) => sleep(2 * k).then(() => timed(`edge-${k}`, () => trigger(`edge-${k}`, recipientsOf(k)))));
     await sleep(40);
-    await deployment.databaseProxy!.cut();
-    const cutAt = Date.now();
     const deliveredAtCut = await delivered();
+    await postgres.halt();
+    const cutAt = Date.now();
     expect(deliveredAtCut).toBeLessThan(expectedBefore);
     const edgeAnswers = await Promise.all(edge);
     expect(edgeAnswers.filter((answer) => answer.status !== 201 && answer.status !== 503)).toEqual([]);
@@ -89,7 +96,7 @@ describe('database outage under real api and worker processes', () => {
       );
       await sleep(250);
     }
-    await deployment.databaseProxy!.restore();
+    await postgres.resume();
     const restoredAt = Date.now();
 
     const summary = new Map<string, { statuses: Record<number, number>; maxMs: number }>();

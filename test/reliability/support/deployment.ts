@@ -3,9 +3,15 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { loadConfig, TERMINAL_JOB_STATUSES } from '#common';
 import { ensureBuilt, freePort, MAIN, startService, waitForHealthy, WORKER_MAIN, type ServiceProcess } from '../../support/service-process.js';
-import { TcpProxy } from '../../support/tcp-proxy.js';
 import { TEST_ENCRYPTION_KEY } from '../../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+import type { PrivatePostgres } from './private-postgres.js';
+
+export interface DeploymentOptions {
+  /** On this cluster's own database (migrated by the api at boot) instead of a fresh database of the shared server. */
+  privatePostgres?: PrivatePostgres;
+  worker?: boolean;
+}
 
 /** The built service as deployed: an api process and a worker process on a fresh database and Redis prefix. */
 export class Deployment {
@@ -13,26 +19,20 @@ export class Deployment {
   readonly prefix = `rel-${randomBytes(4).toString('hex')}`;
   api!: ServiceProcess;
   worker!: ServiceProcess;
-  sql!: pg.Client;
-  /** With `proxyDatabase`: the service reaches PostgreSQL only through it (the test's `sql` does not). */
-  databaseProxy?: TcpProxy;
-  private database!: TestDatabase;
+  /** The test's own connections, straight to the database (a pool: it outlives a server restart). */
+  sql!: pg.Pool;
+  private database?: TestDatabase;
   private env!: Record<string, string>;
 
-  static async start(extraEnv: Record<string, string> = {}, options: { proxyDatabase?: boolean; worker?: boolean } = {}): Promise<Deployment> {
+  static async start(extraEnv: Record<string, string> = {}, options: DeploymentOptions = {}): Promise<Deployment> {
     ensureBuilt();
     const deployment = new Deployment();
     const config = loadConfig({ ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
     if (!config.redisUrl) throw new Error('the process scenarios need REDIS_URL');
-    deployment.database = await createTestDatabase();
-    const databaseUrl = new URL(deployment.database.databaseUrl!);
-    if (options.proxyDatabase) {
-      deployment.databaseProxy = await TcpProxy.start(databaseUrl.hostname, Number(databaseUrl.port || 5432));
-      databaseUrl.hostname = '127.0.0.1';
-      databaseUrl.port = String(deployment.databaseProxy.port);
-    }
+    if (!options.privatePostgres) deployment.database = await createTestDatabase();
+    const directUrl = options.privatePostgres?.url ?? deployment.database!.databaseUrl!;
     deployment.env = {
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: directUrl,
       REDIS_URL: config.redisUrl,
       QUEUE_PREFIX: deployment.prefix,
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
@@ -43,8 +43,9 @@ export class Deployment {
       deployment.api = startService({ ...deployment.env, API_KEY: deployment.apiKey, ROLE: 'api' }, await freePort(), MAIN);
       await waitForHealthy(deployment.api, 60_000);
       if (options.worker !== false) await deployment.startWorker();
-      deployment.sql = new pg.Client({ connectionString: deployment.database.databaseUrl });
-      await deployment.sql.connect();
+      deployment.sql = new pg.Pool({ connectionString: directUrl, max: 2 });
+      // An idle connection ended by a server stop is discarded by the pool, not thrown.
+      deployment.sql.on('error', () => undefined);
     } catch (error) {
       await deployment.stop();
       throw error;
@@ -128,7 +129,6 @@ export class Deployment {
     await this.sql?.end().catch(() => undefined);
     await this.worker?.stop().catch(() => undefined);
     await this.api?.stop().catch(() => undefined);
-    await this.databaseProxy?.close();
     await this.database?.drop();
   }
 }
