@@ -1,8 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableName, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { notifications, subscribers, type NotificationRow } from '../schema/index.js';
+import {
+  executionDetails,
+  jobs,
+  notifications,
+  subscribers,
+  workflows,
+  type ExecutionDetailRow,
+  type JobRow,
+  type NotificationRow,
+  type SubscriberRow,
+  type WorkflowRow,
+} from '../schema/index.js';
+import { selectListText, tableRows, uuidArrayLiteral } from './table-sql.js';
 
 export interface ActivityFilter {
   channels?: string[];
@@ -14,6 +27,38 @@ export interface ActivityFilter {
   topicKey?: string;
   after?: Date;
   before?: Date;
+}
+
+/** What a page of notifications shows besides the notifications themselves. */
+export interface NotificationPageRelations {
+  /** Live (not deleted) subscribers and workflows of the page. */
+  subscribers: SubscriberRow[];
+  workflows: WorkflowRow[];
+  /** By notification, then step index. */
+  jobs: JobRow[];
+  /** Oldest first. */
+  executionDetails: ExecutionDetailRow[];
+}
+
+/** A table's rows as one JSON array (camelCase keys, JSON columns as text, for `tableRows`), ordered. */
+function rowsAsJson(table: PgTable, alias: string, where: string, orderBy: string): string {
+  return `(SELECT coalesce(json_agg(t ORDER BY ${orderBy}), '[]') FROM (SELECT ${selectListText(table, alias)} FROM ${getTableName(table)} ${alias} WHERE ${where}) t)`;
+}
+
+let pageRelationsText: string | undefined;
+
+/**
+ * One statement text for every page, built once ($1 environment, $2 subscriber ids, $3 workflow ids,
+ * $4 notification ids): Drizzle's building of this statement was a sixth of the feed's CPU. Rows are
+ * found by their keys; the environment is checked on what is found (see `checkOnly`).
+ */
+function pageRelationsStatement(): string {
+  pageRelationsText ??= `SELECT
+    ${rowsAsJson(subscribers, 's', 's.id = ANY($2::uuid[]) AND (s.environment_id = $1 AND NOT s.deleted) IS TRUE', 't.id')} AS "subscribers",
+    ${rowsAsJson(workflows, 'w', 'w.id = ANY($3::uuid[]) AND (w.environment_id = $1 AND NOT w.deleted) IS TRUE', 't.id')} AS "workflows",
+    ${rowsAsJson(jobs, 'j', 'j.notification_id = ANY($4::uuid[]) AND (j.environment_id = $1) IS TRUE', 't."notificationId", t."stepIndex"')} AS "jobs",
+    ${rowsAsJson(executionDetails, 'd', 'd.notification_id = ANY($4::uuid[]) AND (d.environment_id = $1) IS TRUE', 't."createdAt", t.id')} AS "executionDetails"`;
+  return pageRelationsText;
 }
 
 /** The read side of GET /v1/notifications: filtered, newest first, page-numbered. */
@@ -43,6 +88,28 @@ export class ActivityFeedRepository {
       .limit(limit + 1)
       .offset(page * limit);
     return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+
+  /**
+   * The subscribers, workflows, jobs and execution details of a page in one statement (one JSON
+   * array each): a round trip costs the api more than the rows it brings, and this replaces four.
+   */
+  async pageRelations(environmentId: string, page: NotificationRow[]): Promise<NotificationPageRelations> {
+    if (page.length === 0) return { subscribers: [], workflows: [], jobs: [], executionDetails: [] };
+    const distinct = (ids: string[]) => uuidArrayLiteral([...new Set(ids)]);
+    const result = await this.db.$client.query<Record<keyof NotificationPageRelations, Record<string, unknown>[]>>(pageRelationsStatement(), [
+      environmentId,
+      distinct(page.map((row) => row.subscriberId)),
+      distinct(page.map((row) => row.workflowId)),
+      uuidArrayLiteral(page.map((row) => row.id)),
+    ]);
+    const [row] = result.rows;
+    return {
+      subscribers: tableRows<SubscriberRow>(subscribers, row.subscribers),
+      workflows: tableRows<WorkflowRow>(workflows, row.workflows),
+      jobs: tableRows<JobRow>(jobs, row.jobs),
+      executionDetails: tableRows<ExecutionDetailRow>(executionDetails, row.executionDetails),
+    };
   }
 
   /** emails, subscriberIds and search all select subscribers; undefined = no subscriber filter. */

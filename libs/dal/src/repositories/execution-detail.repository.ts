@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { executionDetails, type ExecutionDetailRow, type NewExecutionDetailRow } from '../schema/index.js';
@@ -22,12 +22,4 @@ export class ExecutionDetailRepository {
       .orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
   }
 
-  async findByNotifications(environmentId: string, notificationIds: string[]): Promise<ExecutionDetailRow[]> {
-    if (notificationIds.length === 0) return [];
-    return this.db
-      .select()
-      .from(executionDetails)
-      .where(and(eq(executionDetails.environmentId, environmentId), inArray(executionDetails.notificationId, notificationIds)))
-      .orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
-  }
 }

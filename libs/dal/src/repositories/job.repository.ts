@@ -55,26 +55,12 @@ export class JobRepository {
     return row;
   }
 
-  async findByIds(environmentId: string, ids: string[]): Promise<JobRow[]> {
-    if (ids.length === 0) return [];
-    return this.db.select().from(jobs).where(and(eq(jobs.environmentId, environmentId), inArray(jobs.id, ids)));
-  }
-
   async findByNotification(environmentId: string, notificationId: string, executor: DbExecutor = this.db): Promise<JobRow[]> {
     return executor
       .select()
       .from(jobs)
       .where(and(eq(jobs.environmentId, environmentId), eq(jobs.notificationId, notificationId)))
       .orderBy(asc(jobs.stepIndex));
-  }
-
-  async findByNotifications(environmentId: string, notificationIds: string[]): Promise<JobRow[]> {
-    if (notificationIds.length === 0) return [];
-    return this.db
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.notificationId, notificationIds)))
-      .orderBy(asc(jobs.notificationId), asc(jobs.stepIndex));
   }
 
   async findByTransaction(environmentId: string, transactionId: string): Promise<JobRow[]> {

@@ -43,11 +43,6 @@ export class WorkflowRepository {
     return (await this.findByIdentifier(environmentId, key)) ?? this.findOne(environmentId, eq(nameSlug, key));
   }
 
-  async findByIds(environmentId: string, ids: string[]): Promise<WorkflowRow[]> {
-    if (ids.length === 0) return [];
-    return this.db.select().from(workflows).where(and(live(environmentId), inArray(workflows.id, ids)));
-  }
-
   async listActive(environmentId: string): Promise<WorkflowRow[]> {
     return this.db
       .select()

@@ -3,10 +3,6 @@ import { DomainError } from '#common';
 import { templateVariables } from '#application';
 import {
   ActivityFeedRepository,
-  ExecutionDetailRepository,
-  JobRepository,
-  SubscriberRepository,
-  WorkflowRepository,
   type ExecutionDetailRow,
   type JobRow,
   type NotificationRow,
@@ -29,17 +25,11 @@ function parseDate(field: string, value: string | undefined): Date | undefined {
 
 /**
  * GET /v1/notifications: one query for the page (limit + 1 rows, so hasMore is exact), then one
- * batch query each for the page's subscribers, workflows, jobs and execution details.
+ * for the page's subscribers, workflows, jobs and execution details together.
  */
 @Injectable()
 export class ListNotificationsUseCase {
-  constructor(
-    private readonly feed: ActivityFeedRepository,
-    private readonly subscribers: SubscriberRepository,
-    private readonly workflows: WorkflowRepository,
-    private readonly jobs: JobRepository,
-    private readonly executionDetails: ExecutionDetailRepository,
-  ) {}
+  constructor(private readonly feed: ActivityFeedRepository) {}
 
   async execute(auth: AuthContext, query: ListNotificationsQueryDto): Promise<NotificationPageDto> {
     const after = parseDate('after', query.after);
@@ -68,13 +58,7 @@ export class ListNotificationsUseCase {
 
   private async expand(environmentId: string, rows: NotificationRow[]): Promise<NotificationItemDto[]> {
     if (rows.length === 0) return [];
-    const notificationIds = rows.map((row) => row.id);
-    const [subscribers, workflows, jobs, details] = await Promise.all([
-      this.subscribers.findByIds(environmentId, [...new Set(rows.map((row) => row.subscriberId))]),
-      this.workflows.findByIds(environmentId, [...new Set(rows.map((row) => row.workflowId))]),
-      this.jobs.findByNotifications(environmentId, notificationIds),
-      this.executionDetails.findByNotifications(environmentId, notificationIds),
-    ]);
+    const { subscribers, workflows, jobs, executionDetails: details } = await this.feed.pageRelations(environmentId, rows);
     const subscriberById = new Map(subscribers.map((row) => [row.id, row]));
     const workflowById = new Map(workflows.map((row) => [row.id, row]));
     const detailsByJob = groupBy(details, (detail) => detail.jobId);
