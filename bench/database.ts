@@ -116,7 +116,17 @@ export async function seedFeed(pool: pg.Pool, scope: Scope, workflowId: string, 
       [scope.environmentId, scope.organizationId, workflowId, from, to, SUBSCRIBER_PREFIX, subscribers, step],
     );
   }
-  await pool.query('ANALYZE notifications, jobs');
+  await settle(pool);
+}
+
+/**
+ * Before a measurement: VACUUM ANALYZE (fresh rows get their hint bits and visibility map set now,
+ * not by the first readers or an autovacuum run in the middle of a load) and a CHECKPOINT (the
+ * seeding's dirty pages are written now). Seeding is setup; its aftermath is not what is measured.
+ */
+export async function settle(pool: pg.Pool): Promise<void> {
+  await pool.query('VACUUM ANALYZE');
+  await pool.query('CHECKPOINT');
 }
 
 export async function countMessages(pool: pg.Pool, where: { workflowId?: string; transactionId?: string }, environmentId: string): Promise<number> {

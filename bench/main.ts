@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { bareFastify, bullmqCeiling, deleteRedisPrefix, postgresInsertCeiling } from './ceilings.js';
-import { seedSubscribers } from './database.js';
+import { seedSubscribers, settle } from './database.js';
 import { deploy, type Deployment } from './deployment.js';
 import { parseOptions, type BenchOptions } from './options.js';
 import { killAllOnExit, ROOT } from './processes.js';
@@ -45,17 +45,19 @@ async function versions(options: BenchOptions) {
   return { node: process.version, postgres: rows[0].server_version as string, redis: /redis_version:(\S+)/.exec(info)?.[1] };
 }
 
-/** The selected scenarios against one deployment, in the issue's order. */
+/** The selected scenarios against one deployment, in the issue's order, each on a settled database. */
 async function runPhase(deployment: Deployment, options: BenchOptions, withFeed: boolean): Promise<PhaseResults> {
   const results: PhaseResults = {};
   const label = deployment.label;
-  const has = (part: string) => options.parts.has(part);
-  if (has('accept')) {
-    results.accept = await step(`${label}: trigger accept (${options.connections} connections, ${options.duration} s each)`, () => triggerAccept(deployment, options));
-  }
-  if (has('fanout')) results.fanOut = await step(`${label}: fan-out to a ${options.topicSize}-subscriber topic`, () => topicFanOut(deployment, options));
-  if (has('singles')) results.singles = await step(`${label}: ${options.singles} single triggers`, () => singleTriggers(deployment, options));
-  if (withFeed && has('feed')) results.feed = await step(`${label}: feed over ${options.feedRows} notifications`, () => feed(deployment, options));
+  const run = async <T>(part: string, title: string, scenario: () => Promise<T>): Promise<T | undefined> => {
+    if (!options.parts.has(part)) return undefined;
+    await settle(deployment.pool);
+    return step(title, scenario);
+  };
+  results.accept = await run('accept', `${label}: trigger accept (${options.connections} connections, ${options.duration} s each)`, () => triggerAccept(deployment, options));
+  results.fanOut = await run('fanout', `${label}: fan-out to a ${options.topicSize}-subscriber topic`, () => topicFanOut(deployment, options));
+  results.singles = await run('singles', `${label}: ${options.singles} single triggers`, () => singleTriggers(deployment, options));
+  if (withFeed) results.feed = await run('feed', `${label}: feed over ${options.feedRows} notifications`, () => feed(deployment, options));
   return results;
 }
 
