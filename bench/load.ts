@@ -26,10 +26,20 @@ export interface LoadSpec {
   amount?: number;
   /** Builds the body of the n-th request (0-based) when each request differs. */
   bodyFor?: (n: number) => string;
+  /**
+   * Seconds of the same load run first and not recorded: the first second after a route's first
+   * use (JIT, PostgreSQL's plan and buffer caches) is not the steady state the p99 describes.
+   */
+  warmUpSeconds?: number;
 }
 
-/** One autocannon run against 127.0.0.1; requests/s counts every answered request. */
+/** One autocannon run against 127.0.0.1 (after its warm-up); requests/s counts every answered request. */
 export async function load(spec: LoadSpec): Promise<LoadResult> {
+  if (spec.warmUpSeconds) await measure({ ...spec, duration: spec.warmUpSeconds, amount: undefined });
+  return measure(spec);
+}
+
+async function measure(spec: LoadSpec): Promise<LoadResult> {
   let sent = 0;
   let firstError: string | undefined;
   const request: autocannon.Request = {

@@ -13,6 +13,8 @@ export interface BenchOptions {
   database: string;
   /** Seconds of each trigger-accept load (single and bulk). */
   duration: number;
+  /** Seconds of unrecorded load before each accept and feed measurement. */
+  warmUp: number;
   connections: number;
   bulkSize: number;
   subscribers: number;
@@ -86,6 +88,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     redisUrl: loopbackUrl(s.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', 'BENCH_REDIS_URL'),
     database: s.BENCH_DATABASE ?? 'ns_bench',
     duration: int('DURATION', 20, 3),
+    warmUp: int('WARM_UP', 2, 1, 0),
     connections: int('CONNECTIONS', 50, 20),
     bulkSize: int('BULK_SIZE', 100, 100),
     topicSize,

@@ -48,7 +48,15 @@ export async function triggerAccept(deployment: Deployment, options: BenchOption
     const first = (await expectStatus(deployment, 'POST', '/v1/events/trigger', JSON.parse(triggerBody(1)), [200, 201])) as { status?: string };
     if (first.status !== 'processed') throw new Error(`trigger answered status ${first.status}, expected processed`);
     const reset = deployment.resetPeakRss();
-    const single = await load({ url, method: 'POST', headers: deployment.client.headers, body: triggerBody(1), connections: options.connections, duration: options.duration });
+    const single = await load({
+      url,
+      method: 'POST',
+      headers: deployment.client.headers,
+      body: triggerBody(1),
+      connections: options.connections,
+      duration: options.duration,
+      warmUpSeconds: options.warmUp,
+    });
     deployment.assertAlive();
 
     const events = Array.from({ length: options.bulkSize }, (_, i) => JSON.parse(triggerBody(i + 1)));
@@ -60,6 +68,7 @@ export async function triggerAccept(deployment: Deployment, options: BenchOption
       body: JSON.stringify({ events }),
       connections: options.connections,
       duration: options.duration,
+      warmUpSeconds: options.warmUp,
     });
     deployment.assertAlive();
     const rss = readRss(deployment, reset);
@@ -216,7 +225,13 @@ export async function feed(deployment: Deployment, options: BenchOptions): Promi
     const path = `/v1/notifications?${query}`;
     const first = (await expectStatus(deployment, 'GET', path, undefined, [200])) as { data?: unknown[] };
     if (!Array.isArray(first.data) || first.data.length === 0) throw new Error(`GET ${path} returned no notifications`);
-    return load({ url: `${deployment.client.baseUrl}${path}`, headers: deployment.client.headers, connections: options.feedConnections, duration: options.feedDuration });
+    return load({
+      url: `${deployment.client.baseUrl}${path}`,
+      headers: deployment.client.headers,
+      connections: options.feedConnections,
+      duration: options.feedDuration,
+      warmUpSeconds: options.warmUp,
+    });
   };
   const page0 = await run('page=0&limit=10');
   const page50 = await run('page=50&limit=10');
