@@ -150,6 +150,22 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
       expect(res.body.errors.events.messages[0]).toMatch(/no more than 100/);
       expect((await t.api('post', '/v1/events/trigger/bulk').send({})).status).toBe(422);
     });
+
+    it('validates the envelope: events must be an array of objects; other top-level fields are ignored', async () => {
+      const notArray = await t.api('post', '/v1/events/trigger/bulk').send({ events: 'x' });
+      expect(notArray.status).toBe(422);
+      expect(notArray.body.errors.events.messages.join(' ')).toMatch(/array/);
+      const scalars = await bulk([{ name: identifier, to: 'bulk-8' }, 1, 'a']);
+      expect(scalars.status).toBe(422);
+      expect(scalars.body.errors.events.messages).toContain('each event must be an object');
+      expect((await t.api('post', '/v1/events/trigger/bulk').send([{ name: identifier, to: 'bulk-9' }])).status).toBe(422);
+      const stored = await t.db.select().from(triggerEvents).where(eq(triggerEvents.environmentId, t.environment.id));
+      expect(stored.filter((row) => ['bulk-8', 'bulk-9'].includes((row.request as { to: unknown }).to as string))).toEqual([]);
+
+      const extra = await t.api('post', '/v1/events/trigger/bulk').send({ events: [{ name: identifier, to: 'bulk-10', transactionId: 'bulk-txn-10' }], extra: true });
+      expect(extra.status).toBe(201);
+      expect(extra.body).toEqual([{ acknowledged: true, status: 'processed', transactionId: 'bulk-txn-10' }]);
+    });
   });
 
   it('DELETE /v1/events/trigger/{transactionId} cancels waiting jobs (true), then finds nothing (false)', async () => {

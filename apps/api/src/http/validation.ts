@@ -1,6 +1,7 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
-import { getMetadataStorage } from 'class-validator';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { DomainError, type FieldErrors } from '#common';
+import { isShallowValidated, shallowDto } from './shallow-validation.js';
 
 function childPath(parent: string, property: string): string {
   if (/^\d+$/.test(property)) return `${parent}[${property}]`;
@@ -51,10 +52,21 @@ export function memoizeValidationMetadata(): void {
   };
 }
 
+/** Nest's pipe, except for @ShallowValidation() bodies: checked on a shallow copy, synchronously. */
+class ApiValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'body' || !isShallowValidated(metadata.metatype)) return super.transform(value, metadata);
+    const dto = shallowDto(metadata.metatype, value);
+    const errors = validateSync(dto, { forbidUnknownValues: false, validationError: { target: false, value: true } });
+    if (errors.length > 0) throw validationFailed(flattenValidationErrors(errors));
+    return dto;
+  }
+}
+
 /** DTO validation for every route: unknown properties stripped, failures are 422 with per-field messages. */
 export function createValidationPipe(): ValidationPipe {
   memoizeValidationMetadata();
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MAX_BULK_EVENTS } from '../../http/body-limits.js';
+import { ShallowValidation } from '../../http/shallow-validation.js';
 import { IsActor, IsContext, IsTenantRef } from './trigger-validators.js';
 
 export const TRIGGER_STATUSES = [
@@ -61,6 +62,7 @@ export class TriggerEventDto {
   context?: Record<string, unknown>;
 }
 
+@ShallowValidation()
 export class BulkTriggerEventDto {
   @ApiProperty({ type: [TriggerEventDto], minItems: 1, maxItems: MAX_BULK_EVENTS })
   @IsArray()
