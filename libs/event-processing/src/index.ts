@@ -10,3 +10,4 @@ export * from './recovery/recovery-sweeper.js';
 export * from './cache/workflow-cache.js';
 export * from './database/batcher.js';
 export * from './queue/step-entries.js';
+export * from './queue/slots.js';
