@@ -11,8 +11,11 @@ import { waitFor } from '../../support/wait.js';
 const CLUSTER_OWNER = 'postgres';
 const run = promisify(execFile);
 
+let binDir: string | undefined;
+
 function binary(name: string): string {
-  return join(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim(), name);
+  binDir ??= execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+  return join(binDir, name);
 }
 
 /**

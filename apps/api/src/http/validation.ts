@@ -1,7 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
-import { getMetadataStorage, validateSync } from 'class-validator';
+import { getMetadataStorage } from 'class-validator';
 import { DomainError, type FieldErrors } from '#common';
-import { isShallowValidated, shallowDto } from './shallow-validation.js';
+import { isShallowValidated, validateShallow } from './shallow-validation.js';
 
 function childPath(parent: string, property: string): string {
   if (/^\d+$/.test(property)) return `${parent}[${property}]`;
@@ -56,8 +56,7 @@ export function memoizeValidationMetadata(): void {
 class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'body' || !isShallowValidated(metadata.metatype)) return super.transform(value, metadata);
-    const dto = shallowDto(metadata.metatype, value);
-    const errors = validateSync(dto, { forbidUnknownValues: false, validationError: { target: false, value: true } });
+    const { dto, errors } = validateShallow(metadata.metatype, value);
     if (errors.length > 0) throw validationFailed(flattenValidationErrors(errors));
     return dto;
   }

@@ -21,5 +21,4 @@ export class ExecutionDetailRepository {
       .where(and(eq(executionDetails.environmentId, environmentId), eq(executionDetails.jobId, jobId)))
       .orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
   }
-
 }

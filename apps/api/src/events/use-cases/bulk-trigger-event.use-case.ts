@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { validateSync } from 'class-validator';
 import { DomainError } from '#common';
 import type { WorkflowRow } from '#dal';
 import { Slots, WorkflowCache } from '#event-processing';
 import type { AuthContext } from '../../auth/auth-context.js';
-import { shallowDto } from '../../http/shallow-validation.js';
+import { validateShallow } from '../../http/shallow-validation.js';
 import { flattenValidationErrors } from '../../http/validation.js';
 import { TriggerEventDto, type TriggerResponseDto } from '../dto/trigger-event.dto.js';
 import { TriggerEventUseCase, type PreparedTrigger } from './trigger-event.use-case.js';
@@ -23,12 +22,12 @@ const BULK_EVENTS_IN_FLIGHT = 2_500;
  */
 @Injectable()
 export class BulkTriggerEventUseCase {
+  private readonly slots = new Slots(BULK_EVENTS_IN_FLIGHT);
+
   constructor(
     private readonly workflows: WorkflowCache,
     private readonly trigger: TriggerEventUseCase,
   ) {}
-
-  private readonly slots = new Slots(BULK_EVENTS_IN_FLIGHT);
 
   async execute(auth: AuthContext, events: Record<string, unknown>[], requestId: string): Promise<TriggerResponseDto[]> {
     const release = await this.slots.take(events.length);
@@ -51,9 +50,7 @@ export class BulkTriggerEventUseCase {
     const transactionId = typeof raw.transactionId === 'string' ? raw.transactionId : undefined;
     const failed = (error: string[]): PreparedTrigger => ({ response: { acknowledged: true, status: 'error', error, transactionId } });
     // Whitelisted fields only, not deep-copied (see ShallowValidation).
-    const dto = shallowDto(TriggerEventDto, raw);
-    // Every rule of TriggerEventDto is synchronous; the async validate() costs a promise chain per event.
-    const errors = validateSync(dto, { forbidUnknownValues: false });
+    const { dto, errors } = validateShallow(TriggerEventDto, raw);
     if (errors.length > 0) {
       return failed(Object.entries(flattenValidationErrors(errors)).flatMap(([, field]) => field.messages));
     }
