@@ -142,6 +142,70 @@ describe('GET /v1/notifications', () => {
     expect(res.body.data).toHaveLength(expected);
   });
 
+  it.each([
+    ['search=%25', 0],
+    ['search=_', 0],
+    ['search=bob', 2],
+  ])('matches %s literally (LIKE wildcards escaped)', async (query, expected) => {
+    const res = await t.api('get', `/v1/notifications?limit=50&${query}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(expected);
+  });
+
+  it('shows every job by step index, details oldest first, exact timestamps, `to` as sent; no deleted subscriber', async () => {
+    const production = await t.createKeyFor('Production');
+    const prodScope = { environmentId: production.environment.id, organizationId: production.environment.organizationId };
+    const [carol] = await t.app.get(SubscriberRepository).upsertMany(prodScope, [{ subscriberId: 'carol' }]);
+    const workflows = t.app.get(WorkflowRepository);
+    const group = await workflows.findOrCreateGroup(prodScope, 'General');
+    const step = (type: string) => ({ _id: newId(), active: true, shouldStopOnFail: false, template: { type, content: 'x' }, filters: [] });
+    const flow = (await workflows.create(prodScope, { identifier: 'two-steps', name: 'Two steps', notificationGroupId: group.id, steps: [step('in_app'), step('email')] }))!;
+    const at = new Date('2026-03-04T05:06:07.089Z');
+    const [notification] = await t.app.get(NotificationRepository).insertMany([
+      { id: newId(), ...prodScope, eventId: newId(), subscriberId: carol.id, workflowId: flow.id, transactionId: 'tx-carol', to: 'carol', createdAt: at, updatedAt: at },
+    ]);
+    const job = (stepIndex: number) => ({
+      id: newId(),
+      ...prodScope,
+      notificationId: notification.id,
+      subscriberId: carol.id,
+      workflowId: flow.id,
+      transactionId: 'tx-carol',
+      stepIndex,
+      step: flow.steps[stepIndex],
+      type: flow.steps[stepIndex].template!.type,
+      status: 'completed',
+      updatedAt: at,
+    });
+    // Inserted out of order: the feed orders them.
+    const [second, first] = await t.app.get(JobRepository).insertMany([job(1), job(0)]);
+    const detail = (jobId: string, detailText: string, createdAt: Date) => ({
+      id: newId(), ...prodScope, jobId, notificationId: notification.id, subscriberId: carol.id, status: 'Success', detail: detailText, source: 'Internal', createdAt,
+    });
+    await t.app.get(ExecutionDetailRepository).insertMany([
+      detail(first.id, 'later', new Date(at.getTime() + 2000)),
+      detail(first.id, 'earlier', new Date(at.getTime() + 1000)),
+    ]);
+
+    const res = await t.api('get', '/v1/notifications', production.apiKey);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+    const [item] = res.body.data;
+    expect(item).toMatchObject({ _id: notification.id, createdAt: '2026-03-04T05:06:07.089Z', updatedAt: '2026-03-04T05:06:07.089Z', to: 'carol', subscriber: { subscriberId: 'carol' } });
+    expect(item.jobs.map((j: { _id: string }) => j._id)).toEqual([first.id, second.id]);
+    expect(item.jobs[0].updatedAt).toBe('2026-03-04T05:06:07.089Z');
+    expect(item.jobs[0].executionDetails.map((d: { detail: string; createdAt: string }) => [d.detail, d.createdAt])).toEqual([
+      ['earlier', '2026-03-04T05:06:08.089Z'],
+      ['later', '2026-03-04T05:06:09.089Z'],
+    ]);
+    expect(item.jobs[1].executionDetails).toEqual([]);
+
+    await t.app.get(SubscriberRepository).softDelete(prodScope.environmentId, 'carol');
+    const afterDelete = await t.api('get', '/v1/notifications', production.apiKey);
+    expect(afterDelete.body.data[0].subscriber).toBeUndefined();
+    expect(afterDelete.body.data[0]._subscriberId).toBe(carol.id);
+  });
+
   it('filters by template id, single or repeated', async () => {
     const single = await t.api('get', `/v1/notifications?limit=50&templates=${digest.id}`);
     expect(single.body.data.map((item: { transactionId: string }) => item.transactionId)).toEqual(['tx-bob']);

@@ -1,21 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, getTableName, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import {
-  executionDetails,
-  jobs,
-  notifications,
-  subscribers,
-  workflows,
-  type ExecutionDetailRow,
-  type JobRow,
-  type NotificationRow,
-  type SubscriberRow,
-  type WorkflowRow,
-} from '../schema/index.js';
-import { selectListText, tableRows, uuidArrayLiteral } from './table-sql.js';
+import type { ExecutionDetailRow, JobRow, NotificationRow, SubscriberRow, WorkflowRow } from '../schema/index.js';
 
 export interface ActivityFilter {
   channels?: string[];
@@ -29,36 +15,110 @@ export interface ActivityFilter {
   before?: Date;
 }
 
-/** What a page of notifications shows besides the notifications themselves. */
-export interface NotificationPageRelations {
+/** A page's notification as the feed shows it; timestamps are ISO 8601 text (UTC, milliseconds). */
+export interface FeedNotification extends Pick<
+  NotificationRow,
+  'id' | 'environmentId' | 'organizationId' | 'subscriberId' | 'workflowId' | 'transactionId' | 'digestedNotificationId' | 'channels' | 'payload' | 'tags' | 'controls' | 'to' | 'topics'
+> {
+  createdAt: string;
+  updatedAt: string;
+}
+export type FeedSubscriber = Pick<SubscriberRow, 'id' | 'subscriberId' | 'firstName' | 'lastName' | 'email' | 'phone'>;
+export type FeedWorkflow = Pick<WorkflowRow, 'id' | 'identifier' | 'name' | 'steps'>;
+export interface FeedJob extends Pick<JobRow, 'id' | 'notificationId' | 'type' | 'digest' | 'step' | 'overrides' | 'payload' | 'providerId' | 'status'> {
+  updatedAt: string;
+}
+export interface FeedExecutionDetail extends Pick<ExecutionDetailRow, 'id' | 'jobId' | 'status' | 'detail' | 'source' | 'providerId' | 'raw' | 'isRetry' | 'isTest'> {
+  createdAt: string;
+}
+
+/** One page of the activity feed with everything it shows. */
+export interface ActivityPage {
+  /** Newest first, at most `limit`. */
+  notifications: FeedNotification[];
+  hasMore: boolean;
   /** Live (not deleted) subscribers and workflows of the page. */
-  subscribers: SubscriberRow[];
-  workflows: WorkflowRow[];
+  subscribers: FeedSubscriber[];
+  workflows: FeedWorkflow[];
   /** By notification, then step index. */
-  jobs: JobRow[];
+  jobs: FeedJob[];
   /** Oldest first. */
-  executionDetails: ExecutionDetailRow[];
+  executionDetails: FeedExecutionDetail[];
 }
-
-/** A table's rows as one JSON array (camelCase keys, JSON columns as text, for `tableRows`), ordered. */
-function rowsAsJson(table: PgTable, alias: string, where: string, orderBy: string): string {
-  return `(SELECT coalesce(json_agg(t ORDER BY ${orderBy}), '[]') FROM (SELECT ${selectListText(table, alias)} FROM ${getTableName(table)} ${alias} WHERE ${where}) t)`;
-}
-
-let pageRelationsText: string | undefined;
 
 /**
- * One statement text for every page, built once ($1 environment, $2 subscriber ids, $3 workflow ids,
- * $4 notification ids): Drizzle's building of this statement was a sixth of the feed's CPU. Rows are
- * found by their keys; the environment is checked on what is found (see `checkOnly`).
+ * A filter's SQL condition on notifications `n` (or, for `subscriber`, on subscribers `s`), given the
+ * placeholder of its value. Values are bound parameters, so a statement's text depends only on which
+ * filters are present.
  */
-function pageRelationsStatement(): string {
-  pageRelationsText ??= `SELECT
-    ${rowsAsJson(subscribers, 's', 's.id = ANY($2::uuid[]) AND (s.environment_id = $1 AND NOT s.deleted) IS TRUE', 't.id')} AS "subscribers",
-    ${rowsAsJson(workflows, 'w', 'w.id = ANY($3::uuid[]) AND (w.environment_id = $1 AND NOT w.deleted) IS TRUE', 't.id')} AS "workflows",
-    ${rowsAsJson(jobs, 'j', 'j.notification_id = ANY($4::uuid[]) AND (j.environment_id = $1) IS TRUE', 't."notificationId", t."stepIndex"')} AS "jobs",
-    ${rowsAsJson(executionDetails, 'd', 'd.notification_id = ANY($4::uuid[]) AND (d.environment_id = $1) IS TRUE', 't."createdAt", t.id')} AS "executionDetails"`;
-  return pageRelationsText;
+interface FilterClause {
+  on: 'notification' | 'subscriber';
+  condition: (param: string) => string;
+  value: (filter: ActivityFilter) => unknown;
+}
+
+/** The text of `param` matched literally by LIKE: its backslashes, % and _ escaped. */
+const likeEscaped = (param: string) => `regexp_replace(${param}, '([\\\\%_])', '\\\\\\1', 'g')`;
+
+/** In a fixed order: it names the statement. emails, subscriberIds and search all select subscribers. */
+const FILTER_CLAUSES: { [Key in keyof ActivityFilter]-?: FilterClause } = {
+  subscriberIds: { on: 'subscriber', condition: (p) => `s.subscriber_id = ANY(${p}::text[])`, value: (f) => f.subscriberIds },
+  emails: { on: 'subscriber', condition: (p) => `s.email = ANY(${p}::text[])`, value: (f) => f.emails },
+  // Deprecated search: an email substring or an exact subscriberId.
+  search: { on: 'subscriber', condition: (p) => `(s.email ILIKE '%' || ${likeEscaped(p)} || '%' OR s.subscriber_id = ${p})`, value: (f) => f.search },
+  channels: { on: 'notification', condition: (p) => `n.channels && ${p}::text[]`, value: (f) => f.channels },
+  workflowIds: { on: 'notification', condition: (p) => `n.workflow_id = ANY(${p}::uuid[])`, value: (f) => f.workflowIds },
+  transactionId: { on: 'notification', condition: (p) => `n.transaction_id = ${p}`, value: (f) => f.transactionId },
+  topicKey: { on: 'notification', condition: (p) => `n.topics @> ${p}::jsonb`, value: (f) => JSON.stringify([{ topicKey: f.topicKey }]) },
+  after: { on: 'notification', condition: (p) => `n.created_at >= ${p}`, value: (f) => f.after },
+  before: { on: 'notification', condition: (p) => `n.created_at <= ${p}`, value: (f) => f.before },
+};
+
+const FILTER_KEYS = Object.keys(FILTER_CLAUSES) as (keyof ActivityFilter)[];
+
+/**
+ * The ids of a page, newest first ($1 environment, $2 ids to fetch, $3 offset, $5… the filters'
+ * values). Planned for each request with its values (which subscribers, how far the offset reaches);
+ * planning it is cheap.
+ */
+function pageIdsStatement(present: (keyof ActivityFilter)[]): string {
+  const notificationConditions = ['n.environment_id = $1'];
+  const subscriberConditions: string[] = [];
+  present.forEach((key, index) => {
+    const clause = FILTER_CLAUSES[key];
+    (clause.on === 'notification' ? notificationConditions : subscriberConditions).push(clause.condition(`$${index + 5}`));
+  });
+  if (subscriberConditions.length > 0) {
+    notificationConditions.push(`n.subscriber_id IN (SELECT s.id FROM subscribers s WHERE s.environment_id = $1 AND ${subscriberConditions.join(' AND ')})`);
+  }
+  // Only ids: the rows an OFFSET skips are read from the index alone, not fetched and converted.
+  return `SELECT n.id FROM notifications n WHERE ${notificationConditions.join(' AND ')}
+    ORDER BY n.created_at DESC NULLS LAST, n.id DESC NULLS LAST LIMIT $2 OFFSET $3`;
+}
+
+/** Statement texts by the filters present (at most 2^9, in practice a handful). */
+const pageStatements = new Map<string, string>();
+
+/**
+ * One statement: the page's ids (and one more, for hasMore), then their contents from
+ * `activity_feed_page` (migration 0002), which runs its lookups on a plan kept for the session.
+ */
+function pageStatement(present: (keyof ActivityFilter)[]): string {
+  let text = pageStatements.get(present.join(','));
+  if (text === undefined) {
+    text = `SELECT * FROM activity_feed_page($1, ARRAY(${pageIdsStatement(present)}), $4)`;
+    pageStatements.set(present.join(','), text);
+  }
+  return text;
+}
+
+interface ActivityPageRow {
+  has_more: boolean;
+  notification_rows: FeedNotification[];
+  subscriber_rows: FeedSubscriber[];
+  workflow_rows: FeedWorkflow[];
+  job_rows: FeedJob[];
+  execution_detail_rows: FeedExecutionDetail[];
 }
 
 /** The read side of GET /v1/notifications: filtered, newest first, page-numbered. */
@@ -66,73 +126,20 @@ function pageRelationsStatement(): string {
 export class ActivityFeedRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /** Fetches limit + 1 rows so the caller knows exactly whether another page exists. */
-  async listNotifications(environmentId: string, filter: ActivityFilter, page: number, limit: number): Promise<{ rows: NotificationRow[]; hasMore: boolean }> {
-    const conditions: SQL[] = [eq(notifications.environmentId, environmentId)];
-    const subscriberIds = await this.resolveSubscriberFilter(environmentId, filter);
-    if (subscriberIds !== undefined) {
-      if (subscriberIds.length === 0) return { rows: [], hasMore: false };
-      conditions.push(inArray(notifications.subscriberId, subscriberIds));
-    }
-    if (filter.channels?.length) conditions.push(sql`${notifications.channels} && ${toTextArray(filter.channels)}`);
-    if (filter.workflowIds?.length) conditions.push(inArray(notifications.workflowId, filter.workflowIds));
-    if (filter.transactionId) conditions.push(eq(notifications.transactionId, filter.transactionId));
-    if (filter.topicKey) conditions.push(sql`${notifications.topics} @> ${JSON.stringify([{ topicKey: filter.topicKey }])}::jsonb`);
-    if (filter.after) conditions.push(gte(notifications.createdAt, filter.after));
-    if (filter.before) conditions.push(lte(notifications.createdAt, filter.before));
-    const rows = await this.db
-      .select()
-      .from(notifications)
-      .where(and(...conditions))
-      .orderBy(newestFirst)
-      .limit(limit + 1)
-      .offset(page * limit);
-    return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
-  }
-
-  /**
-   * The subscribers, workflows, jobs and execution details of a page in one statement (one JSON
-   * array each): a round trip costs the api more than the rows it brings, and this replaces four.
-   */
-  async pageRelations(environmentId: string, page: NotificationRow[]): Promise<NotificationPageRelations> {
-    if (page.length === 0) return { subscribers: [], workflows: [], jobs: [], executionDetails: [] };
-    const distinct = (ids: string[]) => uuidArrayLiteral([...new Set(ids)]);
-    const result = await this.db.$client.query<Record<keyof NotificationPageRelations, Record<string, unknown>[]>>(pageRelationsStatement(), [
-      environmentId,
-      distinct(page.map((row) => row.subscriberId)),
-      distinct(page.map((row) => row.workflowId)),
-      uuidArrayLiteral(page.map((row) => row.id)),
-    ]);
+  async page(environmentId: string, filter: ActivityFilter, page: number, limit: number): Promise<ActivityPage> {
+    const present = FILTER_KEYS.filter((key) => isPresent(filter[key]));
+    const values = present.map((key) => FILTER_CLAUSES[key].value(filter));
+    const result = await this.db.$client.query<ActivityPageRow>(pageStatement(present), [environmentId, limit + 1, page * limit, limit, ...values]);
     const [row] = result.rows;
     return {
-      subscribers: tableRows<SubscriberRow>(subscribers, row.subscribers),
-      workflows: tableRows<WorkflowRow>(workflows, row.workflows),
-      jobs: tableRows<JobRow>(jobs, row.jobs),
-      executionDetails: tableRows<ExecutionDetailRow>(executionDetails, row.executionDetails),
+      notifications: row.notification_rows,
+      hasMore: row.has_more,
+      subscribers: row.subscriber_rows,
+      workflows: row.workflow_rows,
+      jobs: row.job_rows,
+      executionDetails: row.execution_detail_rows,
     };
   }
-
-  /** emails, subscriberIds and search all select subscribers; undefined = no subscriber filter. */
-  private async resolveSubscriberFilter(environmentId: string, filter: ActivityFilter): Promise<string[] | undefined> {
-    const selectors: SQL[] = [];
-    if (filter.subscriberIds?.length) selectors.push(inArray(subscribers.subscriberId, filter.subscriberIds));
-    if (filter.emails?.length) selectors.push(inArray(subscribers.email, filter.emails));
-    if (filter.search) {
-      const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      selectors.push(or(ilike(subscribers.email, pattern), eq(subscribers.subscriberId, filter.search))!);
-    }
-    if (selectors.length === 0) return undefined;
-    const rows = await this.db
-      .select({ id: subscribers.id })
-      .from(subscribers)
-      .where(and(eq(subscribers.environmentId, environmentId), ...selectors));
-    return rows.map((row) => row.id);
-  }
 }
 
-/** Spelled as the index is built (DESC NULLS LAST); plain DESC means NULLS FIRST and skips the index. */
-const newestFirst = sql`${notifications.createdAt} DESC NULLS LAST, ${notifications.id} DESC NULLS LAST`;
-
-function toTextArray(values: string[]): SQL {
-  return sql`ARRAY[${sql.join(values.map((value) => sql`${value}`), sql`, `)}]::text[]`;
-}
+const isPresent = (value: unknown) => (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '');

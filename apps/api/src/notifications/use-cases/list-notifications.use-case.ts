@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { templateVariables } from '#application';
-import {
-  ActivityFeedRepository,
-  type ExecutionDetailRow,
-  type JobRow,
-  type NotificationRow,
-  type SubscriberRow,
-  type WorkflowRow,
-} from '#dal';
+import { ActivityFeedRepository, type ActivityPage, type FeedExecutionDetail, type FeedJob, type FeedNotification, type FeedSubscriber, type FeedWorkflow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { ListNotificationsQueryDto } from '../dto/list-notifications.query.js';
-import type { ExecutionDetailDto, NotificationItemDto, NotificationJobDto, NotificationPageDto } from '../dto/notification-response.dto.js';
+import type {
+  ExecutionDetailDto,
+  NotificationItemDto,
+  NotificationJobDto,
+  NotificationPageDto,
+  NotificationSubscriberDto,
+  NotificationTemplateDto,
+} from '../dto/notification-response.dto.js';
 
 /** Workflows created through this API; Novu reports the same origin for its v1 workflows. */
 const WORKFLOW_ORIGIN = 'novu-cloud-v1';
@@ -23,10 +23,7 @@ function parseDate(field: string, value: string | undefined): Date | undefined {
   return date;
 }
 
-/**
- * GET /v1/notifications: one query for the page (limit + 1 rows, so hasMore is exact), then one
- * for the page's subscribers, workflows, jobs and execution details together.
- */
+/** GET /v1/notifications: the page and its subscribers, workflows, jobs and execution details in one read. */
 @Injectable()
 export class ListNotificationsUseCase {
   constructor(private readonly feed: ActivityFeedRepository) {}
@@ -36,7 +33,7 @@ export class ListNotificationsUseCase {
     const before = parseDate('before', query.before);
     if (after && before && after > before) throw DomainError.validation('after', 'after must not be later than before', query.after);
 
-    const { rows, hasMore } = await this.feed.listNotifications(
+    const page = await this.feed.page(
       auth.environmentId,
       {
         channels: query.channels,
@@ -52,21 +49,19 @@ export class ListNotificationsUseCase {
       query.page,
       query.limit,
     );
-    const data = await this.expand(auth.environmentId, rows);
-    return { hasMore, data, pageSize: query.limit, page: query.page };
+    return { hasMore: page.hasMore, data: items(page), pageSize: query.limit, page: query.page };
   }
+}
 
-  private async expand(environmentId: string, rows: NotificationRow[]): Promise<NotificationItemDto[]> {
-    if (rows.length === 0) return [];
-    const { subscribers, workflows, jobs, executionDetails: details } = await this.feed.pageRelations(environmentId, rows);
-    const subscriberById = new Map(subscribers.map((row) => [row.id, row]));
-    const workflowById = new Map(workflows.map((row) => [row.id, row]));
-    const detailsByJob = groupBy(details, (detail) => detail.jobId);
-    const jobsByNotification = groupBy(jobs, (job) => job.notificationId);
-    return rows.map((row) =>
-      toItem(row, subscriberById.get(row.subscriberId), workflowById.get(row.workflowId), jobsByNotification.get(row.id) ?? [], detailsByJob),
-    );
-  }
+/** Each notification with its subscriber, workflow and jobs; a page's shared parts are built once. */
+function items(page: ActivityPage): NotificationItemDto[] {
+  const subscriberById = new Map(page.subscribers.map((row) => [row.id, toSubscriber(row)]));
+  const templateById = new Map(page.workflows.map((row) => [row.id, toTemplate(row)]));
+  const detailsByJob = groupBy(page.executionDetails, (detail) => detail.jobId);
+  const jobsByNotification = groupBy(page.jobs, (job) => job.notificationId);
+  return page.notifications.map((row) =>
+    toItem(row, subscriberById.get(row.subscriberId), templateById.get(row.workflowId), jobsByNotification.get(row.id) ?? [], detailsByJob),
+  );
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
@@ -79,12 +74,33 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return groups;
 }
 
+function toSubscriber(subscriber: FeedSubscriber): NotificationSubscriberDto {
+  return {
+    _id: subscriber.id,
+    subscriberId: subscriber.subscriberId,
+    firstName: subscriber.firstName,
+    lastName: subscriber.lastName,
+    email: subscriber.email,
+    phone: subscriber.phone,
+  };
+}
+
+function toTemplate(workflow: FeedWorkflow): NotificationTemplateDto {
+  return {
+    _id: workflow.id,
+    name: workflow.name,
+    origin: WORKFLOW_ORIGIN,
+    triggers: [{ type: 'event', identifier: workflow.identifier, variables: templateVariables(workflow.steps, 'payload') }],
+  };
+}
+
+/** Jobs come by step index and details oldest first (ActivityPage). */
 function toItem(
-  row: NotificationRow,
-  subscriber: SubscriberRow | undefined,
-  workflow: WorkflowRow | undefined,
-  jobs: JobRow[],
-  detailsByJob: Map<string, ExecutionDetailRow[]>,
+  row: FeedNotification,
+  subscriber: NotificationSubscriberDto | undefined,
+  template: NotificationTemplateDto | undefined,
+  jobs: FeedJob[],
+  detailsByJob: Map<string, FeedExecutionDetail[]>,
 ): NotificationItemDto {
   return {
     _id: row.id,
@@ -94,24 +110,12 @@ function toItem(
     transactionId: row.transactionId,
     _templateId: row.workflowId,
     _digestedNotificationId: row.digestedNotificationId,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
     channels: row.channels,
-    subscriber: subscriber && {
-      _id: subscriber.id,
-      subscriberId: subscriber.subscriberId,
-      firstName: subscriber.firstName,
-      lastName: subscriber.lastName,
-      email: subscriber.email,
-      phone: subscriber.phone,
-    },
-    template: workflow && {
-      _id: workflow.id,
-      name: workflow.name,
-      origin: WORKFLOW_ORIGIN,
-      triggers: [{ type: 'event', identifier: workflow.identifier, variables: templateVariables(workflow.steps, 'payload') }],
-    },
-    jobs: [...jobs].sort((a, b) => a.stepIndex - b.stepIndex).map((job) => toJob(job, detailsByJob.get(job.id) ?? [])),
+    subscriber,
+    template,
+    jobs: jobs.map((job) => toJob(job, detailsByJob.get(job.id) ?? [])),
     payload: row.payload,
     tags: row.tags,
     controls: row.controls,
@@ -120,25 +124,25 @@ function toItem(
   };
 }
 
-function toJob(job: JobRow, details: ExecutionDetailRow[]): NotificationJobDto {
+function toJob(job: FeedJob, details: FeedExecutionDetail[]): NotificationJobDto {
   return {
     _id: job.id,
     type: job.type,
     digest: (job.digest as Record<string, unknown> | null) ?? null,
-    executionDetails: [...details].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map(toExecutionDetail),
+    executionDetails: details.map(toExecutionDetail),
     step: job.step as unknown as Record<string, unknown>,
     overrides: job.overrides,
     payload: job.payload,
     providerId: job.providerId,
     status: job.status,
-    updatedAt: job.updatedAt.toISOString(),
+    updatedAt: job.updatedAt,
   };
 }
 
-function toExecutionDetail(detail: ExecutionDetailRow): ExecutionDetailDto {
+function toExecutionDetail(detail: FeedExecutionDetail): ExecutionDetailDto {
   return {
     _id: detail.id,
-    createdAt: detail.createdAt.toISOString(),
+    createdAt: detail.createdAt,
     status: detail.status,
     detail: detail.detail,
     isRetry: detail.isRetry,
