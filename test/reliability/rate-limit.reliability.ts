@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { createLogger, loadConfig } from '#common';
-import { RedisTokenBucketStore } from '#api/http/rate-limit/redis-token-bucket.js';
+import { Redis } from 'ioredis';
+import { leaseSize, RedisTokenBucketStore } from '#api/http/rate-limit/redis-token-bucket.js';
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/test-app.js';
 import { sleep, waitFor } from '../support/wait.js';
 
@@ -94,5 +95,37 @@ describe('Redis buckets shared by several api processes', () => {
     // One token may refill while the 100 calls run.
     expect(allowed).toBeGreaterThanOrEqual(20);
     expect(allowed).toBeLessThanOrEqual(21);
+  });
+
+  it('a large bucket: the next 10 ms of its rate is leased to the process and spent without Redis', async () => {
+    const redis = new Redis(url);
+    try {
+      const key = `rl-test-${randomBytes(4).toString('hex')}`;
+      const setting = { burst: 10_000, perSecond: 10_000 };
+      expect(leaseSize(setting)).toBe(100);
+      expect((await stores[0].take(key, setting)).allowed).toBe(true);
+      const afterLease = Number(await redis.hget(key, 'tokens'));
+      expect(afterLease).toBeLessThanOrEqual(10_000 - 101);
+      const spent = await Promise.all(Array.from({ length: 100 }, () => stores[0].take(key, setting)));
+      expect(spent.every((decision) => decision.allowed)).toBe(true);
+      // The shared bucket saw none of those 100 takes.
+      expect(Number(await redis.hget(key, 'tokens'))).toBe(afterLease);
+      expect((await stores[0].take(key, setting)).allowed).toBe(true);
+      expect(Number(await redis.hget(key, 'tokens'))).toBeLessThan(afterLease);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('leases never let two processes exceed the shared burst', async () => {
+    const key = `rl-test-${randomBytes(4).toString('hex')}`;
+    const setting = { burst: 200, perSecond: 1_000 };
+    expect(leaseSize(setting)).toBe(10);
+    const startedAt = performance.now();
+    const decisions = await Promise.all(Array.from({ length: 1_000 }, (_, i) => stores[i % 2].take(key, setting)));
+    const refilled = Math.ceil(((performance.now() - startedAt) * setting.perSecond) / 1000);
+    const allowed = decisions.filter((decision) => decision.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(200 - 2 * leaseSize(setting));
+    expect(allowed).toBeLessThanOrEqual(200 + refilled);
   });
 });

@@ -31,18 +31,39 @@ interface PendingTakes {
   waiters: ((decision: BucketDecision) => void)[];
 }
 
+/** Tokens a process took from the shared bucket ahead of its requests. */
+interface Lease {
+  tokens: number;
+  /** What the shared bucket held after the lease was taken (for the headers). */
+  bucketLeft: number;
+  expiresAt: number;
+}
+
 const WARN_INTERVAL_MS = 10_000;
+/** A lease holds at most this much of a bucket's rate, and a tenth of its burst. */
+const LEASE_SECONDS = 0.01;
+/** Unused leased tokens are dropped after this: a quiet process does not sit on tokens. */
+const LEASE_TTL_MS = 1_000;
+
+/** How many tokens beyond the waiting requests a process takes at once (0: limits too small to share out). */
+export function leaseSize(setting: RateLimitSetting): number {
+  return Math.max(0, Math.min(Math.floor(setting.perSecond * LEASE_SECONDS), Math.floor(setting.burst / 10)));
+}
 
 /**
  * Buckets in Redis; while Redis is unreachable each process limits on its own buckets instead.
- * Requests for one bucket that arrive in the same turn of the event loop share one script call
- * taking that many tokens: under load a Redis round trip per request cost more api CPU than the
- * rest of the rate limiting together.
+ * Under load a Redis round trip per request cost more api CPU (and a wake-up of Redis and of the
+ * api) than the rest of the rate limiting together, so: requests for one bucket that arrive in the
+ * same turn of the event loop share one script call, and that call also leases the next ~10 ms of
+ * the bucket's rate to this process, spent locally. The shared limit still holds (leased tokens
+ * have left the shared bucket); a lease left unused for a second is dropped, which can under-admit
+ * by at most one lease per process per second.
  */
 export class RedisTokenBucketStore implements TokenBucketStore {
   private readonly redis: Redis;
   private readonly fallback = new LocalTokenBucketStore();
   private readonly pending = new Map<string, PendingTakes>();
+  private readonly leases = new Map<string, Lease>();
   private lastWarning = 0;
 
   constructor(url: string, private readonly logger: Logger) {
@@ -53,6 +74,11 @@ export class RedisTokenBucketStore implements TokenBucketStore {
   }
 
   take(key: string, setting: RateLimitSetting): Promise<BucketDecision> {
+    const lease = this.leases.get(key);
+    if (lease && lease.tokens >= 1 && performance.now() < lease.expiresAt) {
+      lease.tokens -= 1;
+      return Promise.resolve({ allowed: true, tokens: lease.bucketLeft + lease.tokens });
+    }
     return new Promise((resolve) => {
       const takes = this.pending.get(key);
       if (takes) {
@@ -69,10 +95,15 @@ export class RedisTokenBucketStore implements TokenBucketStore {
     this.pending.delete(key);
     try {
       const take = (this.redis as unknown as { takeRateLimitTokens: TakeCommand }).takeRateLimitTokens.bind(this.redis);
-      const [granted, left] = await take(key, setting.burst, setting.perSecond, waiters.length);
-      // The first `granted` callers got a token; each sees what was left after its own take.
+      const [granted, leftText] = await take(key, setting.burst, setting.perSecond, waiters.length + leaseSize(setting));
+      const left = Number(leftText);
+      // The first `granted` callers got a token, the rest of the grant is leased; each caller sees
+      // what was left after its own take.
+      const leased = Math.max(0, granted - waiters.length);
+      if (leased > 0) this.leases.set(key, { tokens: leased, bucketLeft: left, expiresAt: performance.now() + LEASE_TTL_MS });
+      else this.leases.delete(key);
       waiters.forEach((resolve, index) =>
-        resolve(index < granted ? { allowed: true, tokens: Number(left) + granted - index - 1 } : { allowed: false, tokens: Number(left) }),
+        resolve(index < granted ? { allowed: true, tokens: left + granted - index - 1 } : { allowed: false, tokens: left }),
       );
     } catch (err) {
       this.warn(err);
