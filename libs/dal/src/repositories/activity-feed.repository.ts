@@ -60,7 +60,7 @@ interface FilterClause {
 /** The text of `param` matched literally by LIKE: its backslashes, % and _ escaped. */
 const likeEscaped = (param: string) => `regexp_replace(${param}, '([\\\\%_])', '\\\\\\1', 'g')`;
 
-/** In a fixed order: it names the statement. emails, subscriberIds and search all select subscribers. */
+/** In a fixed order, so equal filter sets give equal statement texts. emails, subscriberIds and search all select subscribers. */
 const FILTER_CLAUSES: { [Key in keyof ActivityFilter]-?: FilterClause } = {
   subscriberIds: { on: 'subscriber', condition: (p) => `s.subscriber_id = ANY(${p}::text[])`, value: (f) => f.subscriberIds },
   emails: { on: 'subscriber', condition: (p) => `s.email = ANY(${p}::text[])`, value: (f) => f.emails },
@@ -104,11 +104,9 @@ const pageStatements = new Map<string, string>();
  * `activity_feed_page` (migration 0002), which runs its lookups on a plan kept for the session.
  */
 function pageStatement(present: (keyof ActivityFilter)[]): string {
-  let text = pageStatements.get(present.join(','));
-  if (text === undefined) {
-    text = `SELECT * FROM activity_feed_page($1, ARRAY(${pageIdsStatement(present)}), $4)`;
-    pageStatements.set(present.join(','), text);
-  }
+  const key = present.join(',');
+  let text = pageStatements.get(key);
+  if (text === undefined) pageStatements.set(key, (text = `SELECT * FROM activity_feed_page($1, ARRAY(${pageIdsStatement(present)}), $4)`));
   return text;
 }
 
