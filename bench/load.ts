@@ -13,6 +13,8 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** The body of the first non-2xx answer, to tell what failed. */
   firstError?: string;
+  /** Each measurement when there were several (the figures above are their medians and sums). */
+  runs?: Pick<LoadResult, 'requestsPerSecond' | 'p50Ms' | 'p99Ms'>[];
 }
 
 export interface LoadSpec {
@@ -31,12 +33,43 @@ export interface LoadSpec {
    * use (JIT, PostgreSQL's plan and buffer caches) is not the steady state the p99 describes.
    */
   warmUpSeconds?: number;
+  /** Measurements after the warm-up (default 1): rates and latencies are their medians, counts their sums. */
+  runs?: number;
 }
 
-/** One autocannon run against 127.0.0.1 (after its warm-up); requests/s counts every answered request. */
+/** Autocannon runs against 127.0.0.1 (after the warm-up); requests/s counts every answered request. */
 export async function load(spec: LoadSpec): Promise<LoadResult> {
   if (spec.warmUpSeconds) await measure({ ...spec, duration: spec.warmUpSeconds, amount: undefined });
-  return measure(spec);
+  const runs: LoadResult[] = [];
+  for (let i = 0; i < (spec.runs ?? 1); i++) runs.push(await measure(spec));
+  return runs.length === 1 ? runs[0] : combine(runs);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function combine(runs: LoadResult[]): LoadResult {
+  const sum = (pick: (run: LoadResult) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  const firstError = runs.find((run) => run.firstError)?.firstError;
+  return {
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    requests: sum((run) => run.requests),
+    ok2xx: sum((run) => run.ok2xx),
+    non2xx: sum((run) => run.non2xx),
+    errors: sum((run) => run.errors),
+    timeouts: sum((run) => run.timeouts),
+    seconds: sum((run) => run.seconds),
+    statusCodes,
+    ...(firstError ? { firstError } : {}),
+    runs: runs.map(({ requestsPerSecond, p50Ms, p99Ms }) => ({ requestsPerSecond, p50Ms, p99Ms })),
+  };
 }
 
 async function measure(spec: LoadSpec): Promise<LoadResult> {

@@ -15,6 +15,8 @@ export interface BenchOptions {
   duration: number;
   /** Seconds of unrecorded load before each accept and feed measurement. */
   warmUp: number;
+  /** Measurements of each accept and feed load; the median is reported (machine noise here is ±15 % and more). */
+  loadRuns: number;
   connections: number;
   bulkSize: number;
   subscribers: number;
@@ -89,6 +91,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     database: s.BENCH_DATABASE ?? 'ns_bench',
     duration: int('DURATION', 20, 3),
     warmUp: int('WARM_UP', 2, 1, 0),
+    loadRuns: int('LOAD_RUNS', 3, 1),
     connections: int('CONNECTIONS', 50, 20),
     bulkSize: int('BULK_SIZE', 100, 100),
     topicSize,

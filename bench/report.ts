@@ -56,6 +56,10 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
     rows.push({ section: 'ceiling', metric: 'PostgreSQL multi-row insert', value: insert, unit: 'rows/s', note: `messages copy, ${c.rowsPerStatement} rows/stmt, ${c.clients} clients` });
   }
 
+  /** The separate measurements behind a median, when there were several. */
+  const runsNote = (r: LoadResult) =>
+    r.runs ? `medians of ${r.runs.length} runs: ${r.runs.map((run) => `${run.requestsPerSecond.toFixed(0)} req/s p99 ${run.p99Ms}`).join(', ')}` : undefined;
+
   const phase = (section: string, results: PhaseResults, queue: QueueCeiling | undefined, withTargets: boolean) => {
     const t = (target: Target) => (withTargets ? target : undefined);
     const { accept, fanOut, singles, feed } = results;
@@ -64,7 +68,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
       const errors = s.non2xx + s.errors;
       rows.push({ section, metric: 'trigger accept', value: s.requestsPerSecond, unit: 'req/s', target: t({ op: '>=', value: 5000 }), ratios: ceilingRatios(s.requestsPerSecond, [['Fastify', fastify]]) });
       rows.push({ section, metric: 'trigger accept p50', value: s.p50Ms, unit: 'ms' });
-      rows.push({ section, metric: 'trigger accept p99', value: s.p99Ms, unit: 'ms', target: t({ op: '<=', value: 30 }) });
+      rows.push({ section, metric: 'trigger accept p99', value: s.p99Ms, unit: 'ms', target: t({ op: '<=', value: 30 }), note: runsNote(s) });
       rows.push({ section, metric: 'trigger accept non-2xx + errors', value: errors, unit: 'count', note: s.firstError });
       const b = accept.bulk;
       rows.push({
@@ -74,7 +78,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
         unit: 'events/s',
         target: t({ op: '>=', value: 20_000 }),
         ratios: ceilingRatios(b.eventsPerSecond, [['PG insert', insert], ['BullMQ addBulk', queue?.addJobsPerSecond]]),
-        note: `p99 ${b.p99Ms} ms, non-2xx ${b.non2xx + b.errors}${b.firstError ? `: ${b.firstError}` : ''}`,
+        note: [`p99 ${b.p99Ms} ms, non-2xx ${b.non2xx + b.errors}${b.firstError ? `: ${b.firstError}` : ''}`, runsNote(b)].filter(Boolean).join('; '),
       });
       rows.push(...rssRows(section, 'during accept', accept.rss, withTargets));
     }
@@ -116,7 +120,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
           unit: 'ms',
           target: t({ op: '<=', value: 25 }),
           ratios: ceilingRatios(r.requestsPerSecond, [['Fastify (req/s)', fastify]]),
-          note: `${r.requestsPerSecond.toFixed(0)} req/s, non-2xx ${r.non2xx + r.errors}, ${feed.seededRows} seeded`,
+          note: [`${r.requestsPerSecond.toFixed(0)} req/s, non-2xx ${r.non2xx + r.errors}, ${feed.seededRows} seeded`, runsNote(r)].filter(Boolean).join('; '),
         });
       }
     }

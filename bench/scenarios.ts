@@ -56,6 +56,7 @@ export async function triggerAccept(deployment: Deployment, options: BenchOption
       connections: options.connections,
       duration: options.duration,
       warmUpSeconds: options.warmUp,
+      runs: options.loadRuns,
     });
     deployment.assertAlive();
 
@@ -69,6 +70,7 @@ export async function triggerAccept(deployment: Deployment, options: BenchOption
       connections: options.connections,
       duration: options.duration,
       warmUpSeconds: options.warmUp,
+      runs: options.loadRuns,
     });
     deployment.assertAlive();
     const rss = readRss(deployment, reset);
@@ -231,6 +233,7 @@ export async function feed(deployment: Deployment, options: BenchOptions): Promi
       connections: options.feedConnections,
       duration: options.feedDuration,
       warmUpSeconds: options.warmUp,
+      runs: options.loadRuns,
     });
   };
   const page0 = await run('page=0&limit=10');
