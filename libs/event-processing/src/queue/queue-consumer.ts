@@ -1,5 +1,5 @@
 import { WorkerHost } from '@nestjs/bullmq';
-import { Inject, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig, jobDuration, jobFailures, LOGGER } from '#common';
 import { QUEUE_BACKEND } from './queue.module.js';
@@ -12,7 +12,7 @@ const EMBEDDED_POLL_SECONDS = 0.2;
  * carry (concurrency from config; a short poll on embedded PGlite, whose socket multiplexer cannot
  * deliver LISTEN/NOTIFY wake-ups to an idle connection).
  */
-export abstract class QueueConsumer extends WorkerHost implements OnApplicationBootstrap {
+export abstract class QueueConsumer extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   @Inject(AppConfig) protected readonly config: AppConfig;
   @Inject(QUEUE_BACKEND) protected readonly backend: QueueBackend;
   @Inject(LOGGER) protected readonly logger: Logger;
@@ -40,5 +40,15 @@ export abstract class QueueConsumer extends WorkerHost implements OnApplicationB
       // it for new work. That NOTIFY never arrives here, so the cap has to be the poll interval.
       Object.defineProperty(this.worker, 'maximumBlockTimeout', { get: () => EMBEDDED_POLL_SECONDS });
     }
+  }
+
+  /**
+   * Lets the running jobs finish while the queues are still open. @nestjs/bullmq closes a module's
+   * queues and the processors' workers in the same shutdown phase, in no fixed order: a job still
+   * enqueueing its next steps into an already closed queue then waits forever on the PostgreSQL
+   * backend (Redis rejects it), and with it the worker's close and the whole shutdown.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.close();
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { JobType } from 'bullmq';
 import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER } from '#common';
@@ -19,7 +19,7 @@ const BACKLOG_GRACE_FACTOR = 10;
  * nothing twice.
  */
 @Injectable()
-export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
@@ -44,7 +44,8 @@ export class RecoverySweeper implements OnApplicationBootstrap, OnApplicationShu
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the queues close: a sweep in progress still enqueues what it claimed. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
   }
