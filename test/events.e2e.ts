@@ -32,6 +32,22 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['actor', 'name', 'payload', 'tenant', 'to']);
   });
 
+  it('stores the event as sent: nested payload kept, unknown top-level fields dropped; a body that is not an object is 422', async () => {
+    const payload = { order: { id: 'o-1', lines: [{ sku: 'a', qty: 2 }] }, empty: {}, list: [1, 'two', null] };
+    const res = await trigger({ name: identifier, to: 'single-1', payload, transactionId: 'single-txn-1', unknownField: 'dropped' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ acknowledged: true, status: 'processed', transactionId: 'single-txn-1' });
+    const [row] = await eventRows().where(eq(triggerEvents.transactionId, 'single-txn-1'));
+    expect(row.request).toMatchObject({ name: identifier, to: 'single-1', payload, overrides: {} });
+    expect(row.request).not.toHaveProperty('unknownField');
+
+    const before = (await eventRows()).length;
+    const array = await t.api('post', '/v1/events/trigger').send([{ name: identifier, to: 'single-2' }]);
+    expect(array.status).toBe(422);
+    expect(Object.keys(array.body.errors).sort()).toEqual(['name', 'to']);
+    expect((await eventRows()).length).toBe(before);
+  });
+
   it('trigger_not_active, no_workflow_steps_defined, no_workflow_active_steps_defined', async () => {
     const inactive = await createWorkflow(t, { steps: [inApp()], active: false });
     const empty = await createWorkflow(t, { steps: [] });

@@ -15,6 +15,8 @@ export const TRIGGER_STATUSES = [
 ] as const;
 export type TriggerStatus = (typeof TRIGGER_STATUSES)[number];
 
+/** No nested classes to build; its payload is the client's and is stored as sent, so not deep-copied. */
+@ShallowValidation()
 export class TriggerEventDto {
   @ApiProperty({ description: 'Trigger identifier of the workflow' })
   @IsString()
