@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
-import { IdempotencyRepository, tenants } from '#dal';
+import { idempotencyKeys, IdempotencyRepository, tenants, triggerEvents } from '#dal';
+import { createWorkflow, inApp } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 describe('Idempotency-Key', () => {
@@ -61,11 +62,50 @@ describe('Idempotency-Key', () => {
     expect(good.headers['idempotency-replay']).toBeUndefined();
   });
 
+  it('replays a trigger: the same transactionId, one stored event', async () => {
+    const workflow = await createWorkflow(t, { steps: [inApp()] });
+    const trigger = () => t.api('post', '/v1/events/trigger').set('Idempotency-Key', 'k-trigger').send({ name: workflow.identifier, to: 'idem-subscriber' });
+    const first = await trigger();
+    expect(first.status).toBe(201);
+    const replay = await trigger();
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotency-replay']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    const events = await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, first.body.transactionId));
+    expect(events).toHaveLength(1);
+  });
+
   it('scopes keys to the environment', async () => {
     const production = await t.createKeyFor('Production');
     await createTenant('k-6', { identifier: 'idem-6', name: 'Six' });
     const other = await createTenant('k-6', { identifier: 'idem-6', name: 'Six' }, production.apiKey);
     expect(other.status).toBe(201);
     expect(other.headers['idempotency-replay']).toBeUndefined();
+  });
+});
+
+describe('Idempotency-Key after the rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_CONFIGURATION_PER_SECOND: '1', RATE_LIMIT_CONFIGURATION_BURST: '1' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a rate-limited request leaves no key claimed: its retry runs once the limit allows', async () => {
+    const send = (key: string, identifier: string) =>
+      t.api('post', '/v1/tenants').set('Idempotency-Key', key).send({ identifier, name: identifier });
+    expect((await send('limited-1', 'limited-1')).status).toBe(201);
+    const limited = await send('limited-2', 'limited-2');
+    expect(limited.status).toBe(429);
+    expect(await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'limited-2'))).toHaveLength(0);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const retry = await send('limited-2', 'limited-2');
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotency-replay']).toBeUndefined();
+    const [stored] = await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'limited-2'));
+    expect(stored).toMatchObject({ state: 'done', responseStatus: 201, responseBody: retry.body });
   });
 });

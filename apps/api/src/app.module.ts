@@ -20,8 +20,11 @@ import { PreferencesModule } from './preferences/preferences.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 
-/** HTTP feature modules, registered only for the api role. */
-const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, IdempotencyModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, WorkflowsModule, SubscribersModule, PreferencesModule, TopicsModule, MessagesModule, RateLimitModule];
+/**
+ * HTTP feature modules, registered only for the api role. Global guards run in the order of their
+ * modules here: API key, then rate limit, then the Idempotency-Key claim.
+ */
+const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, WorkflowsModule, SubscribersModule, PreferencesModule, TopicsModule, MessagesModule, RateLimitModule, IdempotencyModule];
 
 /** One composition root: ROLE picks the api modules, the queue consumers, or both. */
 @Module({})

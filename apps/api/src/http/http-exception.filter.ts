@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { DomainError, newId } from '#common';
 import { isDatabaseUnavailable, pgErrorCode } from '#dal';
 import { reasonPhrase, type ErrorBody } from './error-body.js';
+import { ReplayedResponse } from './idempotency/idempotency.guard.js';
 
 interface FastifyLikeError {
   statusCode?: number;
@@ -22,7 +23,10 @@ function isUnstorableInput(exception: unknown): boolean {
   return code === '22021' || code === '22P05';
 }
 
-/** Maps every thrown error to the error body; the only place HTTP statuses are chosen for failures. */
+/**
+ * Maps every thrown error to the error body; the only place HTTP statuses are chosen for failures.
+ * Also sends an Idempotency-Key replay, which the guard raises to skip the handler.
+ */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}
@@ -31,6 +35,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    if (exception instanceof ReplayedResponse) {
+      reply.header('idempotency-replay', 'true').status(exception.status).send(exception.body);
+      return;
+    }
     const { body, headers } = this.toBody(exception, request);
     if (reply.sent) return;
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);

@@ -1,6 +1,20 @@
-import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { LOGGER } from '#common';
+import { IdempotencyRepository } from '#dal';
+import { completeOnSend, IdempotencyGuard } from './idempotency.guard.js';
 
-@Module({ providers: [{ provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }] })
-export class IdempotencyModule {}
+@Module({ providers: [{ provide: APP_GUARD, useClass: IdempotencyGuard }] })
+export class IdempotencyModule implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly keys: IdempotencyRepository,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.adapterHost.httpAdapter.getInstance<FastifyInstance>().addHook('onSend', completeOnSend(this.keys, this.logger));
+  }
+}

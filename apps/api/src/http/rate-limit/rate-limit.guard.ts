@@ -16,7 +16,7 @@ export function rateLimitCategory(method: string, path: string): RateLimitCatego
 
 /**
  * One token bucket per environment and category. Runs after the API key guard (it needs the
- * environment) and before interceptors, so a limited request never claims an Idempotency-Key.
+ * environment) and before the Idempotency-Key guard, so a limited request never claims a key.
  * Public routes (health, metrics) are not limited.
  */
 @Injectable()
