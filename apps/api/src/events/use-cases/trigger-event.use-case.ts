@@ -91,9 +91,11 @@ export class TriggerEventUseCase {
    */
   async accept(prepared: PreparedTrigger[], requestId: string): Promise<TriggerResponseDto[]> {
     const rows = prepared.flatMap((item) => (item.row ? [item.row] : []));
+    // A single trigger joins the concurrent ones' statements; a bulk request is a batch already.
     const inserted = rows.length === 1 ? [await this.inserts.load('', rows[0])].filter((row) => row !== undefined) : await this.events.insertMany(rows);
     try {
-      await Promise.all(inserted.map((row) => this.enqueues.load('', row)));
+      if (inserted.length === 1) await this.enqueues.load('', inserted[0]);
+      else await this.queue.addBulk('fan-out', fanOutEntries(inserted));
     } catch (error) {
       // The events are stored: the recovery sweeper enqueues them once the queue is back.
       this.logger.warn({ err: error, events: inserted.length }, 'fan-out enqueue failed; left to the recovery sweeper');
