@@ -35,8 +35,8 @@ export class ApiKeyGuard implements CanActivate {
 
   /**
    * Cached by the key as sent: hashing it on every request was 1–2 % of the trigger route's CPU.
-   * Only the database needs the hash (a leaked table then holds no usable keys); this process holds
-   * the key while the request lasts anyway.
+   * Only the stored keys need the hash (a leaked table then holds no usable keys); keys in this
+   * process's memory live no longer than the cache's TTL.
    */
   private async lookup(key: string): Promise<ApiKeyOwner | undefined> {
     const cached = this.cache.get(key);
