@@ -37,7 +37,7 @@ export interface LoadSpec {
   runs?: number;
 }
 
-/** Autocannon runs against 127.0.0.1 (after the warm-up); requests/s counts every answered request. */
+/** Autocannon runs against 127.0.0.1 (after the warm-up); requests/s counts 2xx answers only (a rejected request was not served). */
 export async function load(spec: LoadSpec): Promise<LoadResult> {
   if (spec.warmUpSeconds) await measure({ ...spec, duration: spec.warmUpSeconds, amount: undefined });
   const runs: LoadResult[] = [];
@@ -97,7 +97,7 @@ async function measure(spec: LoadSpec): Promise<LoadResult> {
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
   const answered = result['2xx'] + result.non2xx;
   return {
-    requestsPerSecond: result.duration > 0 ? answered / result.duration : 0,
+    requestsPerSecond: result.duration > 0 ? result['2xx'] / result.duration : 0,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: answered,
