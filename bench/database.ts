@@ -97,7 +97,8 @@ export async function createWorkflow(pool: pg.Pool, scope: Scope, api: ApiClient
 
 /**
  * `rows` notifications of one workflow spread over past seconds (older than anything the run
- * triggers), round-robin over the seeded subscribers, each with one completed in_app job.
+ * triggers), round-robin over the seeded subscribers, each with one completed in_app job and its
+ * execution detail, as the engine writes them for an in_app step.
  */
 export async function seedFeed(pool: pg.Pool, scope: Scope, workflowId: string, rows: number, subscribers: number): Promise<void> {
   const step = JSON.stringify({ _id: randomUUID(), active: true, shouldStopOnFail: false, template: { type: 'in_app', content: 'x' }, filters: [] });
@@ -110,9 +111,13 @@ export async function seedFeed(pool: pg.Pool, scope: Scope, workflowId: string, 
                 now() - make_interval(secs => 3600 + g), now() - make_interval(secs => 3600 + g)
          FROM generate_series($4::int, $5::int) g
          JOIN subscribers s ON s.environment_id = $1 AND s.subscriber_id = $6 || ((g % $7) + 1)
-         RETURNING id, subscriber_id, transaction_id, created_at)
-       INSERT INTO jobs (id, environment_id, organization_id, notification_id, subscriber_id, workflow_id, transaction_id, step_index, step, type, status, created_at, updated_at)
-       SELECT gen_random_uuid(), $1, $2, n.id, n.subscriber_id, $3, n.transaction_id, 0, $8::jsonb, 'in_app', 'completed', n.created_at, n.created_at FROM n`,
+         RETURNING id, subscriber_id, transaction_id, created_at),
+       j AS (
+         INSERT INTO jobs (id, environment_id, organization_id, notification_id, subscriber_id, workflow_id, transaction_id, step_index, step, type, status, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, $2, n.id, n.subscriber_id, $3, n.transaction_id, 0, $8::jsonb, 'in_app', 'completed', n.created_at, n.created_at FROM n
+         RETURNING id, notification_id, subscriber_id, created_at)
+       INSERT INTO execution_details (id, environment_id, organization_id, job_id, notification_id, subscriber_id, status, detail, source, provider_id, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, $2, j.id, j.notification_id, j.subscriber_id, 'Success', 'Message created', 'Internal', 'novu', j.created_at, j.created_at FROM j`,
       [scope.environmentId, scope.organizationId, workflowId, from, to, SUBSCRIBER_PREFIX, subscribers, step],
     );
   }
