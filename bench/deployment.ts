@@ -66,9 +66,9 @@ export async function deploy(options: BenchOptions, label: string, database: str
     ...(redis ? { REDIS_URL: options.redisUrl } : {}),
     ...options.serviceEnv,
   };
-  const nodeArgs = (role: string) => [...startScriptNodeArgs(), ...profileArgs(role)];
   const profileArgs = (role: string) =>
     options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`, `--cpu-prof-name=${label}-${role}-${Date.now()}.cpuprofile`] : [];
+  const nodeArgs = (role: string) => [...startScriptNodeArgs(), ...profileArgs(role)];
 
   const started: RunningProcess[] = [];
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
