@@ -28,7 +28,7 @@ export class TriggerEventUseCase {
   );
   private readonly enqueues = new Batcher<StoredEventRef, true>(
     async (_group, rows) => {
-      await this.queue.addBulk('fan-out', fanOutEntries(rows));
+      await this.enqueueFanOut(rows);
       return new Map<string, true>();
     },
     (row) => row.id,
@@ -95,13 +95,17 @@ export class TriggerEventUseCase {
     const inserted = rows.length === 1 ? [await this.inserts.load('', rows[0])].filter((row) => row !== undefined) : await this.events.insertMany(rows);
     try {
       if (inserted.length === 1) await this.enqueues.load('', inserted[0]);
-      else await this.queue.addBulk('fan-out', fanOutEntries(inserted));
+      else await this.enqueueFanOut(inserted);
     } catch (error) {
       // The events are stored: the recovery sweeper enqueues them once the queue is back.
       this.logger.warn({ err: error, events: inserted.length }, 'fan-out enqueue failed; left to the recovery sweeper');
     }
     this.logAccepted(prepared, requestId);
     return prepared.map((item) => item.response);
+  }
+
+  private async enqueueFanOut(rows: StoredEventRef[]): Promise<void> {
+    await this.queue.addBulk('fan-out', fanOutEntries(rows));
   }
 
   /** The link between a request (reqId) and the worker's lines for the same trigger (transactionId). */
