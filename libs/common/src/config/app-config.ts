@@ -46,9 +46,27 @@ export class AppConfig {
   providerTimeoutMs: number;
   /** First retry delay of a provider call; doubled per attempt, with jitter. */
   providerBackoffMs: number;
+  /** Bounds on every template parse and render (see TemplateEngine). */
+  templateLimits: TemplateLimits;
+  /** /health reports `degraded` once the event loop has lagged beyond this (ms) in the last few seconds. */
+  healthMaxEventLoopLagMs: number;
+  /** Times a worker may stop (crash, out of memory, lost lock) while running one step job before the job fails. */
+  jobMaxStalls: number;
   /** Per-environment token buckets (see RateLimitGuard); false turns rate limiting off. */
   rateLimitEnabled: boolean;
   rateLimits: Record<RateLimitCategory, RateLimitSetting>;
+}
+
+/**
+ * Liquid's own limits plus an output cap. `memory` counts what Liquid's filters and ranges allocate
+ * (characters of strings, elements of arrays); `renderTimeMs` is checked between template nodes and
+ * before every filter call; `sourceChars` bounds a template's length at parse.
+ */
+export interface TemplateLimits {
+  sourceChars: number;
+  renderTimeMs: number;
+  memory: number;
+  outputBytes: number;
 }
 
 /** trigger = /v1/events/*, configuration = management writes, global = every other authenticated request. */
@@ -152,6 +170,14 @@ export function parseConfig(env: Env): AppConfig {
   config.providerMaxAttempts = readInt(env, 'PROVIDER_MAX_ATTEMPTS', 3, 1, 20);
   config.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000);
   config.providerBackoffMs = readInt(env, 'PROVIDER_BACKOFF_MS', 500, 0, 60_000);
+  config.templateLimits = {
+    sourceChars: readInt(env, 'TEMPLATE_SOURCE_LIMIT_CHARS', 256 * 1024, 1_000, 10_000_000),
+    renderTimeMs: readInt(env, 'TEMPLATE_RENDER_TIME_LIMIT_MS', 250, 10, 600_000),
+    memory: readInt(env, 'TEMPLATE_MEMORY_LIMIT', 10_000_000, 10_000, 1e12),
+    outputBytes: readInt(env, 'TEMPLATE_OUTPUT_LIMIT_BYTES', 256 * 1024, 1_000, 100 * 1024 * 1024),
+  };
+  config.healthMaxEventLoopLagMs = readInt(env, 'HEALTH_MAX_EVENT_LOOP_LAG_MS', 1_000, 10, 600_000);
+  config.jobMaxStalls = readInt(env, 'JOB_MAX_STALLS', 3, 1, 100);
   config.rateLimitEnabled = readBool(env, 'RATE_LIMIT_ENABLED', true);
   // Generous defaults: twice the benchmark targets, so only a runaway client is slowed down.
   config.rateLimits = {
