@@ -174,6 +174,30 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
       expect(foreignIds).not.toContain(prod._id);
     });
 
+    it("shows credentials only of the caller's environment: another environment's integrations come with credentials {}", async () => {
+      const production = await t.createKeyFor('Production');
+      const dev = await create({ providerId: 'sendgrid', channel: 'email', identifier: 'secret-dev', credentials: { apiKey: 'SG.dev-secret' } });
+      const prod = await create(
+        { providerId: 'nodemailer', channel: 'email', identifier: 'secret-prod', credentials: { host: 'smtp.prod.test', user: 'prod', password: 'prod-secret' } },
+        production.apiKey,
+      );
+      const devView = (await t.api('get', '/v1/integrations/active')).body as Integration[];
+      expect(devView.find((row) => row._id === dev._id)?.credentials).toEqual({ apiKey: 'SG.dev-secret' });
+      expect(devView.find((row) => row._id === prod._id)).toMatchObject({ identifier: 'secret-prod' });
+      expect(devView.find((row) => row._id === prod._id)?.credentials).toEqual({});
+      const prodView = await t.api('get', '/v1/integrations/active', production.apiKey);
+      expect(prodView.status).toBe(200);
+      expect((prodView.body as Integration[]).find((row) => row._id === prod._id)?.credentials).toEqual({
+        host: 'smtp.prod.test',
+        user: 'prod',
+        password: 'prod-secret',
+      });
+      expect((prodView.body as Integration[]).find((row) => row._id === dev._id)).toMatchObject({ identifier: 'secret-dev' });
+      expect((prodView.body as Integration[]).find((row) => row._id === dev._id)?.credentials).toEqual({});
+      expect(JSON.stringify(devView)).not.toContain('prod-secret');
+      expect(JSON.stringify(prodView.body)).not.toContain('SG.dev-secret');
+    });
+
     it('[] for an organization without integrations; 401 without a key', async () => {
       const empty = await t.createForeignKey();
       const res = await t.api('get', '/v1/integrations/active', empty.apiKey);

@@ -10,4 +10,12 @@ export class IntegrationPresenter {
   present(row: IntegrationRow): IntegrationResponse {
     return toIntegrationResponse(row, this.cipher.decrypt(row.credentials));
   }
+
+  /**
+   * For the organization-wide active list: a key reads the secrets of its own environment only, so
+   * another environment's integrations come with `credentials: {}` (never decrypted).
+   */
+  presentFor(environmentId: string, row: IntegrationRow): IntegrationResponse {
+    return row.environmentId === environmentId ? this.present(row) : toIntegrationResponse(row, {});
+  }
 }

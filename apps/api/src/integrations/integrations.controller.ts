@@ -38,10 +38,13 @@ export class IntegrationsController {
   }
 
   @Get('active')
-  @ApiOperation({ summary: 'List active integrations of every environment of the organization' })
+  @ApiOperation({
+    summary: 'List active integrations of every environment of the organization',
+    description: "Credentials are shown for the key's environment only; other environments' integrations have `credentials: {}`.",
+  })
   @ApiOkResponse({ type: [IntegrationResponseDto] })
   async active(@Auth() auth: AuthContext): Promise<IntegrationResponseDto[]> {
-    return (await this.listIntegrations.activeInOrganization(auth)).map((row) => this.presenter.present(row));
+    return (await this.listIntegrations.activeInOrganization(auth)).map((row) => this.presenter.presentFor(auth.environmentId, row));
   }
 
   @Put(':integrationId')
