@@ -75,6 +75,32 @@ describe('Idempotency-Key', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('keeps no integration credential in the stored response, and a replay after rotating them returns none', async () => {
+    const body = {
+      providerId: 'nodemailer',
+      channel: 'email',
+      identifier: 'idem-smtp',
+      credentials: { host: 'smtp.idem.test', port: '2525', user: 'idem-user', password: 'idem-old-password', from: 'ops@idem.test' },
+    };
+    const create = () => t.api('post', '/v1/integrations').set('Idempotency-Key', 'k-integration').send(body);
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(first.body.credentials).toMatchObject({ password: 'idem-old-password' });
+    const [stored] = await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'k-integration'));
+    expect(stored).toMatchObject({ state: 'done', responseStatus: 201 });
+    const storedText = JSON.stringify(stored.responseBody);
+    for (const value of Object.values(body.credentials)) expect(storedText).not.toContain(value);
+
+    const rotated = await t.api('put', `/v1/integrations/${first.body._id}`).send({ credentials: { ...body.credentials, password: 'idem-new-password' } });
+    expect(rotated.status).toBe(200);
+    const replay = await create();
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotency-replay']).toBe('true');
+    expect(replay.body).toMatchObject({ _id: first.body._id, identifier: 'idem-smtp', credentials: {} });
+    expect(JSON.stringify(replay.body)).not.toContain('idem-old-password');
+    expect(JSON.stringify(replay.body)).not.toContain('idem-new-password');
+  });
+
   it('scopes keys to the environment', async () => {
     const production = await t.createKeyFor('Production');
     await createTenant('k-6', { identifier: 'idem-6', name: 'Six' });

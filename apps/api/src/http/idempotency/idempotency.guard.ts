@@ -1,4 +1,5 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -9,10 +10,21 @@ const HEADER = 'idempotency-key';
 const MAX_KEY_LENGTH = 255;
 const GUARDED_METHODS = new Set(['POST', 'PATCH']);
 
+/** Turns a route's response body into the form that is stored and replayed. */
+export type ReplayForm = (body: unknown) => unknown;
+
+const REPLAY_FORM = 'idempotencyReplayForm';
+/**
+ * For routes whose responses carry secrets (integration credentials): only `form(body)` is stored
+ * and replayed, so the key's row holds no secret and a replay never hands out one, old or current.
+ */
+export const ReplayedWithout = (form: ReplayForm) => SetMetadata(REPLAY_FORM, form);
+
 /** The key a request claimed, kept on the request until its response is known. */
 interface ClaimedKey {
   environmentId: string;
   key: string;
+  replayForm?: ReplayForm;
 }
 
 declare module 'fastify' {
@@ -49,6 +61,7 @@ function requestHash(request: FastifyRequest): string {
 @Injectable()
 export class IdempotencyGuard implements CanActivate {
   constructor(
+    private readonly reflector: Reflector,
     private readonly keys: IdempotencyRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -65,7 +78,8 @@ export class IdempotencyGuard implements CanActivate {
     const hash = requestHash(request);
     const existing = await this.keys.claim(request.auth, key, hash, this.clock.now(), this.config.idempotencyTtlSeconds);
     if (!existing) {
-      request.idempotencyKey = { environmentId: request.auth.environmentId, key };
+      const replayForm = this.reflector.getAllAndOverride<ReplayForm | undefined>(REPLAY_FORM, [context.getHandler(), context.getClass()]);
+      request.idempotencyKey = { environmentId: request.auth.environmentId, key, replayForm };
       return true;
     }
     if (existing.requestHash !== hash) {
@@ -93,7 +107,7 @@ export function completeOnSend(keys: IdempotencyRepository, logger: Logger) {
     try {
       if (reply.statusCode < 400) {
         const body = typeof payload === 'string' && payload.length > 0 ? JSON.parse(payload) : null;
-        await keys.complete(claimed.environmentId, claimed.key, reply.statusCode, body);
+        await keys.complete(claimed.environmentId, claimed.key, reply.statusCode, claimed.replayForm ? claimed.replayForm(body) : body);
       } else {
         await keys.release(claimed.environmentId, claimed.key);
       }
