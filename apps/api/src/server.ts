@@ -49,6 +49,11 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
   app.useGlobalPipes(createValidationPipe());
 
   const fastify = app.getHttpAdapter().getInstance();
+  // Each route's limit on the bytes its body parser actually reads, so a chunked body (no
+  // Content-Length) is held to the same limit; routes are registered by app.init(), after this.
+  fastify.addHook('onRoute', (route) => {
+    route.bodyLimit = bodyLimitFor(route.url, config);
+  });
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     const length = Number(request.headers['content-length'] ?? 0);
