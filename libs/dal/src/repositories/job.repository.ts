@@ -251,7 +251,8 @@ export class JobRepository {
    * System-wide, for the recovery sweeper. Jobs `queued`, or `delayed` and overdue at `now`, untouched
    * since before `waitingBefore` (their queue entry was probably lost), and jobs `running` without a
    * heartbeat since before `runningBefore` (their worker died; they go back to `queued` so a runner
-   * can claim them again). Touches them so the next sweep waits again.
+   * can claim them again, and count one more stall, which bounds a job that kills every worker
+   * running it). Touches them so the next sweep waits again.
    */
   async claimStale(
     cutoffs: { waitingBefore: Date; now: Date; runningBefore: Date },
@@ -265,7 +266,11 @@ export class JobRepository {
     const candidates = this.db.select({ id: jobs.id }).from(jobs).where(stale).limit(limit);
     return this.db
       .update(jobs)
-      .set({ updatedAt: new Date(), status: sql`CASE WHEN ${jobs.status} = 'running' THEN 'queued' ELSE ${jobs.status} END` })
+      .set({
+        updatedAt: new Date(),
+        status: sql`CASE WHEN ${jobs.status} = 'running' THEN 'queued' ELSE ${jobs.status} END`,
+        stalls: sql`CASE WHEN ${jobs.status} = 'running' THEN ${jobs.stalls} + 1 ELSE ${jobs.stalls} END`,
+      })
       .where(and(inArray(jobs.id, candidates), stale))
       .returning({ id: jobs.id, environmentId: jobs.environmentId });
   }

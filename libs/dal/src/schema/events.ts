@@ -84,6 +84,8 @@ export const jobs = pgTable(
     /** When a waiting job (delay, digest, schedule hold) is due. */
     runAt: tz('run_at'),
     attempts: integer('attempts').notNull().default(0),
+    /** Times the recovery sweeper found this job `running` without a heartbeat: its worker stopped mid-run. */
+    stalls: integer('stalls').notNull().default(0),
     error: text('error'),
     ...timestamps(),
   },

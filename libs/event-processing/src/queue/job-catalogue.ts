@@ -21,8 +21,10 @@ export interface JobPayloads {
    * Run step jobs of one environment: one (a delayed step, the recovery sweeper) or a batch (the
    * first steps of a fan-out chunk, the next steps of a finished batch), so the queue's per-entry
    * cost is paid once per batch. Each job row is claimed on its own: the row's status is the truth.
+   * `recovered`: the recovery sweeper re-enqueued the jobs (a lost entry, or a worker that stopped
+   * mid-run), so one of them may be what stopped it; the runner then claims and runs them one at a time.
    */
-  'run-step': { environmentId: string; jobIds: string[] };
+  'run-step': { environmentId: string; jobIds: string[]; recovered?: true };
   /** Re-enqueue work whose queue entry was lost. */
   'recovery-sweep': Record<string, never>;
   /** Round trip used by health checks and tests to prove the queue works. */

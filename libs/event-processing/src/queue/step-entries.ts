@@ -6,10 +6,11 @@ export const STEP_BATCH = 500;
 
 /**
  * Queue entries for step jobs: grouped by environment (and by due time, for waiting jobs whose
- * entry is delayed) and cut into batches of STEP_BATCH.
+ * entry is delayed) and cut into batches of STEP_BATCH; `marks` go into every entry.
  */
 export function stepEntries(
   jobs: { id: string; environmentId: string; delayMs?: number }[],
+  marks: Pick<JobPayloads['run-step'], 'recovered'> = {},
 ): { data: JobPayloads['run-step']; options?: JobsOptions }[] {
   const groups = new Map<string, { environmentId: string; delayMs?: number; jobIds: string[] }>();
   for (const job of jobs) {
@@ -21,7 +22,7 @@ export function stepEntries(
   const entries: { data: JobPayloads['run-step']; options?: JobsOptions }[] = [];
   for (const { environmentId, delayMs, jobIds } of groups.values()) {
     for (let start = 0; start < jobIds.length; start += STEP_BATCH) {
-      entries.push({ data: { environmentId, jobIds: jobIds.slice(start, start + STEP_BATCH) }, options: delayMs ? { delay: delayMs } : undefined });
+      entries.push({ data: { environmentId, jobIds: jobIds.slice(start, start + STEP_BATCH), ...marks }, options: delayMs ? { delay: delayMs } : undefined });
     }
   }
   return entries;

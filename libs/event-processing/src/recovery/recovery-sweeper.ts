@@ -70,7 +70,8 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     const events = await this.events.claimStale(waitingBefore(eventBacklog), heartbeatBefore, BATCH);
     await this.queue.addBulk('fan-out', fanOutEntries(events));
     const jobs = await this.jobs.claimStale({ waitingBefore: waitingBefore(stepBacklog), now: this.clock.now(), runningBefore: heartbeatBefore }, BATCH);
-    await this.queue.addBulk('run-step', stepEntries(jobs));
+    // Marked: one of these jobs may be what stopped its worker (StepRunner runs them one at a time).
+    await this.queue.addBulk('run-step', stepEntries(jobs, { recovered: true }));
     if (events.length + jobs.length > 0) this.logger.info({ events: events.length, jobs: jobs.length }, 'recovery sweep re-enqueued work');
     return { events: events.length, jobs: jobs.length };
   }

@@ -12,6 +12,9 @@ export class RunStepProcessor extends QueueConsumer {
   }
 
   async process(job: Job<JobPayloads['run-step']>): Promise<void> {
-    await this.runner.runMany(job.data.environmentId, job.data.jobIds, isFinalAttempt(job));
+    // Re-enqueued by the recovery sweeper, or handed out again after its worker stopped (BullMQ's
+    // stalled check): one of its jobs may be what stopped that worker.
+    const suspect = job.data.recovered === true || job.stalledCounter > 0;
+    await this.runner.runMany(job.data.environmentId, job.data.jobIds, { finalAttempt: isFinalAttempt(job), suspect });
   }
 }

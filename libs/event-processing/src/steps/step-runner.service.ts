@@ -28,6 +28,13 @@ const STEP_JOBS_IN_FLIGHT = 2 * STEP_BATCH;
  * running, with a heartbeat), so no other runner repeats it. An in_app step writes nothing before
  * its final transaction: it runs without a claim, and that transaction records it only if the row
  * is still claimable — one UPDATE per job instead of two, the largest database cost of a fan-out.
+ *
+ * A job that stops the worker running it (a crash, out of memory, a blocked event loop losing the
+ * queue's lock) must not be retried forever. A queue entry that may hold one — re-enqueued by the
+ * recovery sweeper, or handed out again by the queue after its worker stopped — is suspect: its jobs
+ * are claimed (in_app too) and run one at a time, so a stop leaves exactly the culprit `running`, and
+ * the sweeper counts a stall on it when it hands it back. A claimed job with JOB_MAX_STALLS stalls
+ * is failed without being run.
  */
 @Injectable()
 export class StepRunner {
@@ -75,11 +82,13 @@ export class StepRunner {
    * Runs every job of a queue entry. A job that throws is handed back (claimable again) while the
    * others finish; the entry then fails so the queue retries it, and the retry runs only what is
    * still claimable. On the entry's final attempt an unexpected error fails its job instead.
+   * `suspect`: the entry may hold a job that stops its worker; its jobs run one at a time.
    */
-  async runMany(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
+  async runMany(environmentId: string, jobIds: string[], entry: { finalAttempt: boolean; suspect: boolean }): Promise<void> {
+    if (entry.suspect) return this.runOneByOne(environmentId, jobIds, entry.finalAttempt);
     const release = await this.slots.take(jobIds.length);
     try {
-      await this.runAll(environmentId, jobIds, finalAttempt);
+      await this.runAll(environmentId, jobIds, entry.finalAttempt);
     } finally {
       release();
     }
@@ -97,7 +106,8 @@ export class StepRunner {
         }
         this.inFlight.add(id);
         try {
-          if (row.type === 'in_app') return await this.run({ ...row, attempts: row.attempts + 1 }, finalAttempt, now, false);
+          // A job that stopped a worker before is claimed, so a next stop is counted too.
+          if (row.type === 'in_app' && row.stalls === 0) return await this.run({ ...row, attempts: row.attempts + 1 }, finalAttempt, now, false);
           const claimed = await this.claims.load(environmentId, { id, now });
           if (claimed) await this.run(claimed, finalAttempt, now, true);
         } finally {
@@ -106,8 +116,45 @@ export class StepRunner {
       }),
     );
     const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ jobId: jobIds[index], error: result.reason as unknown }] : []));
-    for (const { jobId, error } of failures) this.logger.warn({ err: error, jobId }, 'step job failed; the queue retries it');
     await this.requeueEarly(environmentId, early, now);
+    this.throwFirst(failures);
+  }
+
+  /**
+   * A suspect entry: each job is claimed right before it runs (one slot at a time), so when the
+   * worker stops only the job it was running is `running`; the others stay claimable and are not
+   * charged with a stall.
+   */
+  private async runOneByOne(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
+    const failures: { jobId: string; error: unknown }[] = [];
+    const notClaimed: string[] = [];
+    for (const id of jobIds) {
+      const release = await this.slots.take(1);
+      try {
+        if (this.inFlight.has(id)) continue;
+        this.inFlight.add(id);
+        try {
+          const now = this.clock.now();
+          const claimed = await this.claims.load(environmentId, { id, now });
+          if (claimed) await this.run(claimed, finalAttempt, now, true);
+          else notClaimed.push(id);
+        } catch (error) {
+          failures.push({ jobId: id, error });
+        } finally {
+          this.inFlight.delete(id);
+        }
+      } finally {
+        release();
+      }
+    }
+    const now = this.clock.now();
+    const early = notClaimed.length > 0 ? (await this.jobs.findForRun(environmentId, notClaimed)).filter((row) => row.status === 'delayed') : [];
+    await this.requeueEarly(environmentId, early, now);
+    this.throwFirst(failures);
+  }
+
+  private throwFirst(failures: { jobId: string; error: unknown }[]): void {
+    for (const { jobId, error } of failures) this.logger.warn({ err: error, jobId }, 'step job failed; the queue retries it');
     if (failures.length > 0) throw failures[0].error;
   }
 
@@ -125,6 +172,12 @@ export class StepRunner {
       : undefined;
     heartbeat?.unref();
     try {
+      if (claimed && job.stalls >= this.config.jobMaxStalls) {
+        // Nothing of the job is loaded or run: whatever stopped the workers may be in any of it.
+        const detail = `The worker running this step stopped ${job.stalls} times (crash, out of memory or a lost lock); the step is not retried`;
+        await this.finisher.finish({ job, now, details: [{ status: 'Failed', detail }] }, outcome.failed(detail), true);
+        return;
+      }
       const context = await this.loader.load(job, now);
       if (!context) {
         await this.jobs.update(environmentId, jobId, { status: 'failed', error: 'The notification of this job no longer exists' });
