@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SubscriberChannelsResolver, SubscriberPreferenceService } from '#application';
+import { SubscriberChannelsResolver, SubscriberPreferenceService, TemplatesModule } from '#application';
 import { ProvidersModule } from '#providers';
 import { WorkflowCache } from './cache/workflow-cache.js';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
@@ -18,7 +18,7 @@ import { SystemProcessor } from './system.processor.js';
 
 /** The queue consumers. Only the worker role (or ROLE=all) imports this module. */
 @Module({
-  imports: [ProvidersModule],
+  imports: [ProvidersModule, TemplatesModule],
   providers: [
     SystemProcessor,
     FanOutProcessor,

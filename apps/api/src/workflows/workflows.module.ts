@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { LoadWorkflowsDirectoryUseCase, WorkflowWriter } from '#application';
+import { LoadWorkflowsDirectoryUseCase, TemplatesModule, WorkflowWriter } from '#application';
 import { WorkflowsController } from './workflows.controller.js';
 import { WorkflowsService } from './workflows.service.js';
 
 @Module({
+  imports: [TemplatesModule],
   controllers: [WorkflowsController],
   providers: [WorkflowsService, WorkflowWriter, LoadWorkflowsDirectoryUseCase],
   exports: [LoadWorkflowsDirectoryUseCase],

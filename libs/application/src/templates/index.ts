@@ -1,1 +1,3 @@
-export * from './template-renderer.js';
+export * from './template-engine.js';
+export * from './template-errors.js';
+export * from './templates.module.js';

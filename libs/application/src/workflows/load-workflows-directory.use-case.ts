@@ -74,6 +74,8 @@ export class LoadWorkflowsDirectoryUseCase {
   private validate(file: string, input: unknown): WorkflowDefinition {
     const { definition, errors } = validateWorkflowDefinition(input);
     if (!definition) throw new WorkflowFileError(`${file}: ${errors.join('; ')}`);
+    const templateErrors = Object.entries(this.writer.templateErrors(definition.steps));
+    if (templateErrors.length > 0) throw new WorkflowFileError(`${file}: ${templateErrors.map(([path, message]) => `${path}: ${message}`).join('; ')}`);
     return definition;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, newId } from '#common';
+import { DomainError, newId, type FieldErrors } from '#common';
 import { isUniqueViolation, WorkflowRepository, type NotificationGroupRow, type StoredStep, type WorkflowRow, type WorkflowScope, type WorkflowValues } from '#dal';
+import { TemplateEngine } from '../templates/template-engine.js';
 import { slugify } from './slugify.js';
 import type { StepDefinition } from './step.definition.js';
 import type { WorkflowDefinition } from './workflow.definition.js';
@@ -43,9 +44,22 @@ export function buildSteps(definitions: StepDefinition[], previous: StoredStep[]
 /** Turns workflow definitions into rows: shared by the HTTP routes and the WORKFLOWS_DIR loader. */
 @Injectable()
 export class WorkflowWriter {
-  constructor(private readonly workflows: WorkflowRepository) {}
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly templates: TemplateEngine,
+  ) {}
+
+  /**
+   * Every template string of every step that does not parse (syntax, unknown filter, a tag that would
+   * load a file), as `{ 'steps[0].template.content': message }`: a broken template is refused when
+   * saved rather than failing each recipient's step at delivery.
+   */
+  templateErrors(steps: StepDefinition[]): Record<string, string> {
+    return Object.assign({}, ...steps.map((step, index) => this.templates.errorsOf(step.template, `steps[${index}].template`))) as Record<string, string>;
+  }
 
   async create(scope: WorkflowScope, creatorId: string | null, definition: WorkflowDefinition): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
+    this.assertTemplates(definition.steps);
     const group = await this.resolveGroup(scope, definition.notificationGroupId);
     const values = this.toValues(definition, group.id, creatorId);
     const row = await this.workflows.create(scope, values);
@@ -55,6 +69,7 @@ export class WorkflowWriter {
 
   /** Partial: fields left out stay; `steps`, when given, replace the list (ids sent back are kept). */
   async update(scope: WorkflowScope, current: WorkflowRow, changes: Partial<WorkflowDefinition>): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
+    if (changes.steps) this.assertTemplates(changes.steps);
     const group = changes.notificationGroupId
       ? await this.resolveGroup(scope, changes.notificationGroupId)
       : ((await this.workflows.findGroupById(scope.environmentId, current.notificationGroupId)) ?? (await this.resolveGroup(scope)));
@@ -76,6 +91,7 @@ export class WorkflowWriter {
 
   /** Insert or replace by trigger identifier (WORKFLOWS_DIR: the file is the truth). */
   async upsert(scope: WorkflowScope, definition: WorkflowDefinition): Promise<WorkflowRow> {
+    this.assertTemplates(definition.steps);
     const group = await this.resolveGroup(scope, definition.notificationGroupId);
     const existing = await this.workflows.findByIdentifier(scope.environmentId, this.identifierOf(definition));
     const values = this.toValues(definition, group.id, existing?.creatorId ?? null);
@@ -86,6 +102,13 @@ export class WorkflowWriter {
   async groupsOf(environmentId: string, rows: WorkflowRow[]): Promise<Map<string, NotificationGroupRow>> {
     const groups = await this.workflows.findGroupsByIds(environmentId, [...new Set(rows.map((row) => row.notificationGroupId))]);
     return new Map(groups.map((group) => [group.id, group]));
+  }
+
+  private assertTemplates(steps: StepDefinition[]): void {
+    const errors = Object.entries(this.templateErrors(steps));
+    if (errors.length === 0) return;
+    const fields: FieldErrors = Object.fromEntries(errors.map(([path, message]) => [path, { messages: [message] }]));
+    throw new DomainError('VALIDATION_FAILED', errors.map(([path, message]) => `${path}: ${message}`).join('; '), fields);
   }
 
   private identifierOf(definition: WorkflowDefinition): string {

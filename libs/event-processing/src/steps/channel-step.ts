@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CHAT_PROVIDERS, newId, PUSH_PROVIDERS } from '#common';
 import { countDeliveries } from './delivery-metrics.js';
-import { renderTemplate } from '#application';
+import { TemplateEngine } from '#application';
 import { IntegrationRepository, MessageRepository, SubscriberRepository, type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
 import type { ChatChannelCredentials, ProviderMessage } from '#providers';
 import { record, templateVariables, type StepContext } from './step-context.js';
@@ -53,6 +53,7 @@ export class ChannelStep {
     private readonly integrations: IntegrationRepository,
     private readonly subscribers: SubscriberRepository,
     private readonly sender: ProviderSender,
+    private readonly templates: TemplateEngine,
   ) {}
 
   async run(context: StepContext): Promise<StepOutcome> {
@@ -64,7 +65,7 @@ export class ChannelStep {
       record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
       return outcome.completed();
     }
-    const rendered = await renderTemplate(job.step.template as Rendered, templateVariables(context));
+    const rendered = await this.templates.render(job.step.template as Rendered, templateVariables(context));
     switch (job.type) {
       case 'in_app':
         return this.inApp(context, rendered);
