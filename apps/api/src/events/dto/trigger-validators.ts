@@ -1,4 +1,7 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
+import type { FieldErrors } from '#common';
+import { isValidSubscriberId } from '#event-processing';
+import { subscriberObjectErrors } from '../../subscribers/subscriber-validation.js';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -43,3 +46,20 @@ export const IsContext = rule('isContext', 'context must map at most 5 keys to a
       (isPlainObject(entry) && typeof entry.id === 'string' && CONTEXT_ID.test(entry.id) && (entry.data === undefined || isPlainObject(entry.data))),
   );
 });
+
+/**
+ * The subscribers a trigger writes — each subscriber object of `to` (one the fan-out would upsert:
+ * not a topic, with a valid subscriberId) and an `actor` object — checked with the rules of the
+ * subscribers API, keyed `to.<field>`, `to[i].<field>` or `actor.<field>`. Entries the fan-out drops
+ * (a bad subscriberId, not an object) are left to the `invalid_recipients` answer.
+ */
+export function writtenSubscriberErrors(to: unknown, actor: unknown): FieldErrors {
+  const errors: FieldErrors = {};
+  const check = (value: unknown, path: string) => {
+    if (isPlainObject(value) && value.type !== 'Topic' && isValidSubscriberId(value.subscriberId)) Object.assign(errors, subscriberObjectErrors(value, path));
+  };
+  if (Array.isArray(to)) to.forEach((item, index) => check(item, `to[${index}]`));
+  else check(to, 'to');
+  if (isPlainObject(actor)) Object.assign(errors, subscriberObjectErrors(actor, 'actor'));
+  return errors;
+}
