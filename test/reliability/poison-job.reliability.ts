@@ -22,7 +22,7 @@ interface Death {
 }
 
 /**
- * Scenario 8: a poison step job. Its in_app template runs the worker out of memory on every run (a
+ * Scenario 9: a poison step job. Its in_app template runs the worker out of memory on every run (a
  * 96 MB heap; template limits raised so Liquid itself does not stop the render). The worker is
  * restarted each time it dies, as a container orchestrator would. The job must end `failed` after
  * JOB_MAX_STALLS stops with a detail, after a bounded number of deaths, and the service deliver
