@@ -77,6 +77,12 @@ describe('WORKFLOWS_DIR: an invalid file stops the boot', () => {
       { 'good.json': JSON.stringify(welcomeJson), 'bad.yaml': digestYaml.replace('unit: days', 'unit: fortnights') },
       [/bad\.yaml/, /steps\[0\]\.metadata\.unit/],
     ],
+    [
+      'a template that names a file',
+      { 'good.json': JSON.stringify(welcomeJson), 'probe.json': JSON.stringify({ name: 'Probe', steps: [{ template: { type: 'in_app', content: "{% render 'package.json' %}" } }] }) },
+      [/probe\.json/, /steps\[0\]\.template\.content/, /is not available: templates cannot load files/],
+    ],
+    ['a template syntax error', { 'broken-template.json': JSON.stringify({ name: 'Broken', steps: [{ template: { type: 'in_app', content: '{% if %}x' } }] }) }, [/broken-template\.json/, /steps\[0\]\.template\.content/]],
     ['unparsable JSON names the file', { 'broken.json': '{"name": ' }, [/broken\.json/, /not valid JSON/]],
     ['a missing name', { 'nameless.yml': 'steps: []' }, [/nameless\.yml/, /name/]],
     [
