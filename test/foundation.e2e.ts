@@ -148,7 +148,24 @@ describe('foundation: auth, errors, health, queue', () => {
     it('GET /health answers 200 with database and queue up', async () => {
       const res = await t.http.get('/health');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ status: 'ok', database: 'up', queue: 'up' });
+      expect(res.body).toMatchObject({ status: 'ok', database: 'up', queue: 'up' });
+      expect(res.body.eventLoopLagMs).toBeLessThan(1_000);
+    });
+
+    it('a stalled event loop makes /health degraded (still 200) and shows in /metrics, until it has run freely for 5 s', async () => {
+      // The app runs in this process: a synchronous wait here stalls its event loop like a long render would.
+      const until = performance.now() + 1_300;
+      while (performance.now() < until) {
+        // busy
+      }
+      const res = await t.http.get('/health');
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('degraded');
+      expect(res.body.eventLoopLagMs).toBeGreaterThanOrEqual(1_100);
+      const metrics = await t.http.get('/metrics');
+      const lag = Number(/^event_loop_lag_max_seconds (\S+)$/m.exec(metrics.text)?.[1]);
+      expect(lag).toBeGreaterThanOrEqual(1.1);
+      await waitFor(async () => (await t.http.get('/health')).body.status === 'ok', { timeoutMs: 10_000, description: '/health ok again' });
     });
 
     it(`processes an enqueued job on the configured backend`, async () => {

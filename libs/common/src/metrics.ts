@@ -43,3 +43,9 @@ export const deliveries = new Counter({
   labelNames: ['channel', 'provider', 'status'] as const,
   registers: [metricsRegistry],
 });
+
+export const eventLoopLagMax = new Gauge({
+  name: 'event_loop_lag_max_seconds',
+  help: 'Longest event-loop stall of the last 5 s (what /health compares with HEALTH_MAX_EVENT_LOOP_LAG_MS)',
+  registers: [metricsRegistry],
+});

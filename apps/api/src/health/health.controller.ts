@@ -2,9 +2,11 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
+import { AppConfig } from '#common';
 import { PG_POOL } from '#dal';
 import { JobQueue } from '#event-processing';
 import { Public } from '../auth/auth-context.js';
+import { EventLoopMonitor } from './event-loop-monitor.js';
 import { HealthResponseDto } from './health.dto.js';
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -30,11 +32,16 @@ export class HealthController {
   constructor(
     @Inject(PG_POOL) private readonly pool: pg.Pool,
     private readonly queue: JobQueue,
+    private readonly loop: EventLoopMonitor,
+    private readonly config: AppConfig,
   ) {}
 
   @Public()
   @Get()
-  @ApiOperation({ summary: 'Liveness and dependency status (no authentication)' })
+  @ApiOperation({
+    summary: 'Liveness and dependency status (no authentication)',
+    description: '`degraded` (still 200): the event loop stalled longer than HEALTH_MAX_EVENT_LOOP_LAG_MS in the last 5 s',
+  })
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiServiceUnavailableResponse({ type: HealthResponseDto, description: 'The database is unreachable' })
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthResponseDto> {
@@ -42,8 +49,9 @@ export class HealthController {
       check(() => this.pool.query('SELECT 1')),
       check(() => this.queue.queue('system').getJobCounts('waiting')),
     ]);
-    const status = database === 'up' && queue === 'up' ? 'ok' : 'error';
+    const eventLoopLagMs = Math.round(this.loop.recentMaxMs());
+    const status = database !== 'up' || queue !== 'up' ? 'error' : eventLoopLagMs > this.config.healthMaxEventLoopLagMs ? 'degraded' : 'ok';
     if (database === 'down') reply.status(503);
-    return { status, database, queue };
+    return { status, database, queue, eventLoopLagMs };
   }
 }
