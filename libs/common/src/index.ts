@@ -4,5 +4,6 @@ export * from './errors/domain-error.js';
 export * from './enums.js';
 export * from './clock.js';
 export * from './ids.js';
+export * from './email-address.js';
 export * from './logger.js';
 export * from './metrics.js';

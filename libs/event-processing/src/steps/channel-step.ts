@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CHAT_PROVIDERS, newId, PUSH_PROVIDERS } from '#common';
+import { CHAT_PROVIDERS, isEmailAddress, newId, PUSH_PROVIDERS } from '#common';
 import { countDeliveries } from './delivery-metrics.js';
 import { TemplateEngine } from '#application';
 import { IntegrationRepository, MessageRepository, SubscriberRepository, type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
@@ -137,6 +137,13 @@ export class ChannelStep {
       await this.save(context, this.message(context, { ...addressField, status: 'warning', errorText: missing, content: text(rendered.content) }));
       record(context, { status: 'Warning', source: 'Payload', detail: `${missing}: step skipped` });
       return outcome.skipped();
+    }
+    // The API refuses such addresses; one written another way (older data, SQL) must still reach no other mailbox.
+    if (isEmail && !isEmailAddress(address)) {
+      const invalid = 'The subscriber email address is not one valid address (a list, a line break or a display name): not sent';
+      await this.save(context, this.message(context, { ...addressField, status: 'error', errorText: invalid, content: text(rendered.content) }));
+      record(context, { status: 'Failed', source: 'Payload', detail: invalid });
+      return outcome.failed(invalid);
     }
     const integrations = await this.integrations.listActiveByChannel(job.environmentId, job.type);
     if (integrations.length === 0) {

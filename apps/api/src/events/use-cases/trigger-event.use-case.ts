@@ -5,7 +5,7 @@ import { TenantRepository, TriggerEventRepository, type NewTriggerEventRow, type
 import { Batcher, fanOutEntries, JobQueue, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#event-processing';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';
-import { writtenSubscriberErrors } from '../dto/trigger-validators.js';
+import { overrideAddressErrors, writtenSubscriberErrors } from '../dto/trigger-validators.js';
 
 /** An event checked by the API: either answered already (an early status) or ready to store. */
 export type PreparedTrigger = { response: TriggerResponseDto; row?: NewTriggerEventRow };
@@ -50,15 +50,16 @@ export class TriggerEventUseCase {
   }
 
   /**
-   * Throws a 422 when a subscriber the trigger writes (`to`, `actor`) breaks the subscriber rules, and
-   * `workflow_not_found` when the workflow is missing; every other outcome is a status.
+   * Throws a 422 when a subscriber the trigger writes (`to`, `actor`) breaks the subscriber rules or an
+   * `overrides.email` address is not one address, and `workflow_not_found` when the workflow is
+   * missing; every other outcome is a status.
    */
   async prepare(auth: AuthContext, body: TriggerEventDto, workflow: WorkflowRow | undefined): Promise<PreparedTrigger> {
-    const subscriberErrors = writtenSubscriberErrors(body.to, body.actor);
-    const [firstError] = Object.entries(subscriberErrors);
+    const fieldErrors = { ...writtenSubscriberErrors(body.to, body.actor), ...overrideAddressErrors(body.overrides) };
+    const [firstError] = Object.entries(fieldErrors);
     if (firstError) {
       // The message names the field: a bulk event's answer carries only the message.
-      throw new DomainError('VALIDATION_FAILED', `${firstError[0]}: ${firstError[1].messages[0]}`, subscriberErrors);
+      throw new DomainError('VALIDATION_FAILED', `${firstError[0]}: ${firstError[1].messages[0]}`, fieldErrors);
     }
     if (!workflow) {
       throw new DomainError('VALIDATION_FAILED', WORKFLOW_NOT_FOUND, { name: { messages: [WORKFLOW_NOT_FOUND], value: body.name } });

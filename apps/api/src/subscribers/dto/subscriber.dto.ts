@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsNotEmpty, IsObject, IsOptional, IsString, IsTimeZone, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsNotEmpty, IsObject, IsOptional, IsString, IsTimeZone, MaxLength, registerDecorator, ValidateNested } from 'class-validator';
+import { EMAIL_ADDRESS_RULE, isEmailAddress } from '#common';
 import type { SubscriberResponse } from '#application';
 import { CursorQueryDto } from '../../http/pagination.dto.js';
 import { ChannelSettingsDto, ChannelSettingsResponseDto, OnlineStatusChannelSettingsDto } from './channel-settings.dto.js';
@@ -9,11 +10,26 @@ export const MAX_BULK_SUBSCRIBERS = 500;
 
 const nullableString = { type: String, nullable: true } as const;
 
+/**
+ * Exactly one address: a list or a CR/LF in it would reach other mailboxes (issue 22, finding 8).
+ * The empty string stays accepted as before: it names no mailbox, and an email step skips it.
+ */
+function IsEmailAddress() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isEmailAddress',
+      target: target.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be ${EMAIL_ADDRESS_RULE}` },
+      validator: { validate: (value: unknown) => value === '' || isEmailAddress(value) },
+    });
+}
+
 /** Fields shared by create and update: undefined leaves the stored value, null clears it. */
 export class SubscriberFieldsDto {
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(255) firstName?: string | null;
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(255) lastName?: string | null;
-  @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(320) email?: string | null;
+  @ApiPropertyOptional({ ...nullableString, description: 'One address, e.g. ada@example.com' }) @IsOptional() @IsString() @MaxLength(320) @IsEmailAddress() email?: string | null;
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(64) phone?: string | null;
   @ApiPropertyOptional({ ...nullableString, description: 'URL of the avatar image' }) @IsOptional() @IsString() @MaxLength(2048) avatar?: string | null;
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(64) locale?: string | null;
