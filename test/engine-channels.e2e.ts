@@ -63,4 +63,29 @@ describe('workflow engine: email, chat and push in one workflow', () => {
     ]);
     expect(jobs.map((job) => job.type)).toEqual(['email', 'chat', 'push']);
   }, 30_000);
+  it('escapes payload values in email and in_app content (raw keeps trusted HTML); chat text and subjects stay as sent', async () => {
+    await t.api('post', '/v2/subscribers').send({ subscriberId: 'html-sub', firstName: 'Ada', email: 'html@example.com' }).expect(201);
+    await t.api('patch', '/v1/subscribers/html-sub/credentials').send({ providerId: 'chat-webhook', credentials: { webhookUrl: `${http.url}/chat` } }).expect(200);
+    const workflow = await t.api('post', '/v1/workflows').send({
+      name: 'Escaped HTML',
+      steps: [
+        { template: { type: 'email', subject: 'About {{ payload.html }}', content: '<p>{{ payload.html }}</p>{{ payload.trusted | raw }}' } },
+        { template: { type: 'in_app', content: '<p>{{ payload.html }}</p>{{ payload.trusted | raw }}' } },
+        { template: { type: 'chat', content: 'chat {{ payload.html }}' } },
+      ],
+    });
+    expect(workflow.status).toBe(201);
+    const mailsBefore = smtp.mails.length;
+    const payload = { html: '<script>steal()</script>', trusted: '<a href="https://example.com">ok</a>' };
+    const { transactionId, jobs } = await triggerAndSettle(t, { name: workflow.body.triggers[0].identifier, to: 'html-sub', payload });
+    expect(jobs.map((job) => job.status)).toEqual(['completed', 'completed', 'completed']);
+    const mail = smtp.mails[mailsBefore].raw;
+    const [, html] = mail.split('Content-Type: text/html');
+    expect(html).toContain('&lt;script&gt;steal()&lt;/script&gt;');
+    expect(html).not.toContain('<script>');
+    expect(mail).toContain('Subject: About <script>steal()</script>');
+    const inApp = (await messagesOf(t, transactionId)).find((message) => message.channel === 'in_app');
+    expect(inApp?.content).toBe('<p>&lt;script&gt;steal()&lt;/script&gt;</p><a href="https://example.com">ok</a>');
+    expect(http.requests.filter((request) => request.url === '/chat').at(-1)?.json).toMatchObject({ content: 'chat <script>steal()</script>' });
+  }, 30_000);
 });

@@ -53,6 +53,17 @@ describe('TemplateEngine', () => {
     }
   });
 
+  it('escapes variables in HTML fields unless the last filter is raw; other fields stay text', async () => {
+    const hostile = variables('<b>Ann</b>', { html: '<script>alert(1)</script>', name: 'Tom & "Jerry"' });
+    const template = { subject: 'Hi {{ subscriber.firstName }}', content: '<p>{{ payload.html }} {{ payload.name | upcase }}</p>{{ payload.html | raw }}', cta: { data: { url: '/u/{{ payload.name }}' } } };
+    expect(await engine.render(template, hostile, { htmlFields: ['content'] })).toEqual({
+      subject: 'Hi <b>Ann</b>',
+      content: '<p>&lt;script&gt;alert(1)&lt;/script&gt; TOM &amp; &#34;JERRY&#34;</p><script>alert(1)</script>',
+      cta: { data: { url: '/u/Tom & "Jerry"' } },
+    });
+    expect(await engine.render(template, hostile)).toMatchObject({ content: '<p><script>alert(1)</script> TOM & "JERRY"</p><script>alert(1)</script>' });
+  });
+
   it('refuses every tag that loads a file or another template, at parse, without reading anything', async () => {
     for (const probe of FILE_PROBES) {
       expect(engine.check(probe)).toMatch(/is not available: templates cannot load files/);

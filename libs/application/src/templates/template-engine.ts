@@ -57,21 +57,12 @@ class ChargedEmitter implements Emitter {
   }
 }
 
-/**
- * The only Liquid engine of the service: sandboxed (no file system, no partials or layouts, own
- * properties only) and bounded (source length, render time, memory, output size), so a template is
- * hostile input like any other. Templates are checked when a workflow is saved and rendered when a
- * step runs; a template that breaks a limit fails its step with a TemplateLimitError.
- */
-@Injectable()
-export class TemplateEngine {
+/** One configured Liquid instance with its parse cache. */
+class SandboxedLiquid {
   private readonly liquid: Liquid;
-  private readonly limits: TemplateLimits;
   private readonly parsed = new Map<string, Template[]>();
-  private lastYield = performance.now();
 
-  constructor(config: AppConfig) {
-    this.limits = config.templateLimits;
+  constructor(limits: TemplateLimits, escapeOutput: boolean) {
     // Lax about unknown variables (they render empty, as in Novu); strict about syntax and filters.
     this.liquid = new Liquid({
       strictVariables: false,
@@ -80,67 +71,17 @@ export class TemplateEngine {
       jsTruthy: true,
       // An in-memory file system with no files: nothing a template names can reach the disk.
       templates: {},
-      parseLimit: this.limits.sourceChars,
-      renderLimit: this.limits.renderTimeMs,
-      memoryLimit: this.limits.memory,
+      parseLimit: limits.sourceChars,
+      renderLimit: limits.renderTimeMs,
+      memoryLimit: limits.memory,
+      outputEscape: escapeOutput ? 'escape' : undefined,
     });
     for (const name of FILE_TAGS) this.liquid.registerTag(name, ForbiddenTag);
     this.boundFilters();
     this.chargedOutput();
   }
 
-  /** Liquid's message for a template that does not parse (syntax, unknown filter, forbidden tag), or undefined. */
-  check(source: string): string | undefined {
-    if (!source.includes('{')) return undefined;
-    try {
-      this.parse(source);
-      return undefined;
-    } catch (error) {
-      return describe(error);
-    }
-  }
-
-  /** `{ 'steps[0].template.content': message }` for every string of a template object that does not parse. */
-  errorsOf(value: unknown, path: string, depth = 0): Record<string, string> {
-    if (typeof value === 'string') {
-      const error = this.check(value);
-      return error ? { [path]: error } : {};
-    }
-    if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return {};
-    const entries = Array.isArray(value) ? value.map((item, index) => [`${path}[${index}]`, item] as const) : Object.entries(value).map(([key, item]) => [`${path}.${key}`, item] as const);
-    return Object.assign({}, ...entries.map(([itemPath, item]) => this.errorsOf(item, itemPath, depth + 1))) as Record<string, string>;
-  }
-
-  async renderString(source: string, variables: TemplateVariables, field = 'content'): Promise<string> {
-    if (!source.includes('{')) return source;
-    await this.takeTurn();
-    let output: string;
-    try {
-      output = this.liquid.renderSync(this.parse(source), variables as unknown as Record<string, unknown>) as string;
-    } catch (error) {
-      throw toRenderError(field, error, this.limits);
-    }
-    if (output.length > this.limits.outputBytes / 3 && Buffer.byteLength(output) > this.limits.outputBytes) {
-      throw new TemplateLimitError(field, `output size limit (${this.limits.outputBytes} bytes)`);
-    }
-    return output;
-  }
-
-  /** Renders every string inside a step template (content, subject, blocks, cta urls...), keeping its shape. */
-  async render<T>(value: T, variables: TemplateVariables, path = 'template', depth = 0): Promise<T> {
-    if (typeof value === 'string') return (await this.renderString(value, variables, path)) as T;
-    if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) {
-      const items: unknown[] = [];
-      for (const [index, item] of value.entries()) items.push(await this.render(item, variables, `${path}[${index}]`, depth + 1));
-      return items as T;
-    }
-    const rendered: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) rendered[key] = await this.render(item, variables, `${path}.${key}`, depth + 1);
-    return rendered as T;
-  }
-
-  private parse(source: string): Template[] {
+  parse(source: string): Template[] {
     let template = this.parsed.get(source);
     if (!template) {
       template = this.liquid.parse(source);
@@ -151,10 +92,8 @@ export class TemplateEngine {
     return template;
   }
 
-  private async takeTurn(): Promise<void> {
-    if (performance.now() - this.lastYield < YIELD_AFTER_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    this.lastYield = performance.now();
+  render(source: string, variables: TemplateVariables): string {
+    return this.liquid.renderSync(this.parse(source), variables as unknown as Record<string, unknown>) as string;
   }
 
   /**
@@ -183,6 +122,101 @@ export class TemplateEngine {
     const renderTemplates = renderer.renderTemplates.bind(renderer);
     renderer.renderTemplates = (templates: Template[], context: Context, emitter?: Emitter) =>
       renderTemplates(templates, context, emitter ?? new ChargedEmitter(context));
+  }
+}
+
+/** How a template object is rendered: which of its top-level string fields are HTML. */
+export interface RenderOptions {
+  /** Their `{{ }}` outputs are HTML-escaped unless the last filter is `raw`. */
+  htmlFields?: readonly string[];
+}
+
+/**
+ * The only Liquid engine of the service: sandboxed (no file system, no partials or layouts, own
+ * properties only) and bounded (source length, render time, memory, output size), so a template is
+ * hostile input like any other. Templates are checked when a workflow is saved and rendered when a
+ * step runs; a template that breaks a limit fails its step with a TemplateLimitError.
+ */
+@Injectable()
+export class TemplateEngine {
+  private readonly limits: TemplateLimits;
+  private readonly text: SandboxedLiquid;
+  private readonly html: SandboxedLiquid;
+  private lastYield = performance.now();
+
+  constructor(config: AppConfig) {
+    this.limits = config.templateLimits;
+    this.text = new SandboxedLiquid(this.limits, false);
+    this.html = new SandboxedLiquid(this.limits, true);
+  }
+
+  /** Liquid's message for a template that does not parse (syntax, unknown filter, forbidden tag), or undefined. */
+  check(source: string): string | undefined {
+    if (!source.includes('{')) return undefined;
+    try {
+      this.text.parse(source);
+      return undefined;
+    } catch (error) {
+      return describe(error);
+    }
+  }
+
+  /** `{ 'steps[0].template.content': message }` for every string of a template object that does not parse. */
+  errorsOf(value: unknown, path: string, depth = 0): Record<string, string> {
+    if (typeof value === 'string') {
+      const error = this.check(value);
+      return error ? { [path]: error } : {};
+    }
+    if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return {};
+    const entries = Array.isArray(value) ? value.map((item, index) => [`${path}[${index}]`, item] as const) : Object.entries(value).map(([key, item]) => [`${path}.${key}`, item] as const);
+    return Object.assign({}, ...entries.map(([itemPath, item]) => this.errorsOf(item, itemPath, depth + 1))) as Record<string, string>;
+  }
+
+  /** Renders one template string; `html` escapes its outputs (see RenderOptions). */
+  async renderString(source: string, variables: TemplateVariables, field = 'content', html = false): Promise<string> {
+    if (!source.includes('{')) return source;
+    await this.takeTurn();
+    let output: string;
+    try {
+      output = (html ? this.html : this.text).render(source, variables);
+    } catch (error) {
+      throw toRenderError(field, error, this.limits);
+    }
+    if (output.length > this.limits.outputBytes / 3 && Buffer.byteLength(output) > this.limits.outputBytes) {
+      throw new TemplateLimitError(field, `output size limit (${this.limits.outputBytes} bytes)`);
+    }
+    return output;
+  }
+
+  /** Renders every string inside a step template (content, subject, blocks, cta urls...), keeping its shape. */
+  async render<T>(value: T, variables: TemplateVariables, options: RenderOptions = {}): Promise<T> {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return this.renderValue(value, variables, 'template', 0);
+    const rendered: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      const path = `template.${key}`;
+      rendered[key] =
+        typeof item === 'string' && options.htmlFields?.includes(key) ? await this.renderString(item, variables, path, true) : await this.renderValue(item, variables, path, 1);
+    }
+    return rendered as T;
+  }
+
+  private async renderValue<T>(value: T, variables: TemplateVariables, path: string, depth: number): Promise<T> {
+    if (typeof value === 'string') return (await this.renderString(value, variables, path)) as T;
+    if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      const items: unknown[] = [];
+      for (const [index, item] of value.entries()) items.push(await this.renderValue(item, variables, `${path}[${index}]`, depth + 1));
+      return items as T;
+    }
+    const rendered: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) rendered[key] = await this.renderValue(item, variables, `${path}.${key}`, depth + 1);
+    return rendered as T;
+  }
+
+  private async takeTurn(): Promise<void> {
+    if (performance.now() - this.lastYield < YIELD_AFTER_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.lastYield = performance.now();
   }
 }
 

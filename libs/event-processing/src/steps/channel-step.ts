@@ -18,6 +18,12 @@ interface DeliveryTarget {
   deliveryKey: string;
 }
 
+/**
+ * Template fields that are HTML: their variables are escaped (`| raw` for trusted HTML). Email blocks
+ * are text, escaped when the blocks become HTML.
+ */
+const HTML_FIELDS: Partial<Record<string, readonly string[]>> = { email: ['content'], in_app: ['content'] };
+
 /** Chat providers that address the subscriber by phone instead of a webhook URL. */
 const PHONE_CHAT_PROVIDERS = new Set(['whatsapp-business']);
 
@@ -26,12 +32,15 @@ const maskToken = (token: string) => (token.length > 8 ? `…${token.slice(-6)}`
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
 const escapeHtml = (value: string) => value.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#34;': '"', '&#39;': "'", '&nbsp;': ' ' };
+/** The text part of an HTML email: tags dropped, the entities escaping produces read back. */
+const htmlToText = (html: string) => html.replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|nbsp|#34|#39);/g, (entity) => ENTITIES[entity]).trim();
 
 /** Email content is a string (HTML) or the spec's EmailBlock[]. */
 function emailBody(content: unknown): { html: string; text: string } {
   if (!Array.isArray(content)) {
     const html = text(content);
-    return { html, text: html.replace(/<[^>]*>/g, '').trim() };
+    return { html, text: htmlToText(html) };
   }
   const blocks = content as { type?: string; content?: string; url?: string }[];
   const html = blocks
@@ -65,7 +74,7 @@ export class ChannelStep {
       record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
       return outcome.completed();
     }
-    const rendered = await this.templates.render(job.step.template as Rendered, templateVariables(context));
+    const rendered = await this.templates.render(job.step.template as Rendered, templateVariables(context), { htmlFields: HTML_FIELDS[job.type] });
     switch (job.type) {
       case 'in_app':
         return this.inApp(context, rendered);
