@@ -9,16 +9,56 @@ for (const [network, prefix] of [
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv4');
 }
-for (const [network, prefix] of [['::1', 128], ['::', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
+// 64:ff9b:1::/48 is NAT64's local-use prefix (RFC 8215): the operator chooses where the IPv4 address
+// sits in it and may map private networks, so all of it counts as internal.
+for (const [network, prefix] of [['::1', 128], ['::', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b:1::', 48]] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
+}
+
+/** The 16 bytes of a valid IPv6 address (hex groups, `::`, an optional dotted IPv4 tail, a zone). */
+function ipv6Bytes(address: string): number[] {
+  const [head, tail = ''] = address.replace(/%.*$/, '').split('::');
+  const groups = (part: string) =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((group) => {
+          if (!group.includes('.')) return [parseInt(group, 16)];
+          const [a, b, c, d] = group.split('.').map(Number);
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const left = groups(head);
+  const right = address.includes('::') ? groups(tail) : [];
+  const words = [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return words.flatMap((word) => [word >> 8, word & 0xff]);
+}
+
+const startsWith = (bytes: number[], prefix: number[]) => prefix.every((byte, index) => bytes[index] === byte);
+const ZEROS_10 = Array<number>(10).fill(0);
+
+/**
+ * The IPv4 address an IPv6 address carries, for the forms that reach (or are translated to) it:
+ * IPv4-compatible ::a.b.c.d (::/96, deprecated but still routed by some stacks), IPv4-mapped
+ * ::ffff:a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d (RFC 2765), NAT64 64:ff9b::a.b.c.d (RFC 6052)
+ * and 6to4 2002:AABB:CCDD::/48. A NAT64 or 6to4 address of a public IPv4 stays allowed: on an
+ * IPv6-only network DNS64 gives every IPv4-only host such an address.
+ */
+function embeddedIpv4(address: string): string | undefined {
+  const bytes = ipv6Bytes(address);
+  const ipv4 = (offset: number) => bytes.slice(offset, offset + 4).join('.');
+  if (startsWith(bytes, [...ZEROS_10, 0, 0])) return ipv4(12);
+  if (startsWith(bytes, [...ZEROS_10, 0xff, 0xff])) return ipv4(12);
+  if (startsWith(bytes, [0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0])) return ipv4(12);
+  if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, ...ZEROS_10.slice(0, 8)])) return ipv4(12);
+  if (startsWith(bytes, [0x20, 0x02])) return ipv4(2);
+  return undefined;
 }
 
 function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return PRIVATE.check(address, 'ipv4');
   if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    return mapped ? PRIVATE.check(mapped[1], 'ipv4') : PRIVATE.check(address, 'ipv6');
+    const ipv4 = embeddedIpv4(address);
+    return (ipv4 !== undefined && PRIVATE.check(ipv4, 'ipv4')) || PRIVATE.check(address, 'ipv6');
   }
   return true;
 }
