@@ -104,6 +104,14 @@ describe('TemplateEngine', () => {
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 
+  it('refuses nesting deeper than the engine can parse, as a template error', async () => {
+    const deep = `${'{% if true %}'.repeat(5_000)}x${'{% endif %}'.repeat(5_000)}`;
+    expect(engine.check(deep)).toMatch(/Maximum call stack size exceeded/);
+    await expect(engine.renderString(deep, variables())).rejects.toThrow(TemplateRenderError);
+    const shallow = `${'{% if true %}'.repeat(200)}x${'{% endif %}'.repeat(200)}`;
+    await expect(engine.renderString(shallow, variables())).resolves.toBe('x');
+  });
+
   it('applies the configured limits', async () => {
     const strict = new TemplateEngine(parseConfig({ TEMPLATE_MEMORY_LIMIT: '10000', TEMPLATE_OUTPUT_LIMIT_BYTES: '1000', TEMPLATE_SOURCE_LIMIT_CHARS: '1000' }));
     await expect(strict.renderString('{% for i in (1..20000) %}{% endfor %}', variables())).rejects.toThrow('memory limit (10000)');
