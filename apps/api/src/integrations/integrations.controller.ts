@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
+import { ReplayedWithout } from '../http/idempotency/idempotency.guard.js';
 import { CreateIntegrationDto, IntegrationIdParam, IntegrationResponseDto, UpdateIntegrationDto } from './dto/integration.dto.js';
 import { IntegrationPresenter } from './integration-presenter.js';
 import { CreateIntegrationUseCase } from './use-cases/create-integration.use-case.js';
@@ -10,8 +11,12 @@ import { ListIntegrationsUseCase } from './use-cases/list-integrations.use-case.
 import { SetPrimaryIntegrationUseCase } from './use-cases/set-primary-integration.use-case.js';
 import { UpdateIntegrationUseCase } from './use-cases/update-integration.use-case.js';
 
+/** An Idempotency-Key keeps and replays an integration without its credentials (never a secret in the store). */
+const withoutCredentials = (body: unknown) => ({ ...(body as IntegrationResponseDto), credentials: {} });
+
 @ApiTags('Integrations')
 @ApiErrorResponses()
+@ReplayedWithout(withoutCredentials)
 @Controller('v1/integrations')
 export class IntegrationsController {
   constructor(
