@@ -100,6 +100,24 @@ describe('failure classification of every HTTP provider', () => {
     expect(error).toMatchObject({ retryable: true, message: expect.stringContaining('timed out after 100 ms') });
   });
 
+  it.each(CASES)('$providerId: an answer of 1 GB fails the call after its first MB, the rest is never read', async (testCase) => {
+    const before = receiver.streamedBytes;
+    const error = await failure(testCase, { status: 200, streamBytes: 1024 ** 3 }, { ...sendOptions, timeoutMs: 30_000 });
+    expect(error).toMatchObject({ retryable: false, message: expect.stringContaining('with a body larger than 1 MB') });
+    // The client stopped reading: what the receiver could hand over is the cap plus socket buffers.
+    expect(receiver.streamedBytes - before).toBeLessThan(16 * 1024 ** 2);
+  });
+
+  it('a declared Content-Length beyond the cap is refused before reading; a 5xx stays retryable', async () => {
+    const sendgrid = CASES.find((testCase) => testCase.providerId === 'sendgrid')!;
+    const before = receiver.streamedBytes;
+    const declared = await failure(sendgrid, { status: 200, streamBytes: 1024 ** 3, declareLength: true }, { ...sendOptions, timeoutMs: 30_000 });
+    expect(declared.message).toBe('SendGrid answered HTTP 200 with a body larger than 1 MB; the call counts as failed');
+    expect(receiver.streamedBytes - before).toBeLessThan(16 * 1024 ** 2);
+    const overloaded = await failure(sendgrid, { status: 503, streamBytes: 2 * 1024 ** 2 });
+    expect(overloaded).toMatchObject({ retryable: true, message: expect.stringContaining('HTTP 503 with a body larger than 1 MB') });
+  });
+
   it.each(CASES)('$providerId: a refused connection is retryable', async (testCase) => {
     const adapter = registry.get(testCase.providerId) as ProviderAdapter;
     const closed = 'http://127.0.0.1:1';

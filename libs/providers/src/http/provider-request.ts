@@ -29,6 +29,43 @@ export interface ProviderAnswer {
 
 const MAX_RAW = 2000;
 
+/**
+ * The most of an answer body that is read (after decompression). Provider answers are small JSON;
+ * a hostile or broken endpoint (client-supplied webhooks, baseUrl overrides) answering gigabytes
+ * must not fill a worker's memory, so reading stops here and the call fails.
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** The call fails on an answer beyond MAX_ANSWER_BYTES; retryable as the status says. */
+export function answerTooLarge(provider: string, status: number): ProviderError {
+  return new ProviderError(`${provider} answered HTTP ${status} with a body larger than 1 MB; the call counts as failed`, isRetryableStatus(status));
+}
+
+class AnswerTooLargeError extends Error {}
+
+/** The body as text, read only up to MAX_ANSWER_BYTES (a larger declared or streamed body throws). */
+async function readCapped(response: Response): Promise<string> {
+  if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new AnswerTooLargeError();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLargeError();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Replaces every secret value (and its base64 form, as in Basic auth) with [redacted]. */
 export function redact(text: string, secrets: unknown[]): string {
   let result = text;
@@ -105,7 +142,14 @@ export async function providerRequest(call: ProviderCall, options: SendOptions):
     const reason = timedOut ? `timed out after ${options.timeoutMs} ms` : `request failed: ${failure.cause?.code ?? failure.cause?.message ?? failure.message}`;
     throw new ProviderError(redact(`${call.provider} ${reason}`, secrets), true);
   }
-  const full = redact(await response.text().catch(() => ''), secrets);
+  let answered: string;
+  try {
+    answered = await readCapped(response);
+  } catch (error) {
+    if (error instanceof AnswerTooLargeError) throw answerTooLarge(call.provider, response.status);
+    answered = '';
+  }
+  const full = redact(answered, secrets);
   let data: unknown;
   try {
     data = full ? JSON.parse(full) : undefined;

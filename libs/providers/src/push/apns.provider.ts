@@ -2,7 +2,7 @@ import { connect, constants } from 'node:http2';
 import { createHash } from 'node:crypto';
 import { signJwt } from '../auth/jwt.js';
 import { apiBase, required } from '../http/credentials.js';
-import { isRetryableStatus, redact } from '../http/provider-request.js';
+import { answerTooLarge, isRetryableStatus, MAX_ANSWER_BYTES, redact } from '../http/provider-request.js';
 import { assertPublicTarget } from '../http/target-guard.js';
 import { InvalidDeviceTokenError, ProviderError, type ProviderAdapter, type ProviderCredentials, type PushMessage, type SendOptions, type SendResult } from '../provider.js';
 
@@ -39,7 +39,12 @@ function http2Post(origin: URL, path: string, headers: Record<string, string>, b
       status = Number(received[constants.HTTP2_HEADER_STATUS]);
       responseHeaders = received;
     });
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) return fail(Object.assign(new Error('answer too large'), { tooLarge: true, status }));
+      chunks.push(chunk);
+    });
     request.on('end', () => {
       clearTimeout(timer);
       session.close();
@@ -80,7 +85,8 @@ export class ApnsProvider implements ProviderAdapter<PushMessage> {
     try {
       answer = await http2Post(origin, `${origin.pathname.replace(/\/+$/, '')}/3/device/${encodeURIComponent(message.deviceToken)}`, headers, body, options.timeoutMs);
     } catch (error) {
-      const failure = error as Error & { code?: string };
+      const failure = error as Error & { code?: string; tooLarge?: boolean; status?: number };
+      if (failure.tooLarge) throw answerTooLarge('APNs', failure.status ?? 0);
       throw new ProviderError(redact(`APNs request failed: ${failure.code ?? failure.message}`, secrets), true);
     }
     const raw = redact(answer.body, secrets).slice(0, 2000);

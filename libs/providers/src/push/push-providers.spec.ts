@@ -123,6 +123,14 @@ describe('push providers against a local receiver', () => {
       expect(refused).toMatchObject({ retryable: true, message: expect.stringMatching(/^APNs request failed/) });
       for (const error of [failed, refused]) expect(`${error.message}${error.raw ?? ''}`).not.toMatch(/PRIVATE KEY|eyJ/);
     });
+
+    it('an answer of 1 GB fails the call after its first MB, the rest is never read', async () => {
+      const before = apns.streamedBytes;
+      apns.replies.push({ status: 200, streamBytes: 1024 ** 3 });
+      const error = await new ApnsProvider().send(push, credentials(), { ...sendOptions, timeoutMs: 30_000 }).then(() => undefined, (thrown) => thrown);
+      expect(error).toMatchObject({ name: 'ProviderError', retryable: false, message: 'APNs answered HTTP 200 with a body larger than 1 MB; the call counts as failed' });
+      expect(apns.streamedBytes - before).toBeLessThan(16 * 1024 ** 2);
+    });
   });
 
   it('expo: POST /--/api/v2/push/send with {to, title, body, data}; DeviceNotRegistered ticket is an invalid token', async () => {

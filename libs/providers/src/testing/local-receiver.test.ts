@@ -21,6 +21,10 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Answer this late (timeout tests). */
   delayMs?: number;
+  /** Stream a body of this many bytes instead of `body`, as fast as the client reads it (hostile answers). */
+  streamBytes?: number;
+  /** With streamBytes: announce the size in Content-Length (else chunked). */
+  declareLength?: boolean;
 }
 
 export interface Receiver {
@@ -29,6 +33,8 @@ export interface Receiver {
   /** Replies used in order, one per request; afterwards `fallback`. */
   replies: Reply[];
   fallback: Reply;
+  /** Bytes of streamed (`streamBytes`) bodies handed to the socket so far. */
+  streamedBytes: number;
   close(): Promise<void>;
 }
 
@@ -42,11 +48,34 @@ function record(method: string, path: string, headers: IncomingHttpHeaders, body
   return { method, path, headers, body, json, form: new URLSearchParams(body) };
 }
 
+/** Writes `reply.streamBytes` bytes in 64 KB chunks, each only once the client has taken the previous ones. */
+function streamBody(response: any, reply: Reply, state: Receiver): void {
+  const total = reply.streamBytes!;
+  const length = reply.declareLength ? { 'content-length': String(total) } : {};
+  response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...length, ...reply.headers });
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  let sent = 0;
+  const pump = () => {
+    while (sent < total) {
+      if (response.destroyed || response.closed) return;
+      const piece = chunk.subarray(0, Math.min(chunk.length, total - sent));
+      sent += piece.length;
+      state.streamedBytes += piece.length;
+      if (!response.write(piece)) {
+        response.once('drain', pump);
+        return;
+      }
+    }
+    response.end();
+  };
+  pump();
+}
+
 /** An HTTP/1.1 server on 127.0.0.1 (or HTTP/2 cleartext with `http2: true`) recording what it gets. */
 export async function startReceiver(fallback: Reply = { status: 200, body: {} }, http2 = false): Promise<Receiver> {
   const requests: Received[] = [];
   const replies: Reply[] = [];
-  const state: Receiver = { url: '', requests, replies, fallback, close: async () => undefined };
+  const state: Receiver = { url: '', requests, replies, fallback, streamedBytes: 0, close: async () => undefined };
   const handler = (request: any, response: any) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -56,6 +85,7 @@ export async function startReceiver(fallback: Reply = { status: 200, body: {} },
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
       setTimeout(() => {
         if (response.destroyed || response.closed) return;
+        if (reply.streamBytes !== undefined) return streamBody(response, reply, state);
         response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         response.end(text);
       }, reply.delayMs ?? 0);
