@@ -5,6 +5,8 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 const UNKNOWN_ID = '01890000-0000-7000-8000-000000000000';
 
 const inApp = (content = 'Hello') => ({ template: { type: 'in_app', content } });
+/** "v0,v1,…": a comma-separated filter list of n values. */
+const listOf = (n: number) => Array.from({ length: n }, (_, i) => `v${i}`).join(',');
 const digest = (metadata: Record<string, unknown>) => ({ template: { type: 'digest' }, metadata });
 const delay = (metadata: Record<string, unknown>) => ({ template: { type: 'delay' }, metadata });
 
@@ -162,6 +164,21 @@ describe('workflows: /v1/workflows', () => {
         'steps[0].filters[0].children[0].on',
       ],
       ['a bad filter type', { name: 'x', steps: [{ ...inApp(), filters: [{ type: 'REGEX', value: 'AND', children: [] }] }] }, 'steps[0].filters[0].type'],
+      [
+        'an ANY_IN list of 1,001 values',
+        { name: 'x', steps: [{ ...inApp(), filters: [{ value: 'AND', children: [{ field: 'arr', value: listOf(1001), operator: 'ANY_IN', on: 'payload' }] }] }] },
+        'steps[0].filters[0].children[0].value',
+      ],
+      [
+        'a NOT_IN JSON array of 14,000 values in the second condition',
+        {
+          name: 'x',
+          steps: [
+            { ...inApp(), filters: [{ value: 'OR', children: [{ field: 'a', value: 'b', operator: 'EQUAL', on: 'payload' }, { field: 'a', value: JSON.stringify(Array.from({ length: 14_000 }, (_, i) => i)), operator: 'NOT_IN', on: 'payload' }] }] },
+          ],
+        },
+        'steps[0].filters[0].children[1].value',
+      ],
       ['a non-boolean preference', { name: 'x', steps: [], preferenceSettings: { email: 'no' } }, 'preferenceSettings.email'],
       ['non-string tags', { name: 'x', steps: [], tags: [1] }, 'tags'],
       ['a malformed notificationGroupId', { name: 'x', steps: [], notificationGroupId: 'general' }, 'notificationGroupId'],
@@ -172,6 +189,28 @@ describe('workflows: /v1/workflows', () => {
       const res = await t.api('post', '/v1/workflows').send(body);
       expect(res.status).toBe(422);
       expect(Object.keys(res.body.errors)).toContain(path);
+    });
+
+    it('accepts a filter list of 1,000 values, and a long value under an operator that takes one value', async () => {
+      const res = await t.api('post', '/v1/workflows').send({
+        name: 'Big lists',
+        steps: [
+          {
+            ...inApp(),
+            filters: [
+              {
+                value: 'AND',
+                children: [
+                  { field: 'arr', value: listOf(1000), operator: 'ALL_IN', on: 'payload' },
+                  { field: 'text', value: listOf(2000), operator: 'LIKE', on: 'payload' },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.steps[0].filters[0].children[0].value).toBe(listOf(1000));
     });
 
     it('401 without a key', async () => {

@@ -28,6 +28,12 @@ export interface FilterResult {
   detail: string;
 }
 
+/** Operators whose value is a list (comma-separated or a JSON array). */
+export const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['IN', 'NOT_IN', 'ALL_IN', 'ANY_IN', 'BETWEEN', 'NOT_BETWEEN']);
+
+/** Values one list condition may hold when saved; far above a hand-written list, far below a CPU concern. */
+export const MAX_FILTER_LIST_VALUES = 1000;
+
 const MISSING = Symbol('missing');
 type Actual = unknown;
 
@@ -116,10 +122,16 @@ function applyOperator(operator: FilterOperator, actual: Actual, expected: strin
       return isScalar(actual) && parseList(expected).some((item) => equals(actual, item));
     case 'NOT_IN':
       return !(isScalar(actual) && parseList(expected).some((item) => equals(actual, item)));
-    case 'ALL_IN':
-      return Array.isArray(actual) && parseList(expected).every((item) => actual.some((element) => equals(element, item)));
-    case 'ANY_IN':
-      return Array.isArray(actual) && parseList(expected).some((item) => actual.some((element) => equals(element, item)));
+    case 'ALL_IN': {
+      if (!Array.isArray(actual)) return false;
+      const elements = new ValueIndex(actual);
+      return parseList(expected).every((item) => elements.contains(item));
+    }
+    case 'ANY_IN': {
+      if (!Array.isArray(actual)) return false;
+      const elements = new ValueIndex(actual);
+      return parseList(expected).some((item) => elements.contains(item));
+    }
     case 'BETWEEN':
       return between(actual, expected);
     case 'NOT_BETWEEN':
@@ -158,6 +170,34 @@ function equals(actual: Actual, expected: string): boolean {
   if (a !== undefined && e !== undefined) return a === e;
   if (typeof actual === 'boolean') return String(actual) === expected.trim().toLowerCase();
   return String(actual) === expected;
+}
+
+/**
+ * The elements of an array field, indexed so that "does any element equal this filter value" (as
+ * `equals` decides it) is a few set lookups: ALL_IN and ANY_IN are linear in the array and the
+ * list, where comparing every pair froze the process on a 10,000 × 14,000 filter.
+ */
+class ValueIndex {
+  private readonly numbers = new Set<number>();
+  private readonly booleans = new Set<string>();
+  private readonly texts = new Set<string>();
+
+  constructor(elements: readonly unknown[]) {
+    for (const element of elements) {
+      if (!isScalar(element)) continue;
+      const number = toNumber(element);
+      if (number !== undefined) this.numbers.add(number);
+      else if (typeof element === 'boolean') this.booleans.add(String(element));
+      else this.texts.add(String(element));
+    }
+  }
+
+  /** `equals(element, expected)` for some element: numbers by value, booleans by their text, text exactly. */
+  contains(expected: string): boolean {
+    const number = toNumber(expected);
+    if (number !== undefined) return this.numbers.has(number);
+    return this.booleans.has(expected.trim().toLowerCase()) || this.texts.has(expected);
+  }
 }
 
 /** Numbers when both sides are numbers, instants when both are ISO dates, otherwise text order. */
