@@ -132,7 +132,7 @@ describe('delivery failures: retries, exhaustion, failover, signatures, dead tok
     expect(JSON.stringify(details)).not.toMatch(/SG\.very-secret|re_backup_secret/);
   });
 
-  it('chat-webhook signature verifies as the README describes; no header without a secret', async () => {
+  it('chat-webhook signature verifies as the README describes, not after 5 minutes; no header without a secret', async () => {
     const secretKey = 'whsec-chat-e2e';
     const env = await environment(t, {
       integrations: [{ providerId: 'chat-webhook', channel: 'chat', identifier: 'signed-hook', credentials: { secretKey } }],
@@ -143,11 +143,20 @@ describe('delivery failures: retries, exhaustion, failover, signatures, dead tok
     const { job } = await env.trigger();
     expect(job.status).toBe('completed');
     const [request] = since(before) as ProviderRequest[];
-    const expected = createHmac('sha256', secretKey).update(request.body).digest('hex');
-    const received = Buffer.from(String(request.headers['x-novu-signature'] ?? ''));
-    expect(received.length === expected.length && timingSafeEqual(received, Buffer.from(expected))).toBe(true);
-    const tampered = createHmac('sha256', secretKey).update(request.body.replace('A-17', 'A-18')).digest('hex');
-    expect(tampered).not.toBe(request.headers['x-novu-signature']);
+    // The README's verification, with the receiver's clock as a parameter.
+    const verify = (header: unknown, rawBody: string, nowSeconds = Date.now() / 1000) => {
+      const parts = Object.fromEntries(String(header ?? '').split(',').map((part) => part.split('=', 2)));
+      const timestamp = Number(parts.t);
+      if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > 300) return false;
+      const expected = createHmac('sha256', secretKey).update(`${parts.t}.${rawBody}`).digest('hex');
+      const received = Buffer.from(parts.v1 ?? '');
+      return received.length === expected.length && timingSafeEqual(received, Buffer.from(expected));
+    };
+    const header = request.headers['x-novu-signature'];
+    expect(verify(header, request.body)).toBe(true);
+    expect(verify(header, request.body.replace('A-17', 'A-18'))).toBe(false);
+    // Captured and replayed six minutes later: refused.
+    expect(verify(header, request.body, Date.now() / 1000 + 360)).toBe(false);
 
     const unsigned = await environment(t, {
       integrations: [{ providerId: 'chat-webhook', channel: 'chat', credentials: {} }],

@@ -35,7 +35,11 @@ interface Row {
 }
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-const signature = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
+/** x-novu-signature as the README describes it: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">. */
+const signature = (secret: string, request: ProviderRequest) => {
+  const timestamp = /^t=(\d+),/.exec(String(request.headers['x-novu-signature']))?.[1];
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${request.body}`).digest('hex')}`;
+};
 const only = (requests: ProviderRequest[]) => {
   expect(requests).toHaveLength(1);
   return requests[0];
@@ -180,7 +184,7 @@ const ROWS: Row[] = [
     check: (requests) => {
       const request = only(requests);
       expect([request.method, request.path]).toEqual(['POST', '/sms-hook']);
-      expect(request.headers['x-novu-signature']).toBe(signature('sms-hook-secret', request.body));
+      expect(request.headers['x-novu-signature']).toBe(signature('sms-hook-secret', request));
       expect(request.json).toMatchObject({ to: PHONE, from: 'Acme', content: CONTENT });
     },
   },
@@ -298,7 +302,7 @@ const ROWS: Row[] = [
     check: (requests) => {
       const request = only(requests);
       expect([request.method, request.path]).toEqual(['POST', '/chat-hook']);
-      expect(request.headers['x-novu-signature']).toBe(signature('chat-hook-secret', request.body));
+      expect(request.headers['x-novu-signature']).toBe(signature('chat-hook-secret', request));
       expect(request.json).toMatchObject({ content: CONTENT, payload: { order: 'A-17' }, subscriberId: expect.any(String), transactionId: expect.any(String) });
     },
   },
@@ -396,7 +400,7 @@ const ROWS: Row[] = [
     check: (requests) => {
       const request = only(requests);
       expect([request.method, request.path]).toEqual(['POST', '/push-hook']);
-      expect(request.headers['x-novu-signature']).toBe(signature('push-hook-secret', request.body));
+      expect(request.headers['x-novu-signature']).toBe(signature('push-hook-secret', request));
       expect(request.json).toMatchObject({ target: [TOKEN], title: SUBJECT, content: CONTENT });
     },
   },

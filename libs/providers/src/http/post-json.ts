@@ -4,6 +4,17 @@ import { providerSend, type ProviderAnswer } from './provider-request.js';
 
 export const SIGNATURE_HEADER = 'x-novu-signature';
 
+/**
+ * The x-novu-signature value: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<exact body>">`. The
+ * timestamp is signed with the body so a receiver can refuse a captured request sent again later
+ * (README "Webhook signatures": 5 minutes of tolerance); an HMAC of the body alone could be replayed
+ * forever. `v1` names the scheme, so another one can be added next to it without breaking receivers.
+ */
+export function webhookSignature(secret: string, body: string, now = Date.now()): string {
+  const timestamp = Math.floor(now / 1000);
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
 /** The URL and the parts of it that may be tokens: long path segments and query values. */
 export function urlSecrets(rawUrl: string): string[] {
   try {
@@ -16,13 +27,13 @@ export function urlSecrets(rawUrl: string): string[] {
 }
 
 /**
- * POSTs a JSON body to a client-supplied webhook URL (SSRF guard, timeout); signs it (HMAC-SHA256 of
- * the exact body, hex) when a secret is given. 5xx, 429 and network errors are retryable; other
+ * POSTs a JSON body to a client-supplied webhook URL (SSRF guard, timeout); signs it (webhookSignature:
+ * the send time and the exact body) when a secret is given. 5xx, 429 and network errors are retryable; other
  * non-2xx answers are not. The URL and the secret never show in error texts.
  */
 export function postJson(url: string, body: unknown, options: SendOptions & { secret?: string }): Promise<ProviderAnswer> {
   const json = JSON.stringify(body);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.secret) headers[SIGNATURE_HEADER] = createHmac('sha256', options.secret).update(json).digest('hex');
+  if (options.secret) headers[SIGNATURE_HEADER] = webhookSignature(options.secret, json);
   return providerSend({ provider: 'Webhook', url, guard: true, headers, body: json, secrets: [...urlSecrets(url), options.secret] }, options);
 }

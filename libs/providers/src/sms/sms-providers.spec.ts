@@ -90,13 +90,14 @@ describe('sms providers against a local receiver', () => {
     await expect(new SnsProvider().send(message, credentials, sendOptions)).rejects.toMatchObject({ retryable: false });
   });
 
-  it('sms-webhook: JSON to webhookUrl, HMAC-SHA256 signature of the body, id from idPath', async () => {
+  it('sms-webhook: JSON to webhookUrl, HMAC-SHA256 signature of the send time and the body, id from idPath', async () => {
     receiver.replies.push({ body: { data: { id: 'hook-1' } } });
     const result = await new SmsWebhookProvider().send(message, { webhookUrl: `${receiver.url}/sms`, secretKey: 'hook-secret', from: 'Acme', idPath: 'data.id' }, sendOptions);
     expect(result.id).toBe('hook-1');
     const request = last();
     expect([request.method, request.path]).toEqual(['POST', '/sms']);
     expect(request.json).toMatchObject({ to: '+15550001111', from: 'Acme', content: 'Your code is 1234' });
-    expect(request.headers['x-novu-signature']).toBe(createHmac('sha256', 'hook-secret').update(request.body).digest('hex'));
+    const timestamp = /^t=(\d+),/.exec(String(request.headers['x-novu-signature']))?.[1];
+    expect(request.headers['x-novu-signature']).toBe(`t=${timestamp},v1=${createHmac('sha256', 'hook-secret').update(`${timestamp}.${request.body}`).digest('hex')}`);
   });
 });

@@ -1,7 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { newId } from '#common';
 import { optional } from '../http/credentials.js';
-import { SIGNATURE_HEADER } from '../http/post-json.js';
+import { SIGNATURE_HEADER, webhookSignature } from '../http/post-json.js';
 import { providerSend } from '../http/provider-request.js';
 import { ProviderError, type ProviderAdapter, type ProviderCredentials, type SendOptions, type SendResult, type SmsMessage } from '../provider.js';
 
@@ -13,8 +12,8 @@ function at(value: unknown, path: string | undefined): unknown {
 
 /**
  * Generic SMS: POSTs {id, to, from, content, date} as JSON to the integration's webhookUrl, signed like
- * chat-webhook (x-novu-signature = hex HMAC-SHA256 of the exact body) when the integration has a
- * secretKey. idPath / datePath pick the provider's message id and date out of the answer.
+ * chat-webhook (x-novu-signature = t=<unix>,v1=<hex HMAC-SHA256 of "t.body">) when the integration has
+ * a secretKey. idPath / datePath pick the provider's message id and date out of the answer.
  */
 export class SmsWebhookProvider implements ProviderAdapter<SmsMessage> {
   readonly providerId = 'sms-webhook';
@@ -28,7 +27,7 @@ export class SmsWebhookProvider implements ProviderAdapter<SmsMessage> {
     const body = JSON.stringify({ id, to: message.to, from: optional(credentials, 'from') ?? null, content: message.content, date });
     const secret = optional(credentials, 'secretKey');
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (secret) headers[SIGNATURE_HEADER] = createHmac('sha256', secret).update(body).digest('hex');
+    if (secret) headers[SIGNATURE_HEADER] = webhookSignature(secret, body);
     const answer = await providerSend({ provider: 'SMS webhook', url: webhookUrl, guard: true, headers, body, secrets: [secret] }, options);
     const answeredId = at(answer.data, optional(credentials, 'idPath'));
     const answeredDate = at(answer.data, optional(credentials, 'datePath'));
