@@ -44,3 +44,36 @@ describe('GET /metrics disabled', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('GET /metrics protected by METRICS_TOKEN', () => {
+  const token = 'metrics-scrape-token-0001';
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { METRICS_TOKEN: token } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers 401 in the standard error body without the bearer token, with another one or with an API key', async () => {
+    for (const authorization of [undefined, `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, 'Bearer ', `Basic ${token}`, `ApiKey ${t.apiKey}`, token]) {
+      const request = t.http.get('/metrics');
+      const res = await (authorization === undefined ? request : request.set('Authorization', authorization));
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized', path: '/metrics' });
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+      expect(res.text).not.toContain('process_resident_memory_bytes');
+    }
+  });
+
+  it('serves the metrics with Authorization: Bearer <token>', async () => {
+    const res = await t.http.get('/metrics').set('Authorization', `Bearer ${token}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('process_resident_memory_bytes');
+  });
+
+  it('the API and /health are unaffected', async () => {
+    expect((await t.http.get('/health')).status).toBe(200);
+    expect((await t.api('get', '/v1/tenants')).status).toBe(200);
+  });
+});

@@ -1,23 +1,37 @@
-import { Controller, Get, Header, NotFoundException } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Controller, Get, Header, Headers, NotFoundException } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
-import { AppConfig, metricsRegistry, queueDepth } from '#common';
+import { AppConfig, DomainError, metricsRegistry, queueDepth } from '#common';
 import { JobQueue } from '#event-processing';
 import { Public } from '../auth/auth-context.js';
 
-/** Prometheus text at GET /metrics (no auth; METRICS_ENABLED=false turns it off). */
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Prometheus text at GET /metrics: no API key (a scraper has none); with METRICS_TOKEN set it needs
+ * `Authorization: Bearer <token>`, else 401. METRICS_ENABLED=false turns it off.
+ */
 @Controller('metrics')
 export class MetricsController {
+  /** Compared as SHA-256 digests: equal lengths for timingSafeEqual, whatever the client sends. */
+  private readonly expected?: Buffer;
+
   constructor(
     private readonly config: AppConfig,
     private readonly queue: JobQueue,
-  ) {}
+  ) {
+    if (config.metricsToken) this.expected = digest(`Bearer ${config.metricsToken}`);
+  }
 
   @Public()
   @Get()
   @ApiExcludeEndpoint()
   @Header('Content-Type', metricsRegistry.contentType)
-  async metrics(): Promise<string> {
+  async metrics(@Headers('authorization') authorization?: string): Promise<string> {
     if (!this.config.metricsEnabled) throw new NotFoundException('Cannot GET /metrics');
+    if (this.expected && !timingSafeEqual(digest(authorization ?? ''), this.expected)) {
+      throw new DomainError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, { 'www-authenticate': 'Bearer' });
+    }
     try {
       for (const [queue, counts] of Object.entries(await this.queue.depth())) {
         for (const [state, value] of Object.entries(counts)) queueDepth.set({ queue, state }, value);

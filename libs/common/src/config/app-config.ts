@@ -41,6 +41,8 @@ export class AppConfig {
   /** Enables the test-only failure route used to prove the 500 error shape. */
   enableTestRoutes: boolean;
   metricsEnabled: boolean;
+  /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
   idempotencyTtlSeconds: number;
   providerMaxAttempts: number;
   providerTimeoutMs: number;
@@ -166,6 +168,10 @@ export function parseConfig(env: Env): AppConfig {
   config.recoveryGraceSeconds = readInt(env, 'RECOVERY_GRACE_SECONDS', 60, 1, 86400);
   config.enableTestRoutes = readBool(env, 'ENABLE_TEST_ROUTES', false);
   config.metricsEnabled = readBool(env, 'METRICS_ENABLED', true);
+  config.metricsToken = env.METRICS_TOKEN || undefined;
+  if (config.metricsToken !== undefined && (config.metricsToken.length < 16 || /\s/.test(config.metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
+  }
   config.idempotencyTtlSeconds = readInt(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600);
   config.providerMaxAttempts = readInt(env, 'PROVIDER_MAX_ATTEMPTS', 3, 1, 20);
   config.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000);
