@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { signAwsRequest } from '../auth/aws-sigv4.js';
 import type { EmailMessage } from '../provider.js';
@@ -177,5 +177,85 @@ describe('nodemailer (SMTP) against a local smtp-server', () => {
 
   it('a refused connection is retryable', async () => {
     await expect(new NodemailerProvider().send(message, { ...smtp(), port: '1' }, sendOptions)).rejects.toMatchObject({ retryable: true });
+  });
+
+  it('an explicit port outside 1-65535 is a credentials error, nothing is sent', async () => {
+    const before = mails.length;
+    for (const port of ['0', '70000', 'smtp', '25.5']) {
+      await expect(new NodemailerProvider().send(message, { ...smtp(), port }, sendOptions)).rejects.toMatchObject({
+        message: 'The SMTP port must be a whole number from 1 to 65535',
+        retryable: false,
+        kind: 'credentials',
+      });
+    }
+    expect(mails.length).toBe(before);
+  });
+
+  it('errors name the failure in our words: no server text, in the message or raw', async () => {
+    const errors = [
+      await new NodemailerProvider().send({ ...message, to: 'nobody@example.com' }, smtp(), sendOptions).catch((error) => error),
+      await new NodemailerProvider().send(message, { ...smtp(), password: 'wrong' }, sendOptions).catch((error) => error),
+    ];
+    expect(errors.map((error) => [error.message, error.raw])).toEqual([
+      [expect.stringMatching(/^SMTP delivery failed: the server refused the sender or the recipient \(EENVELOPE, SMTP 550, during RCPT TO\)$/), undefined],
+      [expect.stringMatching(/^SMTP delivery failed: the server refused the login \(EAUTH, SMTP 535, during AUTH PLAIN\)$/), undefined],
+    ]);
+    expect(JSON.stringify(errors.map((error) => error.message))).not.toMatch(/No such user|Invalid username/);
+  });
+});
+
+describe('nodemailer (SMTP): the host goes through the SSRF guard', () => {
+  const BANNER = 'SSH-2.0-OpenSSH_9.6 internal-banner-7f3a';
+  let server: Server;
+  let port: number;
+  let connections = 0;
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      connections += 1;
+      socket.on('error', () => undefined);
+      socket.end(`${BANNER}\r\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const guarded = { ...sendOptions, allowPrivateTargets: false };
+  const credentials = (host: string) => ({ host, port: String(port), secure: false, ignoreTls: true, from: 'no-reply@acme.test' });
+
+  it.each(['127.0.0.1', 'localhost', '[::1]', '::ffff:127.0.0.1', '10.0.0.25', '169.254.169.254'])(
+    'refuses %s before connecting, not retryable',
+    async (host) => {
+      const before = connections;
+      const error = await new NodemailerProvider().send(message, credentials(host), guarded).catch((failure) => failure);
+      expect(error).toMatchObject({
+        name: 'ProviderError',
+        message: expect.stringMatching(/^SMTP host refused: it resolves to a loopback, private, link-local or metadata address/),
+        retryable: false,
+        kind: 'target',
+      });
+      expect(connections).toBe(before);
+    },
+  );
+
+  it('checks the DNS answer and connects to the checked address, not to the name again', async () => {
+    const asked: string[] = [];
+    const publicAnswer = async (host: string) => {
+      asked.push(host);
+      return ['127.0.0.1'];
+    };
+    const before = connections;
+    // The name does not resolve at all: a connection can only reach the server through the checked address.
+    const error = await new NodemailerProvider(publicAnswer).send(message, credentials('mail.example.invalid'), guarded).catch((failure) => failure);
+    expect(asked).toEqual(['mail.example.invalid']);
+    expect(connections).toBe(before + 1);
+    expect(error.message).toMatch(/^SMTP delivery failed: /);
+  });
+
+  it('a foreign service reached with private targets allowed: the delivery fails without its banner', async () => {
+    const before = connections;
+    const error = await new NodemailerProvider().send(message, credentials('127.0.0.1'), sendOptions).catch((failure) => failure);
+    expect(connections).toBe(before + 1);
+    expect(error.name).toBe('ProviderError');
+    expect(`${error.message} ${error.raw ?? ''}`).not.toMatch(/SSH-2\.0|internal-banner/);
   });
 });

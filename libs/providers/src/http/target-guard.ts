@@ -63,8 +63,27 @@ function isPrivateAddress(address: string): boolean {
   return true;
 }
 
-export const PRIVATE_TARGET_REFUSED =
-  'Webhook URL refused: it resolves to a loopback, private, link-local or metadata address (set ALLOW_PRIVATE_WEBHOOK_TARGETS=true to allow internal targets)';
+/** The refusal text, naming what was refused ("Webhook URL", "SMTP host"). */
+export const privateTargetRefused = (target: string) =>
+  `${target} refused: it resolves to a loopback, private, link-local or metadata address (set ALLOW_PRIVATE_WEBHOOK_TARGETS=true to allow internal targets)`;
+
+export const PRIVATE_TARGET_REFUSED = privateTargetRefused('Webhook URL');
+
+/**
+ * The addresses a host name (or IP literal, IPv6 with or without brackets) resolves to, refused when
+ * any of them is internal. Connect to one of these addresses rather than to the name again: a second
+ * resolution could answer differently (DNS rebinding).
+ */
+export async function resolvePublicAddresses(
+  host: string,
+  texts: { refused: string; unresolved: string } = { refused: PRIVATE_TARGET_REFUSED, unresolved: 'Webhook host does not resolve' },
+): Promise<string[]> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const addresses = isIP(bare) ? [bare] : (await lookup(bare, { all: true }).catch(() => [])).map((entry) => entry.address);
+  if (addresses.length === 0) throw new ProviderError(texts.unresolved, true, undefined, 'target');
+  if (addresses.some(isPrivateAddress)) throw new ProviderError(texts.refused, false, undefined, 'target');
+  return addresses;
+}
 
 /**
  * Webhook URLs come from clients, so by default they may not point into our own network (SSRF).
@@ -80,9 +99,6 @@ export async function assertPublicTarget(rawUrl: string, allowPrivate: boolean):
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProviderError('Webhook URL must be http or https', false, undefined, 'target');
   if (allowPrivate) return url;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((entry) => entry.address);
-  if (addresses.length === 0) throw new ProviderError('Webhook host does not resolve', true, undefined, 'target');
-  if (addresses.some(isPrivateAddress)) throw new ProviderError(PRIVATE_TARGET_REFUSED, false, undefined, 'target');
+  await resolvePublicAddresses(url.hostname);
   return url;
 }
