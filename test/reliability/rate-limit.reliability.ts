@@ -117,6 +117,35 @@ describe('Redis buckets shared by several api processes', () => {
     }
   });
 
+  it('a bulk takes its cost at once, all or nothing, together with the process lease', async () => {
+    const redis = new Redis(url);
+    try {
+      const key = `rl-test-${randomBytes(4).toString('hex')}`;
+      const small = { burst: 10, perSecond: 1 };
+      expect(leaseSize(small)).toBe(0);
+      expect((await stores[0].take(key, small, 11)).allowed).toBe(false);
+      // The refused bulk took nothing: what Redis granted it went back to the shared bucket.
+      expect(Number(await redis.hget(key, 'tokens'))).toBeGreaterThanOrEqual(10);
+      expect((await stores[1].take(key, small, 6)).allowed).toBe(true);
+      expect((await stores[0].take(key, small, 5)).allowed).toBe(false);
+      const four = await Promise.all([stores[0].take(key, small, 2), stores[1].take(key, small, 2)]);
+      expect(four.every((decision) => decision.allowed)).toBe(true);
+      expect((await stores[0].take(key, small, 1)).allowed).toBe(false);
+
+      // A bulk larger than the process's lease: the lease joins the take, and a new lease is kept.
+      const large = { burst: 10_000, perSecond: 10_000 };
+      const bigKey = `rl-test-${randomBytes(4).toString('hex')}`;
+      expect((await stores[0].take(bigKey, large, 1)).allowed).toBe(true);
+      expect((await stores[0].take(bigKey, large, 150)).allowed).toBe(true);
+      const afterBulk = Number(await redis.hget(bigKey, 'tokens'));
+      const spent = await Promise.all(Array.from({ length: 100 }, () => stores[0].take(bigKey, large, 1)));
+      expect(spent.every((decision) => decision.allowed)).toBe(true);
+      expect(Number(await redis.hget(bigKey, 'tokens'))).toBe(afterBulk);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('leases never let two processes exceed the shared burst', async () => {
     const key = `rl-test-${randomBytes(4).toString('hex')}`;
     const setting = { burst: 200, perSecond: 1_000 };

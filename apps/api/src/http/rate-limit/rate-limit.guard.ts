@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, DomainError, type RateLimitCategory } from '#common';
 import { IS_PUBLIC } from '../../auth/auth-context.js';
+import { MAX_BULK_EVENTS } from '../body-limits.js';
 import { rateLimitHeaders, type TokenBucketStore } from './token-bucket.js';
 
 export const TOKEN_BUCKET_STORE = Symbol('TOKEN_BUCKET_STORE');
@@ -12,6 +13,17 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function rateLimitCategory(method: string, path: string): RateLimitCategory {
   if (path.startsWith('/v1/events/')) return 'trigger';
   return WRITE_METHODS.has(method) ? 'configuration' : 'global';
+}
+
+/**
+ * Tokens a request costs: one, but one per event for a bulk trigger, so 100 events in one request
+ * count as 100 triggers (capped at the bulk maximum: a longer list is refused by validation anyway).
+ * Guards run after Fastify parsed the body.
+ */
+export function rateLimitCost(method: string, path: string, body: unknown): number {
+  if (method !== 'POST' || !/^\/v1\/events\/trigger\/bulk\/?(\?|$)/.test(path)) return 1;
+  const events = (body as { events?: unknown } | null | undefined)?.events;
+  return Array.isArray(events) ? Math.min(Math.max(events.length, 1), MAX_BULK_EVENTS) : 1;
 }
 
 /**
@@ -34,11 +46,18 @@ export class RateLimitGuard implements CanActivate {
     if (!request.auth) return true;
     const category = rateLimitCategory(request.method, request.url);
     const setting = this.config.rateLimits[category];
+    const cost = rateLimitCost(request.method, request.url, request.body);
     const key = `${this.config.queuePrefix}:ratelimit:${request.auth.environmentId}:${category}`;
-    const decision = await this.store.take(key, setting);
-    const headers = rateLimitHeaders(decision, setting);
+    const decision = await this.store.take(key, setting, cost);
+    const headers = rateLimitHeaders(decision, setting, cost);
     if (!decision.allowed) {
-      throw new DomainError('RATE_LIMITED', `Too many ${category} requests for this environment, retry after ${headers['retry-after']} s`, undefined, headers);
+      const message =
+        cost > setting.burst
+          ? `A bulk of ${cost} events needs ${cost} ${category} tokens, more than this environment's burst of ${setting.burst}: send fewer events per request`
+          : cost > 1
+            ? `Too many ${category} requests for this environment: a bulk of ${cost} events needs ${cost} tokens, retry after ${headers['retry-after']} s`
+            : `Too many ${category} requests for this environment, retry after ${headers['retry-after']} s`;
+      throw new DomainError('RATE_LIMITED', message, undefined, headers);
     }
     context.switchToHttp().getResponse<FastifyReply>().headers(headers);
     return true;

@@ -24,11 +24,22 @@ redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) * 1000 / per_second) +
 return { granted, tostring(tokens) }
 `;
 
+/**
+ * Puts ARGV[2] tokens taken by a refused bulk back (at most up to the burst). A bucket that expired
+ * meanwhile is full already.
+ */
+const GIVE_BACK_SCRIPT = `
+local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
+if tokens then redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(tonumber(ARGV[1]), tokens + tonumber(ARGV[2])))) end
+return 1
+`;
+
+type GiveBackCommand = (key: string, burst: number, tokens: number) => Promise<number>;
 type TakeCommand = (key: string, burst: number, perSecond: number, count: number) => Promise<[number, string]>;
 
 interface PendingTakes {
   setting: RateLimitSetting;
-  waiters: ((decision: BucketDecision) => void)[];
+  waiters: { cost: number; resolve: (decision: BucketDecision) => void }[];
 }
 
 /** Tokens a process took from the shared bucket ahead of its requests. */
@@ -71,21 +82,22 @@ export class RedisTokenBucketStore implements TokenBucketStore {
     this.redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
     this.redis.on('error', (err) => this.warn(err));
     this.redis.defineCommand('takeRateLimitTokens', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+    this.redis.defineCommand('giveBackRateLimitTokens', { numberOfKeys: 1, lua: GIVE_BACK_SCRIPT });
   }
 
-  take(key: string, setting: RateLimitSetting): Promise<BucketDecision> {
+  take(key: string, setting: RateLimitSetting, cost = 1): Promise<BucketDecision> {
     const lease = this.leases.get(key);
-    if (lease && lease.tokens >= 1 && performance.now() < lease.expiresAt) {
-      lease.tokens -= 1;
+    if (lease && lease.tokens >= cost && performance.now() < lease.expiresAt) {
+      lease.tokens -= cost;
       return Promise.resolve({ allowed: true, tokens: lease.bucketLeft + lease.tokens });
     }
     return new Promise((resolve) => {
       const takes = this.pending.get(key);
       if (takes) {
-        takes.waiters.push(resolve);
+        takes.waiters.push({ cost, resolve });
         return;
       }
-      this.pending.set(key, { setting, waiters: [resolve] });
+      this.pending.set(key, { setting, waiters: [{ cost, resolve }] });
       setImmediate(() => void this.flush(key));
     });
   }
@@ -93,21 +105,41 @@ export class RedisTokenBucketStore implements TokenBucketStore {
   private async flush(key: string): Promise<void> {
     const { setting, waiters } = this.pending.get(key)!;
     this.pending.delete(key);
+    // Tokens still leased to this process join this take (a bulk may cost more than the lease holds):
+    // they are this flush's now, so no take() spends them meanwhile.
+    const lease = this.leases.get(key);
+    const held = lease && performance.now() < lease.expiresAt ? lease.tokens : 0;
+    this.leases.delete(key);
+    const wanted = waiters.reduce((sum, waiter) => sum + waiter.cost, 0);
     try {
       const take = (this.redis as unknown as { takeRateLimitTokens: TakeCommand }).takeRateLimitTokens.bind(this.redis);
-      const [granted, leftText] = await take(key, setting.burst, setting.perSecond, waiters.length + leaseSize(setting));
+      const [granted, leftText] = await take(key, setting.burst, setting.perSecond, Math.max(0, wanted - held) + leaseSize(setting));
       const left = Number(leftText);
-      // The first `granted` callers got a token, the rest of the grant is leased; each caller sees
-      // what was left after its own take.
-      const leased = Math.max(0, granted - waiters.length);
-      if (leased > 0) this.leases.set(key, { tokens: leased, bucketLeft: left, expiresAt: performance.now() + LEASE_TTL_MS });
-      else this.leases.delete(key);
-      waiters.forEach((resolve, index) =>
-        resolve(index < granted ? { allowed: true, tokens: left + granted - index - 1 } : { allowed: false, tokens: left }),
-      );
+      // Callers are served in order while the pool covers their cost (all or nothing each); up to a
+      // lease of what remains is leased. Each caller sees what was left after its own take.
+      let pool = held + granted;
+      const decisions = waiters.map(({ cost }) => {
+        if (pool < cost) return { allowed: false, tokens: left + pool };
+        pool -= cost;
+        return { allowed: true, tokens: left + pool };
+      });
+      const kept = Math.min(pool, leaseSize(setting));
+      if (kept > 0) this.leases.set(key, { tokens: kept, bucketLeft: left, expiresAt: performance.now() + LEASE_TTL_MS });
+      // More is left only when a bulk was refused (Redis grants what it has): it goes back to the
+      // shared bucket rather than sit in this process, so a refused bulk takes nothing from anyone.
+      if (pool > kept) await this.giveBack(key, setting, pool - kept);
+      waiters.forEach(({ resolve }, index) => resolve(decisions[index]));
     } catch (err) {
       this.warn(err);
-      for (const resolve of waiters) resolve(await this.fallback.take(key, setting));
+      for (const { cost, resolve } of waiters) resolve(await this.fallback.take(key, setting, cost));
+    }
+  }
+
+  private async giveBack(key: string, setting: RateLimitSetting, tokens: number): Promise<void> {
+    try {
+      await (this.redis as unknown as { giveBackRateLimitTokens: GiveBackCommand }).giveBackRateLimitTokens(key, setting.burst, tokens);
+    } catch (err) {
+      this.warn(err); // the tokens come back with the refill
     }
   }
 

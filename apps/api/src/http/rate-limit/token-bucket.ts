@@ -8,13 +8,14 @@ export interface BucketDecision {
 }
 
 export interface TokenBucketStore {
-  take(key: string, setting: RateLimitSetting): Promise<BucketDecision>;
+  /** Takes `cost` tokens (one per request; a bulk trigger one per event), all or none. */
+  take(key: string, setting: RateLimitSetting, cost?: number): Promise<BucketDecision>;
 }
 
-/** Refills a bucket for the elapsed time, then takes one token if there is one. */
-export function takeToken(tokens: number, elapsedMs: number, setting: RateLimitSetting): BucketDecision {
+/** Refills a bucket for the elapsed time, then takes `cost` tokens if it holds them. */
+export function takeToken(tokens: number, elapsedMs: number, setting: RateLimitSetting, cost = 1): BucketDecision {
   const refilled = Math.min(setting.burst, tokens + (Math.max(0, elapsedMs) * setting.perSecond) / 1000);
-  return refilled >= 1 ? { allowed: true, tokens: refilled - 1 } : { allowed: false, tokens: refilled };
+  return refilled >= cost ? { allowed: true, tokens: refilled - cost } : { allowed: false, tokens: refilled };
 }
 
 const MAX_BUCKETS = 100_000;
@@ -25,10 +26,10 @@ export class LocalTokenBucketStore implements TokenBucketStore {
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  async take(key: string, setting: RateLimitSetting): Promise<BucketDecision> {
+  async take(key: string, setting: RateLimitSetting, cost = 1): Promise<BucketDecision> {
     const now = this.now();
     const bucket = this.buckets.get(key);
-    const decision = takeToken(bucket?.tokens ?? setting.burst, bucket ? now - bucket.at : 0, setting);
+    const decision = takeToken(bucket?.tokens ?? setting.burst, bucket ? now - bucket.at : 0, setting, cost);
     // A full bucket is the same as no bucket: dropping all when the map is large loses nothing but precision.
     if (!bucket && this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
     this.buckets.set(key, { tokens: decision.tokens, at: now });
@@ -36,13 +37,18 @@ export class LocalTokenBucketStore implements TokenBucketStore {
   }
 }
 
-/** The headers of draft-ietf-httpapi-ratelimit-headers, plus Retry-After when limited. */
-export function rateLimitHeaders(decision: BucketDecision, setting: RateLimitSetting): Record<string, string> {
+/**
+ * The headers of draft-ietf-httpapi-ratelimit-headers, plus Retry-After when limited: when the bucket
+ * will hold `cost` tokens again (at most a full bucket: a cost beyond the burst never fits).
+ */
+export function rateLimitHeaders(decision: BucketDecision, setting: RateLimitSetting, cost = 1): Record<string, string> {
   const headers: Record<string, string> = {
     'ratelimit-limit': String(setting.burst),
     'ratelimit-remaining': String(Math.floor(decision.tokens)),
     'ratelimit-reset': String(Math.ceil((setting.burst - decision.tokens) / setting.perSecond)),
   };
-  if (!decision.allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((1 - decision.tokens) / setting.perSecond)));
+  if (!decision.allowed) {
+    headers['retry-after'] = String(Math.max(1, Math.ceil((Math.min(cost, setting.burst) - decision.tokens) / setting.perSecond)));
+  }
   return headers;
 }
