@@ -121,10 +121,28 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
         'conditions[0].children[0].operator',
       ],
       ['bad filter value', { providerId: 'sendgrid', channel: 'email', conditions: [{ value: 'XOR', children: [] }] }, 'conditions[0].value'],
+      ['an SES region that names another host', { providerId: 'ses', channel: 'email', credentials: { region: 'evil.test:8443/#' } }, 'credentials.region'],
+      ['an SNS region with userinfo', { providerId: 'sns', channel: 'sms', credentials: { region: 'x@127.0.0.1:9/#' } }, 'credentials.region'],
+      ['an SNS region that is not one', { providerId: 'sns', channel: 'sms', credentials: { region: 'us-east' } }, 'credentials.region'],
+      ['a Pusher Beams instanceId with dots', { providerId: 'pusher-beams', channel: 'push', credentials: { instanceId: 'evil.test' } }, 'credentials.instanceId'],
     ])('422 on %s', async (_name, body, path) => {
       const res = await t.api('post', '/v1/integrations').send(body);
       expect(res.status).toBe(422);
       expect(Object.keys(res.body.errors)).toContain(path);
+    });
+
+    it('a credential that becomes part of an API host is checked: AWS regions, a Pusher Beams instance id; nothing stored on 422', async () => {
+      const env = await t.createForeignKey();
+      const ses = await create({ providerId: 'ses', channel: 'email', credentials: { region: 'us-gov-west-1' } }, env.apiKey);
+      expect(ses.credentials).toEqual({ region: 'us-gov-west-1' });
+      await create({ providerId: 'sns', channel: 'sms', credentials: { region: 'ap-southeast-5' } }, env.apiKey);
+      await create({ providerId: 'pusher-beams', channel: 'push', credentials: { instanceId: '8f9a6e22-2483-49aa-8552-125f1a4c5781' } }, env.apiKey);
+      // `region` means something else to SendGrid (`eu`): only the providers that put it in a host check it.
+      await create({ providerId: 'sendgrid', channel: 'email', credentials: { region: 'eu' } }, env.apiKey);
+      const refused = await t.api('post', '/v1/integrations', env.apiKey).send({ providerId: 'ses', channel: 'email', identifier: 'ses-evil', credentials: { region: 'evil.test:8443/#' } });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors['credentials.region'].messages).toEqual(['region must be an AWS region such as us-east-1']);
+      expect((await list(env.apiKey)).map((row) => row.identifier)).not.toContain('ses-evil');
     });
 
     it('401 without a key', async () => {
@@ -199,6 +217,18 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
         expect(Object.keys(res.body.errors)).toContain(path);
       }
       expect((await t.api('put', `/v1/integrations/${created._id}`).send({})).status).toBe(400);
+    });
+
+    it("422 naming credentials.region when an update gives SES or SNS a region that is not one; the stored credentials stay", async () => {
+      for (const [providerId, channel] of [['ses', 'email'], ['sns', 'sms']]) {
+        const created = await create({ providerId, channel, credentials: { accessKey: 'AKID', region: 'eu-west-1' }, active: false });
+        const res = await t.api('put', `/v1/integrations/${created._id}`).send({ credentials: { accessKey: 'AKID', region: 'evil.test:8443/#' } });
+        expect(res.status).toBe(422);
+        expect(Object.keys(res.body.errors)).toEqual(['credentials.region']);
+        expect((await byId(created._id))?.credentials).toEqual({ accessKey: 'AKID', region: 'eu-west-1' });
+        const fine = await t.api('put', `/v1/integrations/${created._id}`).send({ credentials: { accessKey: 'AKID', region: 'eu-central-2' } });
+        expect(fine.status).toBe(200);
+      }
     });
 
     it('401 without a key', async () => {

@@ -3,4 +3,5 @@ export * from './provider-registry.js';
 export * from './providers.module.js';
 export * from './http/post-json.js';
 export * from './http/target-guard.js';
+export { credentialFormatErrors } from './http/credential-formats.js';
 export { redact } from './http/provider-request.js';

@@ -1,4 +1,5 @@
 import { awsKeys, AWS_RETRYABLE_CODES, signAwsRequest } from '../auth/aws-sigv4.js';
+import { assertHostCredentials } from '../http/credential-formats.js';
 import { apiBase, mailbox, optional } from '../http/credentials.js';
 import { httpFailure, providerRequest } from '../http/provider-request.js';
 import { ProviderError, type EmailMessage, type ProviderAdapter, type ProviderCredentials, type SendOptions, type SendResult } from '../provider.js';
@@ -12,6 +13,7 @@ export class SesProvider implements ProviderAdapter<EmailMessage> {
   readonly channel = 'email' as const;
 
   async send(message: EmailMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
+    assertHostCredentials(this.providerId, credentials);
     const { accessKeyId, secretAccessKey, region } = awsKeys(credentials);
     const from = optional(credentials, 'from');
     if (!accessKeyId || !secretAccessKey || !region || !from) throw new ProviderError('The ses integration needs accessKey (or apiKey), secretKey, region and from', false, undefined, 'credentials');

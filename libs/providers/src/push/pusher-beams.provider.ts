@@ -1,3 +1,4 @@
+import { assertHostCredentials } from '../http/credential-formats.js';
 import { apiBase, required, stringMap } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
 import type { ProviderAdapter, ProviderCredentials, PushMessage, SendOptions, SendResult } from '../provider.js';
@@ -12,6 +13,7 @@ export class PusherBeamsProvider implements ProviderAdapter<PushMessage> {
 
   async send(message: PushMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const { instanceId, secretKey } = required(credentials, this.providerId, ['instanceId', 'secretKey']);
+    assertHostCredentials(this.providerId, credentials);
     const { base, guard } = apiBase(credentials, `https://${encodeURIComponent(instanceId)}.pushnotifications.pusher.com`);
     const notification = { title: message.title, body: message.content };
     const answer = await providerSend(

@@ -1,4 +1,5 @@
 import { awsKeys, AWS_RETRYABLE_CODES, signAwsRequest } from '../auth/aws-sigv4.js';
+import { assertHostCredentials } from '../http/credential-formats.js';
 import { apiBase, optional } from '../http/credentials.js';
 import { httpFailure, providerRequest } from '../http/provider-request.js';
 import { ProviderError, type ProviderAdapter, type ProviderCredentials, type SendOptions, type SendResult, type SmsMessage } from '../provider.js';
@@ -14,6 +15,7 @@ export class SnsProvider implements ProviderAdapter<SmsMessage> {
   readonly channel = 'sms' as const;
 
   async send(message: SmsMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
+    assertHostCredentials(this.providerId, credentials);
     const { accessKeyId, secretAccessKey, region } = awsKeys(credentials);
     if (!accessKeyId || !secretAccessKey || !region) throw new ProviderError('The sns integration needs accessKey (or apiKey), secretKey and region', false, undefined, 'credentials');
     const { base, guard } = apiBase(credentials, `https://sns.${region}.amazonaws.com`);

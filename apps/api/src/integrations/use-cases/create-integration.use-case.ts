@@ -5,6 +5,7 @@ import { CredentialsCipher } from '#application';
 import { IntegrationRepository, type IntegrationRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { CreateIntegrationDto } from '../dto/integration.dto.js';
+import { checkCredentialFormats } from './check-credential-formats.js';
 
 @Injectable()
 export class CreateIntegrationUseCase {
@@ -14,6 +15,7 @@ export class CreateIntegrationUseCase {
   ) {}
 
   async execute(auth: AuthContext, body: CreateIntegrationDto): Promise<IntegrationRow> {
+    checkCredentialFormats(body.providerId, body.credentials);
     const identifier = body.identifier ?? `${body.providerId.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}`;
     const row = await this.integrations.create(
       { environmentId: auth.environmentId, organizationId: auth.organizationId },

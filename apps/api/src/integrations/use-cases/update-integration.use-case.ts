@@ -4,6 +4,7 @@ import { CredentialsCipher } from '#application';
 import { IntegrationRepository, isUniqueViolation, type IntegrationChanges, type IntegrationRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { UpdateIntegrationDto } from '../dto/integration.dto.js';
+import { checkCredentialFormats } from './check-credential-formats.js';
 
 @Injectable()
 export class UpdateIntegrationUseCase {
@@ -21,6 +22,11 @@ export class UpdateIntegrationUseCase {
     if (body.active !== undefined) changes.active = body.active;
     if (body.conditions !== undefined) changes.conditions = body.conditions;
     if (Object.keys(changes).length === 0) throw new DomainError('BAD_REQUEST', 'No properties to update');
+    if (body.credentials !== undefined) {
+      const current = await this.integrations.findById(auth.environmentId, id);
+      if (!current) throw new DomainError('INTEGRATION_NOT_FOUND', `Integration with id ${id} not found`);
+      checkCredentialFormats(current.providerId, body.credentials);
+    }
     try {
       const row = await this.integrations.update(auth.environmentId, id, changes);
       if (!row) throw new DomainError('INTEGRATION_NOT_FOUND', `Integration with id ${id} not found`);
