@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { loadConfig } from '#common';
 import { ensureBuilt, freePort, startService, waitForHealthy, type ServiceProcess } from '../support/service-process.js';
 import { TEST_ENCRYPTION_KEY } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/wait.js';
 
 const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 
@@ -84,11 +86,30 @@ describe('secrets', () => {
     const dump = await databaseText(client);
     for (const value of [apiKey, wrongKey, ...credentialValues]) expect(dump.includes(value)).toBe(false);
 
+    // A template naming files (stored as an older version would have saved it): its job fails, no file text anywhere.
+    const probes = [`{% render 'package.json' %}`, `{% include 'README.md' %}`, `{% layout 'tsconfig.json' %}x`];
+    const fileTexts = ['package.json', 'README.md', 'tsconfig.json'].map((file) => readFileSync(file, 'utf8').split('\n').slice(0, 3).join('\n'));
+    for (const [index, probe] of probes.entries()) {
+      const workflow = await call('POST', '/v1/workflows', { name: `file probe ${index}`, steps: [{ template: { type: 'in_app', content: 'placeholder' } }] });
+      expect(workflow.status).toBe(201);
+      const { _id: workflowId, triggers } = (await workflow.json()) as { _id: string; triggers: { identifier: string }[] };
+      await client.query(`UPDATE workflows SET steps = jsonb_set(steps, '{0,template,content}', to_jsonb($1::text)) WHERE id = $2`, [probe, workflowId]);
+      const triggered = await call('POST', '/v1/events/trigger', { name: triggers[0].identifier, to: 'secret-holder' });
+      expect(triggered.status).toBe(201);
+      const { transactionId } = (await triggered.json()) as { transactionId: string };
+      await waitFor(async () => (await client.query(`SELECT 1 FROM jobs WHERE transaction_id = $1 AND status = 'failed'`, [transactionId])).rowCount === 1, {
+        timeoutMs: 60_000,
+        description: `the file probe ${probe} to fail`,
+      });
+    }
+    const withProbes = await databaseText(client);
+    for (const text of fileTexts) expect(withProbes.includes(text)).toBe(false);
+
     // Logs of the whole run at trace level.
     await service.stop();
     const output = service.output();
     expect(output).toContain('request completed');
-    const leaked = [apiKey, wrongKey, ...credentialValues, subscriberWebhook].filter((value) => output.includes(value));
+    const leaked = [apiKey, wrongKey, ...credentialValues, subscriberWebhook, ...fileTexts].filter((value) => output.includes(value));
     expect(leaked).toEqual([]);
   });
 });
