@@ -9,6 +9,7 @@ export * from './repositories/tenant.repository.js';
 export * from './repositories/preference.repository.js';
 export * from './repositories/trigger-event.repository.js';
 export * from './repositories/notification.repository.js';
+export type { NotificationTrigger, TriggerFields } from './repositories/notification-triggers.js';
 export * from './repositories/job.repository.js';
 export * from './repositories/execution-detail.repository.js';
 export * from './repositories/integration.repository.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isId } from '#common';
-import { MessageRepository, SubscriberRepository, type MessageRow } from '#dal';
+import { MessageRepository, SubscriberRepository, type MessageView } from '#dal';
 import type { AuthContext } from '../auth/auth-context.js';
 import type { Page } from '../http/pagination.dto.js';
 import type { ListMessagesQueryDto } from './dto/message.dto.js';
@@ -12,7 +12,7 @@ export class MessagesService {
     private readonly subscribers: SubscriberRepository,
   ) {}
 
-  async list(auth: AuthContext, query: ListMessagesQueryDto): Promise<Page<MessageRow>> {
+  async list(auth: AuthContext, query: ListMessagesQueryDto): Promise<Page<MessageView>> {
     const empty = { data: [], page: query.page, pageSize: query.limit, hasMore: false };
     let subscriberId: string | undefined;
     if (query.subscriberId !== undefined) {

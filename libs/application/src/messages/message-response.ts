@@ -1,4 +1,4 @@
-import type { MessageRow, SubscriberRow } from '#dal';
+import type { MessageView, SubscriberRow } from '#dal';
 import { toSubscriberResponse, type SubscriberResponse } from '../subscribers/subscriber-response.js';
 
 /** The spec's Message shape (template omitted: callers that have the workflow can add it). */
@@ -44,7 +44,8 @@ function optional<K extends string, V>(key: K, value: V | null | undefined): Par
   return value === null || value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
-export function toMessageResponse(row: MessageRow, subscriber?: SubscriberRow): MessageResponse {
+/** `payload` and `overrides` are the trigger's, which the repository reads from its event (the row holds no copy). */
+export function toMessageResponse(row: MessageView, subscriber?: SubscriberRow): MessageResponse {
   return {
     _id: row.id,
     _templateId: row.workflowId,

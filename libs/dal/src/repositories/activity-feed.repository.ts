@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type { ExecutionDetailRow, JobRow, NotificationRow, SubscriberRow, WorkflowRow } from '../schema/index.js';
+import type { TriggerFields } from './notification-triggers.js';
 
 export interface ActivityFilter {
   channels?: string[];
@@ -18,15 +19,19 @@ export interface ActivityFilter {
 /** A page's notification as the feed shows it; timestamps are ISO 8601 text (UTC, milliseconds). */
 export interface FeedNotification extends Pick<
   NotificationRow,
-  'id' | 'environmentId' | 'organizationId' | 'subscriberId' | 'workflowId' | 'transactionId' | 'digestedNotificationId' | 'channels' | 'payload' | 'tags' | 'controls' | 'to' | 'topics'
+  'id' | 'environmentId' | 'organizationId' | 'eventId' | 'subscriberId' | 'workflowId' | 'transactionId' | 'digestedNotificationId' | 'channels' | 'tags' | 'controls' | 'to' | 'topics'
 > {
   createdAt: string;
   updatedAt: string;
 }
 export type FeedSubscriber = Pick<SubscriberRow, 'id' | 'subscriberId' | 'firstName' | 'lastName' | 'email' | 'phone'>;
 export type FeedWorkflow = Pick<WorkflowRow, 'id' | 'identifier' | 'name' | 'steps'>;
-export interface FeedJob extends Pick<JobRow, 'id' | 'notificationId' | 'type' | 'digest' | 'step' | 'overrides' | 'payload' | 'providerId' | 'status'> {
+export interface FeedJob extends Pick<JobRow, 'id' | 'notificationId' | 'type' | 'digest' | 'step' | 'providerId' | 'status'> {
   updatedAt: string;
+}
+/** A page's trigger event: the payload and overrides its notifications and jobs show. */
+export interface FeedEvent extends TriggerFields {
+  id: string;
 }
 export interface FeedExecutionDetail extends Pick<ExecutionDetailRow, 'id' | 'jobId' | 'status' | 'detail' | 'source' | 'providerId' | 'raw' | 'isRetry' | 'isTest'> {
   createdAt: string;
@@ -44,6 +49,8 @@ export interface ActivityPage {
   jobs: FeedJob[];
   /** Oldest first. */
   executionDetails: FeedExecutionDetail[];
+  /** The trigger events of the page's notifications, each once (payloads are kept only there). */
+  events: FeedEvent[];
 }
 
 /**
@@ -101,7 +108,7 @@ const pageStatements = new Map<string, string>();
 
 /**
  * One statement: the page's ids (and one more, for hasMore), then their contents from
- * `activity_feed_page` (migration 0002), which runs its lookups on a plan kept for the session.
+ * `activity_feed_page` (migration 0005), which runs its lookups on a plan kept for the session.
  */
 function pageStatement(present: (keyof ActivityFilter)[]): string {
   const key = present.join(',');
@@ -117,6 +124,7 @@ interface ActivityPageRow {
   workflow_rows: FeedWorkflow[];
   job_rows: FeedJob[];
   execution_detail_rows: FeedExecutionDetail[];
+  event_rows: FeedEvent[];
 }
 
 /** The read side of GET /v1/notifications: filtered, newest first, page-numbered. */
@@ -136,6 +144,7 @@ export class ActivityFeedRepository {
       workflows: row.workflow_rows,
       jobs: row.job_rows,
       executionDetails: row.execution_detail_rows,
+      events: row.event_rows,
     };
   }
 }

@@ -6,7 +6,7 @@ import { DATABASE } from '../database/database.tokens.js';
 import { jobs, type JobRow, type NewJobRow } from '../schema/index.js';
 import { bulkInsert, checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
-export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId' | 'payload'>>;
+export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId'>>;
 
 /** A step job's recorded outcome; runAt, error and providerId are kept as they were when not given. */
 export interface JobOutcome {
@@ -43,7 +43,7 @@ export class JobRepository {
   }
 
   /**
-   * The fan-out's write: rows completed by the values they share (the step, event and payload), sent
+   * The fan-out's write: rows completed by the values they share (the step and event), sent
    * once; returns what the fan-out enqueues of the rows inserted.
    */
   async insertBatch(rows: Partial<NewJobRow>[], shared: Partial<NewJobRow>, executor: DbExecutor = this.db): Promise<Pick<JobRow, 'id' | 'environmentId' | 'status'>[]> {

@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
+import { findNotificationTriggers, type TriggerFields } from './notification-triggers.js';
 import { bulkInsert } from './table-sql.js';
 
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const;
@@ -22,6 +23,9 @@ export interface MessageListFilter {
   channel?: string;
   transactionId?: string;
 }
+
+/** A message as the API shows it: the row and its trigger's payload and overrides (kept once, on the trigger event). */
+export type MessageView = MessageRow & TriggerFields;
 
 export interface FeedFilter {
   read?: boolean;
@@ -74,20 +78,20 @@ export class MessageRepository {
   }
 
   /** Page-numbered, newest first; one extra row tells whether another page exists (no COUNT). */
-  async list(environmentId: string, filter: MessageListFilter, page: number, limit: number): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+  async list(environmentId: string, filter: MessageListFilter, page: number, limit: number): Promise<{ rows: MessageView[]; hasMore: boolean }> {
     const conditions: (SQL | undefined)[] = [eq(messages.environmentId, environmentId), eq(messages.deleted, false)];
     if (filter.subscriberId) conditions.push(eq(messages.subscriberId, filter.subscriberId));
     if (filter.channel) conditions.push(eq(messages.channel, filter.channel));
     if (filter.transactionId) conditions.push(eq(messages.transactionId, filter.transactionId));
-    return this.page(and(...conditions), page, limit);
+    return this.page(environmentId, and(...conditions), page, limit);
   }
 
   /** A subscriber's in-app feed, newest first. */
-  async feed(environmentId: string, subscriberId: string, filter: FeedFilter, page: number, limit: number): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+  async feed(environmentId: string, subscriberId: string, filter: FeedFilter, page: number, limit: number): Promise<{ rows: MessageView[]; hasMore: boolean }> {
     const conditions: (SQL | undefined)[] = [this.inApp(environmentId, subscriberId)];
     if (filter.read !== undefined) conditions.push(eq(messages.read, filter.read));
     if (filter.seen !== undefined) conditions.push(eq(messages.seen, filter.seen));
-    return this.page(and(...conditions), page, limit);
+    return this.page(environmentId, and(...conditions), page, limit);
   }
 
   async countUnseen(environmentId: string, subscriberId: string): Promise<number> {
@@ -99,7 +103,7 @@ export class MessageRepository {
   }
 
   /** One UPDATE ... RETURNING for the whole id list; ids of other subscribers or channels match nothing. */
-  async markAs(environmentId: string, subscriberId: string, ids: string[], markAs: MarkAs, now: Date): Promise<MessageRow[]> {
+  async markAs(environmentId: string, subscriberId: string, ids: string[], markAs: MarkAs, now: Date): Promise<MessageView[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .update(messages)
@@ -107,7 +111,7 @@ export class MessageRepository {
       .where(and(this.inApp(environmentId, subscriberId), inArray(messages.id, ids)))
       .returning();
     const order = new Map(ids.map((id, index) => [id, index]));
-    return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    return this.withTriggerFields(environmentId, rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!));
   }
 
   async softDelete(environmentId: string, id: string): Promise<boolean> {
@@ -128,7 +132,7 @@ export class MessageRepository {
     );
   }
 
-  private async page(where: SQL | undefined, page: number, limit: number): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+  private async page(environmentId: string, where: SQL | undefined, page: number, limit: number): Promise<{ rows: MessageView[]; hasMore: boolean }> {
     const rows = await this.db
       .select()
       .from(messages)
@@ -136,6 +140,15 @@ export class MessageRepository {
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(limit + 1)
       .offset(page * limit);
-    return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+    return { rows: await this.withTriggerFields(environmentId, rows.slice(0, limit)), hasMore: rows.length > limit };
+  }
+
+  /** The rows with their notifications' trigger payload and overrides, read in one statement for all of them. */
+  private async withTriggerFields(environmentId: string, rows: MessageRow[]): Promise<MessageView[]> {
+    const triggers = await findNotificationTriggers(this.db, environmentId, [...new Set(rows.map((row) => row.notificationId))]);
+    return rows.map((row) => {
+      const trigger = triggers.get(row.notificationId);
+      return Object.assign(row, { payload: trigger?.payload ?? {}, overrides: trigger?.overrides ?? {} });
+    });
   }
 }

@@ -2,28 +2,37 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { notifications, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
-import { bulkInsert, checkOnly, uuids } from './table-sql.js';
+import { notifications, triggerEvents, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
+import { findNotificationTriggers, type NotificationTrigger } from './notification-triggers.js';
+import { bulkInsert } from './table-sql.js';
 
-export interface NotificationTriggerContext {
-  id: string;
-  /** The trigger's `actor` and `tenant` as sent (null when absent). */
-  actor: unknown;
-  tenant: unknown;
-}
+/** What a step needs of its notification's trigger: the actor, tenant, payload and overrides it was sent with. */
+export type NotificationTriggerContext = NotificationTrigger;
+
+/**
+ * A notification as tests and seeds write it. A notification has no payload of its own (its trigger
+ * event holds it): a given `payload` is written to the trigger event `eventId`, created with the
+ * notification's transaction and workflow when it does not exist.
+ */
+export type NotificationSeed = NewNotificationRow & { payload?: Record<string, unknown> };
 
 /** One notification per (trigger event, subscriber). */
 @Injectable()
 export class NotificationRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /** A retried fan-out chunk inserts nothing twice: existing (event, subscriber) pairs are skipped and not returned. */
-  async insertMany(rows: NewNotificationRow[], executor: DbExecutor = this.db): Promise<NotificationRow[]> {
-    return bulkInsert<NewNotificationRow, NotificationRow>(executor, notifications, rows, { onConflictDoNothing: ['eventId', 'subscriberId'], returning: 'all' });
+  /** Existing (event, subscriber) pairs are skipped and not returned. */
+  async insertMany(rows: NotificationSeed[], executor: DbExecutor = this.db): Promise<NotificationRow[]> {
+    const events = rows.flatMap(({ payload, eventId, environmentId, organizationId, transactionId, workflowId }) =>
+      payload === undefined ? [] : [{ id: eventId, environmentId, organizationId, transactionId, workflowId, request: { payload }, status: 'done' }],
+    );
+    if (events.length > 0) await executor.insert(triggerEvents).values(events).onConflictDoNothing();
+    const notificationRows = rows.map(({ payload: _payload, ...row }) => row);
+    return bulkInsert<NewNotificationRow, NotificationRow>(executor, notifications, notificationRows, { onConflictDoNothing: ['eventId', 'subscriberId'], returning: 'all' });
   }
 
   /**
-   * The fan-out's write: rows completed by the values they share (event, workflow, payload), sent
+   * The fan-out's write: rows completed by the values they share (event, workflow, channels), sent
    * once; returns only the ids of the rows inserted.
    */
   async insertBatch(
@@ -44,19 +53,12 @@ export class NotificationRepository {
   }
 
   /**
-   * What a step needs of its notification: that it exists, and the actor and tenant its trigger
-   * named. Raw and narrow: the step runner reads it for a whole batch at once.
+   * What a step needs of its notification: that it exists, and the actor, tenant, payload and
+   * overrides of its trigger (read from the trigger event, once per event). The step runner reads it
+   * for a whole batch at once.
    */
   async findTriggerContexts(environmentId: string, ids: string[]): Promise<NotificationTriggerContext[]> {
-    if (ids.length === 0) return [];
-    // The event is read per notification (a topic's share one), by key, whatever the planner's statistics.
-    const result = await this.db.execute<Record<string, unknown>>(sql`
-      SELECT n.id,
-        (SELECT e.request -> 'actor' FROM trigger_events e WHERE e.id = n.event_id) AS actor,
-        (SELECT e.request -> 'tenant' FROM trigger_events e WHERE e.id = n.event_id) AS tenant
-      FROM notifications n
-      WHERE n.id = ANY(${uuids(ids)}) AND ${checkOnly(sql`n.environment_id = ${environmentId}`)}`);
-    return result.rows as unknown as NotificationTriggerContext[];
+    return [...(await findNotificationTriggers(this.db, environmentId, ids)).values()];
   }
 
   async findByEvent(environmentId: string, eventId: string): Promise<NotificationRow[]> {
@@ -75,13 +77,18 @@ export class NotificationRepository {
       .orderBy(asc(notifications.createdAt));
   }
 
-  /** Notifications folded into a digest whose master notification is `digestedNotificationId`. */
-  async findDigestedInto(environmentId: string, digestedNotificationId: string, executor: DbExecutor = this.db): Promise<NotificationRow[]> {
-    return executor
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.digestedNotificationId, digestedNotificationId)))
-      .orderBy(asc(notifications.createdAt), asc(notifications.id));
+  /**
+   * The payloads of the notifications folded into a digest whose master notification is
+   * `digestedNotificationId`, oldest first: each from its trigger event ({} when the event is gone).
+   */
+  async findDigestedPayloads(environmentId: string, digestedNotificationId: string, executor: DbExecutor = this.db): Promise<Record<string, unknown>[]> {
+    const result = await executor.execute<{ payload: Record<string, unknown> }>(sql`
+      SELECT COALESCE(e.request -> 'payload', '{}'::jsonb) AS payload
+      FROM notifications n
+      LEFT JOIN trigger_events e ON e.id = n.event_id AND e.environment_id = n.environment_id
+      WHERE n.environment_id = ${environmentId} AND n.digested_notification_id = ${digestedNotificationId}
+      ORDER BY n.created_at, n.id`);
+    return result.rows.map((row) => row.payload);
   }
 
   async markDigested(environmentId: string, ids: string[], digestedNotificationId: string, executor: DbExecutor = this.db): Promise<void> {

@@ -33,7 +33,7 @@ export interface BulkInsertOptions<Row> {
   onConflictDoNothing?: (keyof Row & string)[];
   /** Keys of the inserted rows to return ('all': every column); none by default. */
   returning?: (keyof Row & string)[] | 'all';
-  /** Values every row has, sent once instead of in each row (a fan-out chunk's event, workflow, payload). */
+  /** Values every row has, sent once instead of in each row (a fan-out chunk's event, workflow, step). */
   shared?: Partial<Row>;
 }
 
@@ -63,7 +63,7 @@ function element(column: ColumnPlan, index: number): SQL {
  * bind parameter per value: building a query of rows × columns parameters was the single
  * largest CPU cost of a busy worker. Rows are the table's insert objects (camelCase keys), each
  * completed by `shared`; a key left out (or undefined) takes the column default, as with Drizzle's
- * insert. A value every row has (the environment, a chunk's event and payload, a step's detail
+ * insert. A value every row has (the environment, a chunk's event and step, a step's detail
  * text) is found and sent once too: the bytes sent are most of what an insert costs both sides.
  * Returned rows carry the requested keys, timestamps as Dates.
  */
@@ -153,7 +153,7 @@ export const checkOnly = (condition: SQL): SQL => sql`(${condition}) IS TRUE`;
 
 /**
  * The rows of a raw statement that selected `selectList(table)`, timestamps as Dates. Equal JSON
- * documents of one result (a fan-out chunk's jobs all carry the same step and payload) are parsed
+ * documents of one result (a fan-out chunk's jobs all carry the same step) are parsed
  * once and shared between rows: treat them as read-only.
  */
 export function tableRows<Row>(table: PgTable, rows: Record<string, unknown>[]): Row[] {

@@ -10,7 +10,13 @@ export const triggerEvents = pgTable(
     ...tenantColumns(),
     transactionId: text('transaction_id').notNull(),
     workflowId: uuid('workflow_id').notNull(),
-    /** The trigger body as accepted (name, to, payload, overrides, actor, tenant, context). */
+    /**
+     * The trigger body as accepted (name, to, payload, overrides, actor, tenant, context): the only
+     * copy of its payload and overrides. Notifications, jobs and messages reach them through
+     * `notifications.event_id` (issue 22, finding 7: copied per recipient, one 480 KB trigger to a
+     * 20-member topic had grown the database 105×). No separate payload column: the body is mostly
+     * the payload, and every event row written before this change already holds it here.
+     */
     request: jsonb('request').$type<Record<string, unknown>>().notNull(),
     status: text('status').notNull().default('received'),
     error: text('error'),
@@ -31,7 +37,6 @@ export const notifications = pgTable(
     subscriberId: uuid('subscriber_id').notNull(),
     workflowId: uuid('workflow_id').notNull(),
     transactionId: text('transaction_id').notNull(),
-    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     channels: text('channels').array().notNull().default(sql`'{}'::text[]`),
     to: jsonb('to').$type<unknown>(),
     topics: jsonb('topics').$type<{ _topicId: string; topicKey: string }[]>().notNull().default(sql`'[]'::jsonb`),
@@ -77,8 +82,6 @@ export const jobs = pgTable(
     type: text('type').notNull(),
     status: text('status').notNull().default('pending'),
     digest: jsonb('digest').$type<JobDigest | null>(),
-    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
-    overrides: jsonb('overrides').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     providerId: text('provider_id'),
     parentId: uuid('parent_id'),
     /** When a waiting job (delay, digest, schedule hold) is due. */

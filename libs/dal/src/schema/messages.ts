@@ -34,8 +34,6 @@ export const messages = pgTable(
     email: text('email'),
     phone: text('phone'),
     directWebhookUrl: text('direct_webhook_url'),
-    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
-    overrides: jsonb('overrides').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     contextKeys: text('context_keys').array().notNull().default(sql`'{}'::text[]`),
     feedId: text('feed_id'),
     deleted: boolean('deleted').notNull().default(false),

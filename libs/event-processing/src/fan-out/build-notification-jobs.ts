@@ -31,7 +31,10 @@ export interface ChunkRows<Row> {
   rows: Partial<Row>[];
 }
 
-/** The notifications of a chunk, one per recipient. */
+/**
+ * The notifications of a chunk, one per recipient. Neither they nor their jobs copy the trigger's
+ * payload or overrides: readers take them from the event (`notifications.event_id`).
+ */
 export function buildNotifications(event: TriggerEventRow, workflow: WorkflowRow, recipients: Recipient[]): ChunkRows<NewNotificationRow> {
   const channels = [...new Set(workflow.steps.filter((step) => step.active).map((step) => step.template.type))].filter((type): type is Channel =>
     (CHANNELS as readonly string[]).includes(type),
@@ -43,7 +46,6 @@ export function buildNotifications(event: TriggerEventRow, workflow: WorkflowRow
       eventId: event.id,
       workflowId: workflow.id,
       transactionId: event.transactionId,
-      payload: (event.request.payload ?? {}) as Record<string, unknown>,
       channels,
       tags: workflow.tags,
     },
@@ -63,7 +65,6 @@ export function buildNotifications(event: TriggerEventRow, workflow: WorkflowRow
  */
 export function buildJobs(event: TriggerEventRow, workflow: WorkflowRow, notifications: { id: string; subscriberId: string }[]): ChunkRows<NewJobRow>[] {
   const payload = (event.request.payload ?? {}) as Record<string, unknown>;
-  const overrides = (event.request.overrides ?? {}) as Record<string, unknown>;
   const firstActive = workflow.steps.findIndex((step) => step.active);
   return workflow.steps.map((step, stepIndex) => ({
     shared: {
@@ -76,8 +77,6 @@ export function buildJobs(event: TriggerEventRow, workflow: WorkflowRow, notific
       type: step.template.type,
       status: !step.active ? 'skipped' : stepIndex === firstActive ? 'queued' : 'pending',
       digest: digestOf(step, payload),
-      payload,
-      overrides,
     },
     rows: notifications.map((notification) => ({ id: newId(), notificationId: notification.id, subscriberId: notification.subscriberId })),
   }));

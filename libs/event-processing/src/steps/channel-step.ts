@@ -99,8 +99,6 @@ export class ChannelStep {
       templateIdentifier: workflow?.identifier ?? null,
       transactionId: job.transactionId,
       channel: job.type,
-      payload: job.payload,
-      overrides: job.overrides,
       ...fields,
     };
   }
@@ -204,7 +202,7 @@ export class ChannelStep {
             channel: 'chat',
             webhookUrl: target.webhookUrl ?? '',
             content: base.content,
-            payload: job.payload,
+            payload: context.payload ?? {},
             subscriberId: subscriber!.subscriberId,
             transactionId: job.transactionId,
             channelCredentials: target.channelCredentials,
@@ -215,7 +213,7 @@ export class ChannelStep {
             deviceToken: target.deviceToken!,
             title: base.title ?? '',
             content: base.content,
-            payload: job.payload,
+            payload: context.payload ?? {},
             subscriberId: subscriber!.subscriberId,
             transactionId: job.transactionId,
           };

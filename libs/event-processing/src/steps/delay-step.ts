@@ -6,7 +6,8 @@ import { readPath } from './read-path.js';
 /** Delay steps: wait amount × unit, or until the ISO date at payload[delayPath]. */
 export function startDelay(context: StepContext): StepOutcome {
   const { job, now } = context;
-  const wait = delayUntil(job.step.metadata, job.payload, now, (path) => readPath(job.payload, path));
+  const payload = context.payload ?? {};
+  const wait = delayUntil(job.step.metadata, payload, now, (path) => readPath(payload, path));
   if ('error' in wait) {
     record(context, { status: 'Failed', source: 'Payload', detail: wait.error });
     return outcome.failed(wait.error);

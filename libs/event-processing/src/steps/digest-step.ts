@@ -38,7 +38,7 @@ export class DigestStep {
       const recent = backoffMs > 0 && (await this.jobs.hasRecentDigest(env, this.key(context), job.id, new Date(now.getTime() - backoffMs)));
       if (!recent) {
         record(context, { status: 'Success', detail: 'Digest was skipped, first backoff event: the next steps run now' });
-        await this.jobs.update(env, job.id, { digest: { ...digest, events: [job.payload] } });
+        await this.jobs.update(env, job.id, { digest: { ...digest, events: [context.payload ?? {}] } });
         return outcome.skipped();
       }
     }
@@ -67,14 +67,13 @@ export class DigestStep {
     });
   }
 
-  /** The window closed: gather this event and every event merged into it. */
+  /** The window closed: gather this event's payload and those of every event merged into it (read from their trigger events in one statement). */
   async release(context: StepContext): Promise<StepOutcome> {
     const { job } = context;
     const env = job.environmentId;
     const events = await this.db.transaction(async (tx) => {
       await this.lock(tx, context);
-      const merged = await this.notifications.findDigestedInto(env, job.notificationId, tx);
-      return [job.payload, ...merged.map((notification) => notification.payload)];
+      return [context.payload ?? {}, ...(await this.notifications.findDigestedPayloads(env, job.notificationId, tx))];
     });
     await this.jobs.update(env, job.id, { digest: { ...job.digest, events } });
     record(context, { status: 'Success', detail: `Digest triggered events: ${events.length} event${events.length === 1 ? '' : 's'}` });

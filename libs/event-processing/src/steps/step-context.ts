@@ -20,6 +20,11 @@ import type { StepDetail } from './step-outcome.js';
 /** Everything a step job needs, loaded once per run. */
 export interface StepContext {
   job: JobRow;
+  /**
+   * The trigger's payload, read from its event with the notification (a job holds no copy). Absent
+   * only for a context that fails its job before anything was loaded.
+   */
+  payload?: Record<string, unknown>;
   subscriber?: SubscriberRow;
   workflow?: WorkflowRow;
   actor?: SubscriberRow;
@@ -43,7 +48,7 @@ export function templateVariables(context: StepContext): TemplateVariables {
   const events = context.digestEvents;
   context.variables = {
     subscriber: context.subscriber ? (toSubscriberResponse(context.subscriber) as unknown as Record<string, unknown>) : {},
-    payload: context.job.payload,
+    payload: context.payload ?? {},
     actor: context.actor ? (toSubscriberResponse(context.actor) as unknown as Record<string, unknown>) : null,
     tenant: context.tenant ? { identifier: context.tenant.identifier, name: context.tenant.name, data: context.tenant.data ?? {} } : null,
     step: events ? { digest: true, events, total_count: events.length } : {},
@@ -52,8 +57,9 @@ export function templateVariables(context: StepContext): TemplateVariables {
 }
 
 /**
- * Loads step contexts. Concurrent step jobs (a batch) read their notifications, subscribers, actors
- * and tenants in one statement each per environment; a topic's jobs share one actor and tenant.
+ * Loads step contexts. Concurrent step jobs (a batch) read their notifications with their trigger
+ * events (actor, tenant and payload, each event once), subscribers, actors and tenants in one
+ * statement each per environment; a topic's jobs share one event, actor and tenant.
  */
 @Injectable()
 export class StepContextLoader {
@@ -105,7 +111,7 @@ export class StepContextLoader {
       tenantIdentifier ? this.tenantBatch.load(env, tenantIdentifier) : undefined,
       job.stepIndex > 0 ? this.digestEventsBefore(job) : undefined,
     ]);
-    return { job, subscriber, workflow, actor, tenant, digestEvents, now, details: [] };
+    return { job, payload: trigger.payload, subscriber, workflow, actor, tenant, digestEvents, now, details: [] };
   }
 
   private async digestEventsBefore(job: JobRow): Promise<Record<string, unknown>[] | undefined> {

@@ -43,7 +43,7 @@ export class StepGates {
   async check(context: StepContext): Promise<StepOutcome | undefined> {
     const { job, subscriber, workflow } = context;
     const variables = templateVariables(context);
-    const filters = evaluateStepFilters(job.step.filters, { subscriber: variables.subscriber, payload: job.payload, tenant: variables.tenant });
+    const filters = evaluateStepFilters(job.step.filters, { subscriber: variables.subscriber, payload: variables.payload, tenant: variables.tenant });
     if (!filters.passed) {
       record(context, { status: 'Success', source: 'Internal', detail: `Step was skipped based on steps conditions: ${filters.detail}` });
       return outcome.canceled();

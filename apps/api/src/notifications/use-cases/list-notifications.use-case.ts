@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { templateVariables } from '#application';
-import { ActivityFeedRepository, type ActivityPage, type FeedExecutionDetail, type FeedJob, type FeedNotification, type FeedSubscriber, type FeedWorkflow } from '#dal';
+import {
+  ActivityFeedRepository,
+  type ActivityPage,
+  type FeedEvent,
+  type FeedExecutionDetail,
+  type FeedJob,
+  type FeedNotification,
+  type FeedSubscriber,
+  type FeedWorkflow,
+} from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { ListNotificationsQueryDto } from '../dto/list-notifications.query.js';
 import type {
@@ -53,14 +62,28 @@ export class ListNotificationsUseCase {
   }
 }
 
-/** Each notification with its subscriber, workflow and jobs; a page's shared parts are built once. */
+/** A notification whose trigger event is gone (or was seeded without one): empty, as the dropped copies' default was. */
+const NO_EVENT: Omit<FeedEvent, 'id'> = { payload: {}, overrides: {} };
+
+/**
+ * Each notification with its subscriber, workflow and jobs; a page's shared parts are built once. The
+ * payload and overrides of a notification and its jobs are its trigger event's (stored only there).
+ */
 function items(page: ActivityPage): NotificationItemDto[] {
   const subscriberById = new Map(page.subscribers.map((row) => [row.id, toSubscriber(row)]));
   const templateById = new Map(page.workflows.map((row) => [row.id, toTemplate(row)]));
+  const eventById = new Map(page.events.map((row) => [row.id, row]));
   const detailsByJob = groupBy(page.executionDetails, (detail) => detail.jobId);
   const jobsByNotification = groupBy(page.jobs, (job) => job.notificationId);
   return page.notifications.map((row) =>
-    toItem(row, subscriberById.get(row.subscriberId), templateById.get(row.workflowId), jobsByNotification.get(row.id) ?? [], detailsByJob),
+    toItem(
+      row,
+      eventById.get(row.eventId) ?? NO_EVENT,
+      subscriberById.get(row.subscriberId),
+      templateById.get(row.workflowId),
+      jobsByNotification.get(row.id) ?? [],
+      detailsByJob,
+    ),
   );
 }
 
@@ -97,6 +120,7 @@ function toTemplate(workflow: FeedWorkflow): NotificationTemplateDto {
 /** Jobs come by step index and details oldest first (ActivityPage). */
 function toItem(
   row: FeedNotification,
+  event: Omit<FeedEvent, 'id'>,
   subscriber: NotificationSubscriberDto | undefined,
   template: NotificationTemplateDto | undefined,
   jobs: FeedJob[],
@@ -115,8 +139,8 @@ function toItem(
     channels: row.channels,
     subscriber,
     template,
-    jobs: jobs.map((job) => toJob(job, detailsByJob.get(job.id) ?? [])),
-    payload: row.payload,
+    jobs: jobs.map((job) => toJob(job, event, detailsByJob.get(job.id) ?? [])),
+    payload: event.payload,
     tags: row.tags,
     controls: row.controls,
     to: row.to ?? null,
@@ -124,15 +148,15 @@ function toItem(
   };
 }
 
-function toJob(job: FeedJob, details: FeedExecutionDetail[]): NotificationJobDto {
+function toJob(job: FeedJob, event: Omit<FeedEvent, 'id'>, details: FeedExecutionDetail[]): NotificationJobDto {
   return {
     _id: job.id,
     type: job.type,
     digest: (job.digest as Record<string, unknown> | null) ?? null,
     executionDetails: details.map(toExecutionDetail),
     step: job.step as unknown as Record<string, unknown>,
-    overrides: job.overrides,
-    payload: job.payload,
+    overrides: event.overrides,
+    payload: event.payload,
     providerId: job.providerId,
     status: job.status,
     updatedAt: job.updatedAt,

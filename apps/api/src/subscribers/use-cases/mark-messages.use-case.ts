@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '#common';
-import { MessageRepository, SubscriberRepository, type MarkAs, type MessageRow } from '#dal';
+import { MessageRepository, SubscriberRepository, type MarkAs, type MessageView } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import { notFound } from '../subscribers.service.js';
 
@@ -13,7 +13,7 @@ export class MarkMessagesUseCase {
     private readonly clock: Clock,
   ) {}
 
-  async execute(auth: AuthContext, subscriberId: string, messageId: string | string[], markAs: MarkAs): Promise<MessageRow[]> {
+  async execute(auth: AuthContext, subscriberId: string, messageId: string | string[], markAs: MarkAs): Promise<MessageView[]> {
     const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
     if (!subscriber) throw notFound(subscriberId);
     const ids = [...new Set(Array.isArray(messageId) ? messageId : [messageId])];

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MessageRepository, SubscriberRepository, type MessageRow } from '#dal';
+import { MessageRepository, SubscriberRepository, type MessageView } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { Page } from '../../http/pagination.dto.js';
 import type { FeedQueryDto } from '../dto/subscriber-v1.dto.js';
@@ -13,7 +13,7 @@ export class SubscriberFeedUseCase {
     private readonly messages: MessageRepository,
   ) {}
 
-  async feed(auth: AuthContext, subscriberId: string, query: FeedQueryDto): Promise<Page<MessageRow>> {
+  async feed(auth: AuthContext, subscriberId: string, query: FeedQueryDto): Promise<Page<MessageView>> {
     const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
     if (!subscriber) throw notFound(subscriberId);
     const { rows, hasMore } = await this.messages.feed(auth.environmentId, subscriber.id, query, query.page, query.limit);
