@@ -156,7 +156,7 @@ export async function postgresInsertCeiling(databaseUrl: string, rows: number): 
   try {
     await pool.query(`DROP TABLE IF EXISTS ${table}`);
     await pool.query(`CREATE TABLE ${table} (LIKE messages INCLUDING ALL)`);
-    const columns = ['id', 'environment_id', 'organization_id', 'notification_id', 'job_id', 'subscriber_id', 'workflow_id', 'transaction_id', 'channel', 'content', 'payload'];
+    const columns = ['id', 'environment_id', 'organization_id', 'notification_id', 'job_id', 'subscriber_id', 'workflow_id', 'transaction_id', 'channel', 'content'];
     const environmentId = randomUUID();
     const organizationId = randomUUID();
     const statements = Math.ceil(rows / INSERT_ROWS_PER_STATEMENT);
@@ -169,7 +169,7 @@ export async function postgresInsertCeiling(databaseUrl: string, rows: number): 
         tuples.push(`(${columns.map((_, c) => `$${base + c + 1}`).join(',')})`);
         const transactionId = randomUUID();
         values.push(randomUUID(), environmentId, organizationId, randomUUID(), randomUUID(), randomUUID(), randomUUID(), transactionId, 'in_app',
-          JSON.stringify('Hello Bench, order order-1 is on its way'), JSON.stringify({ orderId: 'order-1', amount: 42 }));
+          JSON.stringify('Hello Bench, order order-1 is on its way'));
       }
       await pool.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ${tuples.join(',')}`, values);
     };

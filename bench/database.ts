@@ -97,20 +97,27 @@ export async function createWorkflow(pool: pg.Pool, scope: Scope, api: ApiClient
 
 /**
  * `rows` notifications of one workflow spread over past seconds (older than anything the run
- * triggers), round-robin over the seeded subscribers, each with one completed in_app job and its
- * execution detail, as the engine writes them for an in_app step.
+ * triggers), round-robin over the seeded subscribers, each with its trigger event (which holds the
+ * payload the feed shows), one completed in_app job and its execution detail, as the engine writes
+ * them for an in_app step.
  */
 export async function seedFeed(pool: pg.Pool, scope: Scope, workflowId: string, rows: number, subscribers: number): Promise<void> {
   const step = JSON.stringify({ _id: randomUUID(), active: true, shouldStopOnFail: false, template: { type: 'in_app', content: 'x' }, filters: [] });
   for (let from = 1; from <= rows; from += SEED_BATCH) {
     const to = Math.min(rows, from + SEED_BATCH - 1);
     await pool.query(
-      `WITH n AS (
-         INSERT INTO notifications (id, environment_id, organization_id, event_id, subscriber_id, workflow_id, transaction_id, payload, channels, created_at, updated_at)
-         SELECT gen_random_uuid(), $1, $2, gen_random_uuid(), s.id, $3, 'bench-feed-' || g, jsonb_build_object('n', g), '{in_app}',
+      `WITH e AS (
+         INSERT INTO trigger_events (id, environment_id, organization_id, transaction_id, workflow_id, request, status, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, $2, 'bench-feed-' || g, $3,
+                jsonb_build_object('name', 'bench-feed', 'to', $6::text || ((g % $7::int) + 1), 'payload', jsonb_build_object('n', g), 'overrides', '{}'::jsonb), 'done',
                 now() - make_interval(secs => 3600 + g), now() - make_interval(secs => 3600 + g)
          FROM generate_series($4::int, $5::int) g
-         JOIN subscribers s ON s.environment_id = $1 AND s.subscriber_id = $6 || ((g % $7) + 1)
+         RETURNING id, transaction_id, request ->> 'to' AS to_id, created_at),
+       n AS (
+         INSERT INTO notifications (id, environment_id, organization_id, event_id, subscriber_id, workflow_id, transaction_id, channels, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, $2, e.id, s.id, $3, e.transaction_id, '{in_app}', e.created_at, e.created_at
+         FROM e
+         JOIN subscribers s ON s.environment_id = $1 AND s.subscriber_id = e.to_id
          RETURNING id, subscriber_id, transaction_id, created_at),
        j AS (
          INSERT INTO jobs (id, environment_id, organization_id, notification_id, subscriber_id, workflow_id, transaction_id, step_index, step, type, status, created_at, updated_at)
