@@ -1,5 +1,6 @@
+import { Agent, fetch as undiciFetch } from 'undici';
 import { ProviderError, type SendOptions } from '../provider.js';
-import { assertPublicTarget } from './target-guard.js';
+import { assertPublicTarget, guardedLookup } from './target-guard.js';
 
 export interface ProviderCall {
   /** Provider name used in error texts. */
@@ -65,6 +66,16 @@ async function readCapped(response: Response): Promise<string> {
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * The connection pool of guarded calls: its sockets resolve through guardedLookup, so they reach only
+ * addresses the SSRF guard checked when connecting (fetch would otherwise resolve the name again).
+ * Guarded calls use the undici package's own fetch with it (pinned to the version Node 20 bundles as its
+ * global fetch): Node's bundled fetch would take the Agent too, but it is another copy of undici that
+ * could drift from the package's version, and it keeps the guard's error only as text when the error
+ * comes from another realm (jest's), where the package's fetch keeps it as the cause.
+ */
+const guardedDispatcher = new Agent({ connect: { lookup: guardedLookup } });
 
 /** Replaces every secret value (and its base64 form, as in Basic auth) with [redacted]. */
 export function redact(text: string, secrets: unknown[]): string {
@@ -135,9 +146,14 @@ export async function providerRequest(call: ProviderCall, options: SendOptions):
   const secrets = secretsOf(call);
   let response: Response;
   try {
-    response = await fetch(url, { method: call.method ?? 'POST', headers, body, redirect: 'error', signal: AbortSignal.timeout(options.timeoutMs) });
+    const init = { method: call.method ?? 'POST', headers, body, redirect: 'error', signal: AbortSignal.timeout(options.timeoutMs) } as const;
+    response = call.guard && !options.allowPrivateTargets
+      ? await undiciFetch(url, { ...init, dispatcher: guardedDispatcher })
+      : await fetch(url, init);
   } catch (error) {
     const failure = error as Error & { cause?: { code?: string; message?: string } };
+    // The guard refused the address the connection resolved (DNS rebinding): its own error, not retried.
+    if (failure.cause instanceof ProviderError) throw failure.cause;
     const timedOut = failure.name === 'TimeoutError' || failure.name === 'AbortError';
     const reason = timedOut ? `timed out after ${options.timeoutMs} ms` : `request failed: ${failure.cause?.code ?? failure.cause?.message ?? failure.message}`;
     throw new ProviderError(redact(`${call.provider} ${reason}`, secrets), true);

@@ -1,5 +1,6 @@
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { ProviderError } from '../provider.js';
 
 const PRIVATE = new BlockList();
@@ -69,25 +70,61 @@ export const privateTargetRefused = (target: string) =>
 
 export const PRIVATE_TARGET_REFUSED = privateTargetRefused('Webhook URL');
 
+/** How host names are resolved for the guard: by default the system resolver (getaddrinfo, as fetch uses). */
+export type HostResolver = (host: string) => Promise<LookupAddress[]>;
+const systemResolver: HostResolver = (host) => lookup(host, { all: true });
+let resolveHost: HostResolver = systemResolver;
+
+/** For tests: a resolver that answers as a hostile DNS server would; without an argument, the system one again. */
+export function setHostResolver(resolver?: HostResolver): void {
+  resolveHost = resolver ?? systemResolver;
+}
+
+const WEBHOOK_TEXTS = { refused: PRIVATE_TARGET_REFUSED, unresolved: 'Webhook host does not resolve' };
+
+async function checkedAddresses(host: string, texts: { refused: string; unresolved: string }): Promise<LookupAddress[]> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const family = isIP(bare);
+  const entries = family ? [{ address: bare, family }] : await resolveHost(bare).catch(() => []);
+  if (entries.length === 0) throw new ProviderError(texts.unresolved, true, undefined, 'target');
+  if (entries.some((entry) => isPrivateAddress(entry.address))) throw new ProviderError(texts.refused, false, undefined, 'target');
+  return entries;
+}
+
 /**
  * The addresses a host name (or IP literal, IPv6 with or without brackets) resolves to, refused when
  * any of them is internal. Connect to one of these addresses rather than to the name again: a second
  * resolution could answer differently (DNS rebinding).
  */
-export async function resolvePublicAddresses(
-  host: string,
-  texts: { refused: string; unresolved: string } = { refused: PRIVATE_TARGET_REFUSED, unresolved: 'Webhook host does not resolve' },
-): Promise<string[]> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  const addresses = isIP(bare) ? [bare] : (await lookup(bare, { all: true }).catch(() => [])).map((entry) => entry.address);
-  if (addresses.length === 0) throw new ProviderError(texts.unresolved, true, undefined, 'target');
-  if (addresses.some(isPrivateAddress)) throw new ProviderError(texts.refused, false, undefined, 'target');
-  return addresses;
+export async function resolvePublicAddresses(host: string, texts: { refused: string; unresolved: string } = WEBHOOK_TEXTS): Promise<string[]> {
+  return (await checkedAddresses(host, texts)).map((entry) => entry.address);
 }
 
 /**
+ * The `lookup` of every socket to a client-supplied HTTP target (undici's connect options, http2.connect):
+ * the name is resolved when the socket connects, every answer is checked, and the socket gets only
+ * checked addresses, so an answer that changed since assertPublicTarget (DNS rebinding: public to the
+ * check, 127.0.0.1 or 169.254.169.254 to the connection) is refused with the guard's error. The socket
+ * keeps the host name for TLS SNI and the Host header. IP literals never reach a lookup; assertPublicTarget
+ * checks them.
+ */
+export const guardedLookup: LookupFunction = (hostname, options: LookupOptions, callback) => {
+  checkedAddresses(hostname, WEBHOOK_TEXTS).then(
+    (entries) => {
+      const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+      const wanted = family === 4 || family === 6 ? entries.filter((entry) => entry.family === family) : entries;
+      if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '');
+      if (options.all) return callback(null, wanted);
+      callback(null, wanted[0].address, wanted[0].family);
+    },
+    (error: ProviderError) => callback(error, ''),
+  );
+};
+
+/**
  * Webhook URLs come from clients, so by default they may not point into our own network (SSRF).
- * The check resolves the host once; ALLOW_PRIVATE_WEBHOOK_TARGETS lifts it for tests and intranets.
+ * The check resolves the host once, for an early refusal; the connection checks again through
+ * guardedLookup. ALLOW_PRIVATE_WEBHOOK_TARGETS lifts both for tests and intranets.
  * Error texts never hold the URL: chat webhook URLs carry their token in the path or query.
  */
 export async function assertPublicTarget(rawUrl: string, allowPrivate: boolean): Promise<URL> {

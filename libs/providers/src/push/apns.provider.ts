@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { signJwt } from '../auth/jwt.js';
 import { apiBase, required } from '../http/credentials.js';
 import { answerTooLarge, isRetryableStatus, MAX_ANSWER_BYTES, redact } from '../http/provider-request.js';
-import { assertPublicTarget } from '../http/target-guard.js';
+import { assertPublicTarget, guardedLookup } from '../http/target-guard.js';
 import { InvalidDeviceTokenError, ProviderError, type ProviderAdapter, type ProviderCredentials, type PushMessage, type SendOptions, type SendResult } from '../provider.js';
 
 /** APNs reasons meaning the token is not (or no longer) valid for this app. */
@@ -17,9 +17,10 @@ interface Http2Answer {
   body: string;
 }
 
-function http2Post(origin: URL, path: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Http2Answer> {
+/** `guarded`: the socket resolves through the SSRF guard (a baseUrl override, checked again when connecting). */
+function http2Post(origin: URL, path: string, headers: Record<string, string>, body: string, timeoutMs: number, guarded: boolean): Promise<Http2Answer> {
   return new Promise((resolve, reject) => {
-    const session = connect(origin);
+    const session = connect(origin, guarded ? { lookup: guardedLookup } : {});
     const timer = setTimeout(() => {
       session.destroy();
       reject(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { timedOut: true }));
@@ -83,9 +84,12 @@ export class ApnsProvider implements ProviderAdapter<PushMessage> {
     const secrets = [jwt, secretKey];
     let answer: Http2Answer;
     try {
-      answer = await http2Post(origin, `${origin.pathname.replace(/\/+$/, '')}/3/device/${encodeURIComponent(message.deviceToken)}`, headers, body, options.timeoutMs);
+      answer = await http2Post(origin, `${origin.pathname.replace(/\/+$/, '')}/3/device/${encodeURIComponent(message.deviceToken)}`, headers, body, options.timeoutMs, guard && !options.allowPrivateTargets);
     } catch (error) {
-      const failure = error as Error & { code?: string; tooLarge?: boolean; status?: number };
+      const failure = error as Error & { code?: string; tooLarge?: boolean; status?: number; cause?: unknown };
+      // The guard refused the address the connection resolved: the session fails with its error, the pending stream with it as cause.
+      if (error instanceof ProviderError) throw error;
+      if (failure.cause instanceof ProviderError) throw failure.cause;
       if (failure.tooLarge) throw answerTooLarge('APNs', failure.status ?? 0);
       throw new ProviderError(redact(`APNs request failed: ${failure.code ?? failure.message}`, secrets), true);
     }
