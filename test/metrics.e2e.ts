@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createWorkflow, inApp, triggerAndSettle } from './support/engine-fixtures.js';
+import { waitFor } from './support/wait.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 describe('GET /metrics', () => {
@@ -24,9 +25,12 @@ describe('GET /metrics', () => {
   it('counts deliveries by channel, provider and status, and step jobs by name', async () => {
     const workflow = await createWorkflow(t, { steps: [inApp('Hello')] });
     await triggerAndSettle(t, { name: workflow.identifier, to: 'metrics-subscriber' });
+    // The queue entry completes (and its duration is observed) just after the job's row is written.
+    const completed = /queue_job_duration_seconds_count\{name="run-step",outcome="completed"\} [1-9]/;
+    await waitFor(async () => completed.test((await t.http.get('/metrics')).text), { timeoutMs: 10_000, description: 'the run-step duration to be observed' });
     const text = (await t.http.get('/metrics')).text;
     expect(text).toMatch(/deliveries_total\{channel="in_app",provider="novu",status="sent"\} [1-9]/);
-    expect(text).toMatch(/queue_job_duration_seconds_count\{name="run-step",outcome="completed"\} [1-9]/);
+    expect(text).toMatch(completed);
   });
 });
 
