@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import { ensureBuilt, freePort, startService, waitForHealthy, type ServiceProcess } from './support/service-process.js';
 
 /** The built service as a real process, on its embedded defaults (what `npm start` runs). */
@@ -83,6 +85,52 @@ describe('service process (embedded defaults)', () => {
     expect(await service.stop()).toBe(0);
   });
 
+  it('the embedded database lets in only its generated password, on 127.0.0.1; DATA_DIR is 0700, its secrets 0600', async () => {
+    const dir = join(dataDir, 'private', 'data'); // missing: the service creates it
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    const first = startService({ DATA_DIR: dir, LOG_LEVEL: 'info' }, await freePort());
+    let password: string;
+    try {
+      // A fresh DATA_DIR runs PGlite's initdb: 10-20 s on this shared machine.
+      await waitForHealthy(first, 60_000);
+      const started = logLine(first, 'embedded PostgreSQL (PGlite) started');
+      expect(started).toMatchObject({ host: '127.0.0.1', port: expect.any(Number) });
+      const port = started.port as number;
+      password = readFileSync(join(dir, 'database.password'), 'utf8').trim();
+      expect(password).toMatch(/^[0-9a-f]{64}$/);
+      expect(first.output()).not.toContain(password);
+      expect([mode(dir), mode(join(dir, 'database.password')), mode(join(dir, 'encryption.key')), mode(join(dir, 'pgdata'))]).toEqual([0o700, 0o600, 0o600, 0o700]);
+
+      for (const wrong of ['postgres', 'wrong-password', password.slice(0, -1), `${password}0`]) {
+        await expect(embeddedLogin(port, wrong)).rejects.toMatchObject({ code: '28P01' });
+      }
+      await expect(embeddedLogin(port, undefined)).rejects.toThrow();
+      await expect(embeddedLogin(port, '')).rejects.toThrow();
+      expect(await embeddedLogin(port, password)).toEqual(['Development', 'Production']);
+
+      // Not reachable on any other interface.
+      const external = Object.values(networkInterfaces()).flat().find((entry) => entry && !entry.internal && entry.family === 'IPv4');
+      if (external) await expect(tcpConnect(external.address, port)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    } finally {
+      await first.stop();
+    }
+
+    // A DATA_DIR left open by an older version is restricted again; the password is the one generated first.
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, 'database.password'), 0o644);
+    const second = startService({ DATA_DIR: dir, LOG_LEVEL: 'info' }, await freePort());
+    try {
+      await waitForHealthy(second, 60_000);
+      expect([mode(dir), mode(join(dir, 'database.password'))]).toEqual([0o700, 0o600]);
+      expect(readFileSync(join(dir, 'database.password'), 'utf8').trim()).toBe(password);
+      const port = logLine(second, 'embedded PostgreSQL (PGlite) started').port as number;
+      expect(await embeddedLogin(port, password)).toEqual(['Development', 'Production']);
+      await expect(embeddedLogin(port, 'wrong-password')).rejects.toMatchObject({ code: '28P01' });
+    } finally {
+      await second.stop();
+    }
+  }, 180_000);
+
   it('logs follow one trigger from the request (reqId) to its delivery (transactionId)', async () => {
     const port = await freePort();
     const apiKey = 'trace-key-for-logs-0001';
@@ -95,6 +143,38 @@ describe('service process (embedded defaults)', () => {
     }
   });
 });
+
+/** The first JSON log line with this message. */
+function logLine(service: ServiceProcess, msg: string): Record<string, unknown> {
+  const line = service
+    .output()
+    .split('\n')
+    .find((text) => text.includes(`"msg":"${msg}"`));
+  if (!line) throw new Error(`no "${msg}" in the log:\n${service.output()}`);
+  return JSON.parse(line) as Record<string, unknown>;
+}
+
+/** Logs in to the embedded database as pg would with this password; returns the environments' names. */
+async function embeddedLogin(port: number, password: string | undefined): Promise<string[]> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', password, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ name: string }>('SELECT name FROM environments ORDER BY name');
+    return rows.map((row) => row.name);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function tcpConnect(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, host, () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+}
 
 /** Triggers one in-app workflow with a known x-request-id and follows its log lines to the delivery. */
 async function traceOneTrigger(service: ServiceProcess, apiKey: string): Promise<void> {

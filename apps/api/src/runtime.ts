@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { generateEncryptionKey, type AppConfig } from '#common';
@@ -16,25 +17,62 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** In embedded mode the credentials key is generated once and kept beside the data. */
-function embeddedEncryptionKey(dataDir: string): string {
-  const file = join(dataDir, 'encryption.key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const key = generateEncryptionKey();
-  writeFileSync(file, key, { mode: 0o600 });
-  return key;
+/** What the service keeps in DATA_DIR: a folder holding only these is one it made. */
+const DATA_DIR_ENTRIES = new Set(['pgdata', 'encryption.key', 'database.password']);
+
+/**
+ * DATA_DIR holds the database files and the keys to them, so only the service's user may enter it:
+ * created 0700, and one the service made earlier (older versions left it 0755) is restricted. A
+ * folder holding other things is not changed; its files of ours are private anyway (0600 / 0700).
+ */
+function preparePrivateDataDir(dataDir: string, logger: Logger): void {
+  if (!existsSync(dataDir)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700); // whatever the umask
+    return;
+  }
+  const { mode, uid } = statSync(dataDir);
+  if ((mode & 0o077) === 0) return;
+  const ours = readdirSync(dataDir).every((entry) => DATA_DIR_ENTRIES.has(entry));
+  if (ours && uid === process.getuid?.()) {
+    chmodSync(dataDir, 0o700);
+    logger.warn({ dataDir, mode: (mode & 0o777).toString(8) }, 'DATA_DIR was open to other users; restricted to 0700');
+  } else {
+    logger.warn({ dataDir, mode: (mode & 0o777).toString(8) }, 'DATA_DIR is open to other users and holds other files: left as is (the database files, key and password in it are private)');
+  }
+}
+
+/** A secret generated once into DATA_DIR (0600) and read from there on every later boot. */
+function dataDirSecret(dataDir: string, name: string, generate: () => string): string {
+  const file = join(dataDir, name);
+  if (existsSync(file)) {
+    chmodSync(file, 0o600);
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept) return kept;
+  }
+  const secret = generate();
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
 }
 
 export async function prepareRuntime(config: AppConfig, logger: Logger, embeddedOptions?: { loadDataDir?: Blob }): Promise<Runtime> {
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    const dataDir = embeddedOptions?.loadDataDir ? undefined : join(config.dataDir, 'pgdata');
-    embedded = await EmbeddedPostgres.start({ dataDir, loadDataDir: embeddedOptions?.loadDataDir });
+    const inMemory = Boolean(embeddedOptions?.loadDataDir);
+    if (!inMemory || !config.encryptionKey) preparePrivateDataDir(config.dataDir, logger);
+    if (inMemory) {
+      // Tests: an in-memory copy of a template, with a random password.
+      embedded = await EmbeddedPostgres.start({ loadDataDir: embeddedOptions!.loadDataDir });
+    } else {
+      // The embedded database's login (README "Security"): generated on first boot, kept for operators' tools.
+      const password = dataDirSecret(config.dataDir, 'database.password', () => randomBytes(32).toString('hex'));
+      embedded = await EmbeddedPostgres.start({ dataDir: join(config.dataDir, 'pgdata'), password });
+    }
+    if (!config.encryptionKey) config.encryptionKey = dataDirSecret(config.dataDir, 'encryption.key', generateEncryptionKey);
     databaseUrl = embedded.connectionString;
-    if (!config.encryptionKey) config.encryptionKey = embeddedEncryptionKey(config.dataDir);
-    logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
+    logger.info({ dataDir: config.dataDir, host: embedded.host, port: embedded.port }, 'embedded PostgreSQL (PGlite) started');
   }
   const database = connectDatabase(databaseUrl, config.databasePoolSize);
   try {

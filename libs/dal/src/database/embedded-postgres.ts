@@ -1,10 +1,16 @@
-import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PasswordGate } from './password-gate.js';
 
 export interface EmbeddedPostgresOptions {
-  /** Directory for the database files; omitted = in memory (tests). */
+  /** Directory for the database files (created or restricted to 0700); omitted = in memory (tests). */
   dataDir?: string;
+  /** What clients must log in with (SCRAM-SHA-256, any user name); omitted = a random one. */
+  password?: string;
   /** A dumped data directory (PGlite dumpDataDir) to start from, so tests skip migrations. */
   loadDataDir?: Blob | File;
   /** Connections the socket multiplexes onto the one PGlite session. */
@@ -44,31 +50,54 @@ function withExtendedQueryAtomicity(pglite: PGlite): PGlite {
 /**
  * PGlite (real Postgres compiled to WASM) served on a loopback port, so the application talks to it
  * with the same `pg` driver it uses for a real server: one code path for both modes.
+ *
+ * PGlite's socket server accepts any login, so it listens on a Unix socket in a private temporary
+ * directory (0700: no other user can reach it), and the loopback port belongs to a PasswordGate that
+ * lets a client through to it only after a SCRAM-SHA-256 login with the password.
  */
 export class EmbeddedPostgres {
   private constructor(
     readonly pglite: PGlite,
     private readonly server: PGLiteSocketServer,
+    private readonly gate: PasswordGate,
+    private readonly socketDir: string,
     readonly connectionString: string,
   ) {}
 
   static async start(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    if (options.dataDir) {
+      mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+      chmodSync(options.dataDir, 0o700); // also an existing one, and whatever the umask
+    }
     const pglite = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
-    // All socket connections share one session, so the search path must already name BullMQ's schema.
-    await pglite.exec('SET search_path TO public, bullmq');
-    const server = new PGLiteSocketServer({
-      db: withExtendedQueryAtomicity(pglite),
-      host: '127.0.0.1',
-      port: 0,
-      maxConnections: options.maxConnections ?? 100,
-    });
-    let port = 0;
-    server.addEventListener('listening', (event) => {
-      port = (event as CustomEvent<{ port: number }>).detail.port;
-    });
-    await server.start();
-    return new EmbeddedPostgres(pglite, server, `postgres://postgres@127.0.0.1:${port}/postgres`);
+    const maxConnections = options.maxConnections ?? 100;
+    const socketDir = mkdtempSync(join(tmpdir(), 'pglite-')); // created 0700
+    let server: PGLiteSocketServer | undefined;
+    try {
+      // All socket connections share one session, so the search path must already name BullMQ's schema.
+      await pglite.exec('SET search_path TO public, bullmq');
+      const socketPath = join(socketDir, '.s.PGSQL.5432');
+      server = new PGLiteSocketServer({ db: withExtendedQueryAtomicity(pglite), path: socketPath, maxConnections });
+      await server.start();
+      const password = options.password ?? randomBytes(32).toString('hex');
+      const gate = await PasswordGate.start({ host: '127.0.0.1', port: 0, target: socketPath, password, maxConnections });
+      const connectionString = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${gate.port}/postgres`;
+      return new EmbeddedPostgres(pglite, server, gate, socketDir, connectionString);
+    } catch (error) {
+      await server?.stop().catch(() => undefined);
+      await pglite.close().catch(() => undefined);
+      rmSync(socketDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Where clients connect (127.0.0.1). */
+  get host(): string {
+    return this.gate.host;
+  }
+
+  get port(): number {
+    return this.gate.port;
   }
 
   async dump(): Promise<File | Blob> {
@@ -76,7 +105,9 @@ export class EmbeddedPostgres {
   }
 
   async stop(): Promise<void> {
+    await this.gate.stop();
     await this.server.stop();
     await this.pglite.close();
+    rmSync(this.socketDir, { recursive: true, force: true });
   }
 }
