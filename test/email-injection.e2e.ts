@@ -5,7 +5,7 @@ import { createWorkflow, detailsOf, messagesOf, step, triggerAndSettle } from '.
 import { startSmtpReceiver } from './support/receivers.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-/** Addresses that would reach more than the one recipient named (issue 22, finding 8). */
+/** Addresses that would reach more than the one recipient named. */
 const TWO_RECIPIENTS = 'victim@acme.test, attacker@evil.test';
 const HEADER_INJECTION = 'ok@acme.test\r\nBcc: hidden@evil.test';
 const BAD_EMAILS = [TWO_RECIPIENTS, HEADER_INJECTION, 'a@acme.test;b@evil.test', 'Victim <victim@acme.test>', 'no-at-sign', 'two@@acme.test', 'lf@acme.test\n'];

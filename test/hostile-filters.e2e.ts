@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 
 const listOf = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
-/** Issue 22, finding 2, in the running service: list filters over large inputs cost linear time. */
+/** In the running service: list filters over large inputs cost linear time. */
 describe('hostile step filters', () => {
   let t: TestApp;
   beforeAll(async () => {

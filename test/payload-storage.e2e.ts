@@ -15,7 +15,7 @@ const MEMBERS = 20;
 const TABLES = ['trigger_events', 'notifications', 'jobs', 'messages'];
 
 /**
- * Issue 22, finding 7: a trigger's payload (and overrides) is stored once, on its trigger event, not
+ * A trigger's payload (and overrides) is stored once, on its trigger event, not
  * copied into every notification, job and message of its recipients; the API still shows it on each.
  */
 describe('a trigger payload is stored once', () => {

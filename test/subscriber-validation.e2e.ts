@@ -5,7 +5,7 @@ import { createWorkflow, inApp } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait.js';
 
-/** The values of issue 22, finding 10: refused by PATCH, stored through a trigger's `to`. */
+/** Values PATCH refuses, which a trigger's inline `to` once stored. */
 const HUGE_NAME = 'x'.repeat(200_000);
 const BAD_ZONE = 'Mars/Olympus';
 

@@ -4,7 +4,7 @@ import { checkOnly, uuids } from './table-sql.js';
 
 /**
  * What a trigger gave all its recipients, kept once on its `trigger_events` row (`request`) rather
- * than copied into every notification, job and message (issue 22, finding 7).
+ * than copied into every notification, job and message.
  */
 export interface TriggerFields {
   payload: Record<string, unknown>;

@@ -13,9 +13,9 @@ export const triggerEvents = pgTable(
     /**
      * The trigger body as accepted (name, to, payload, overrides, actor, tenant, context): the only
      * copy of its payload and overrides. Notifications, jobs and messages reach them through
-     * `notifications.event_id` (issue 22, finding 7: copied per recipient, one 480 KB trigger to a
-     * 20-member topic had grown the database 105×). No separate payload column: the body is mostly
-     * the payload, and every event row written before this change already holds it here.
+     * `notifications.event_id`: a copy per recipient would multiply a large payload by the size of a
+     * topic. No separate payload column: the body is mostly the payload, and every older event row
+     * already holds it here.
      */
     request: jsonb('request').$type<Record<string, unknown>>().notNull(),
     status: text('status').notNull().default('received'),

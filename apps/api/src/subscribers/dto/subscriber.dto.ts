@@ -11,7 +11,7 @@ export const MAX_BULK_SUBSCRIBERS = 500;
 const nullableString = { type: String, nullable: true } as const;
 
 /**
- * Exactly one address: a list or a CR/LF in it would reach other mailboxes (issue 22, finding 8).
+ * Exactly one address: a list or a CR/LF in it would reach other mailboxes.
  * The empty string stays accepted as before: it names no mailbox, and an email step skips it.
  */
 function IsEmailAddress() {
