@@ -28,7 +28,9 @@ export default {
       // test/server-only needs a PostgreSQL server (several processes on one database): CI's server pass runs it.
       // test/process.e2e.ts starts the service on its embedded defaults whatever DATABASE_URL says: the
       // embedded pass runs it.
-      testPathIgnorePatterns: process.env.DATABASE_URL ? ['<rootDir>/test/process.e2e.ts'] : ['<rootDir>/test/server-only/'],
+      testPathIgnorePatterns: process.env.DATABASE_URL
+        ? ['<rootDir>/test/process.e2e.ts']
+        : ['<rootDir>/test/server-only/'],
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
     },

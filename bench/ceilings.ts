@@ -7,7 +7,11 @@ import { freePort, sleep, startProcess, waitForHttp } from './processes.js';
 
 /** Same body as the trigger-accept scenario, so both measure the same bytes on the wire. */
 export function triggerBody(n: number): string {
-  return JSON.stringify({ name: 'bench-accept', to: `bench-sub-${n}`, payload: { orderId: `order-${n}`, amount: 42, items: ['a', 'b'] } });
+  return JSON.stringify({
+    name: 'bench-accept',
+    to: `bench-sub-${n}`,
+    payload: { orderId: `order-${n}`, amount: 42, items: ['a', 'b'] },
+  });
 }
 
 export async function bareFastify(connections: number, duration: number): Promise<LoadResult> {
@@ -41,7 +45,8 @@ export interface QueueCeiling {
 const CEILING_CHUNK = 1_000;
 const WORKER_CONCURRENCY = 50;
 
-export type QueueBackendChoice = { kind: 'redis'; url: string; prefix: string } | { kind: 'postgres'; databaseUrl: string; schema: string };
+export type QueueBackendChoice =
+  { kind: 'redis'; url: string; prefix: string } | { kind: 'postgres'; databaseUrl: string; schema: string };
 
 interface CeilingQueue {
   addBulk(jobs: { name: string; data: unknown; opts?: JobsOptions }[]): Promise<unknown>;
@@ -54,7 +59,10 @@ interface CeilingWorker {
 }
 
 /** A queue and a worker factory on the chosen backend, without touching BullMQ's process-wide default. */
-async function openBackend(choice: QueueBackendChoice, name: string): Promise<{ queue: CeilingQueue; worker(concurrency: number): CeilingWorker }> {
+async function openBackend(
+  choice: QueueBackendChoice,
+  name: string,
+): Promise<{ queue: CeilingQueue; worker(concurrency: number): CeilingWorker }> {
   const processor = async () => undefined;
   if (choice.kind === 'redis') {
     const { Queue, Worker } = withBackend(createRedisBackend);
@@ -84,16 +92,31 @@ async function openBackend(choice: QueueBackendChoice, name: string): Promise<{ 
  * Raw BullMQ with the service's job options and a no-op processor: addBulk of `jobs` jobs in
  * chunks, then one worker (the service's default concurrency) drains them.
  */
-export async function bullmqCeiling(choice: QueueBackendChoice, jobs: number, timeoutMs: number): Promise<QueueCeiling> {
+export async function bullmqCeiling(
+  choice: QueueBackendChoice,
+  jobs: number,
+  timeoutMs: number,
+): Promise<QueueCeiling> {
   const name = `ceiling-${randomUUID().slice(0, 8)}`;
   const { queue, worker: startWorker } = await openBackend(choice, name);
-  const opts: JobsOptions = { attempts: 5, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: { count: 1_000 }, removeOnFail: { count: 10_000 } };
+  const opts: JobsOptions = {
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1_000 },
+    removeOnComplete: { count: 1_000 },
+    removeOnFail: { count: 10_000 },
+  };
   let worker: CeilingWorker | undefined;
   try {
     const addStart = performance.now();
     for (let from = 0; from < jobs; from += CEILING_CHUNK) {
       const size = Math.min(CEILING_CHUNK, jobs - from);
-      await queue.addBulk(Array.from({ length: size }, () => ({ name: 'run-step', data: { jobId: randomUUID(), environmentId: randomUUID() }, opts })));
+      await queue.addBulk(
+        Array.from({ length: size }, () => ({
+          name: 'run-step',
+          data: { jobId: randomUUID(), environmentId: randomUUID() },
+          opts,
+        })),
+      );
     }
     const addSeconds = (performance.now() - addStart) / 1000;
 
@@ -156,7 +179,18 @@ export async function postgresInsertCeiling(databaseUrl: string, rows: number): 
   try {
     await pool.query(`DROP TABLE IF EXISTS ${table}`);
     await pool.query(`CREATE TABLE ${table} (LIKE messages INCLUDING ALL)`);
-    const columns = ['id', 'environment_id', 'organization_id', 'notification_id', 'job_id', 'subscriber_id', 'workflow_id', 'transaction_id', 'channel', 'content'];
+    const columns = [
+      'id',
+      'environment_id',
+      'organization_id',
+      'notification_id',
+      'job_id',
+      'subscriber_id',
+      'workflow_id',
+      'transaction_id',
+      'channel',
+      'content',
+    ];
     const environmentId = randomUUID();
     const organizationId = randomUUID();
     const statements = Math.ceil(rows / INSERT_ROWS_PER_STATEMENT);
@@ -168,8 +202,18 @@ export async function postgresInsertCeiling(databaseUrl: string, rows: number): 
         const base = values.length;
         tuples.push(`(${columns.map((_, c) => `$${base + c + 1}`).join(',')})`);
         const transactionId = randomUUID();
-        values.push(randomUUID(), environmentId, organizationId, randomUUID(), randomUUID(), randomUUID(), randomUUID(), transactionId, 'in_app',
-          JSON.stringify('Hello Bench, order order-1 is on its way'));
+        values.push(
+          randomUUID(),
+          environmentId,
+          organizationId,
+          randomUUID(),
+          randomUUID(),
+          randomUUID(),
+          randomUUID(),
+          transactionId,
+          'in_app',
+          JSON.stringify('Hello Bench, order order-1 is on its way'),
+        );
       }
       await pool.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ${tuples.join(',')}`, values);
     };
@@ -183,7 +227,12 @@ export async function postgresInsertCeiling(databaseUrl: string, rows: number): 
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    return { rows, rowsPerSecond: rows / seconds, rowsPerStatement: INSERT_ROWS_PER_STATEMENT, clients: INSERT_CLIENTS };
+    return {
+      rows,
+      rowsPerSecond: rows / seconds,
+      rowsPerStatement: INSERT_ROWS_PER_STATEMENT,
+      clients: INSERT_CLIENTS,
+    };
   } finally {
     await pool.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
     await pool.end();

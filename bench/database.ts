@@ -7,7 +7,8 @@ const SEED_BATCH = 100_000;
 
 /** Drops and recreates the database; returns its URL. */
 export async function recreateDatabase(adminUrl: string, name: string): Promise<string> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name "${name}" must be a plain lower-case identifier`);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name))
+    throw new Error(`database name "${name}" must be a plain lower-case identifier`);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -45,12 +46,10 @@ export async function seedSubscribers(pool: pg.Pool, scope: Scope, count: number
     );
   }
   const topicId = randomUUID();
-  await pool.query(`INSERT INTO topics (id, environment_id, organization_id, key, name) VALUES ($1, $2, $3, $4, 'Bench topic')`, [
-    topicId,
-    scope.environmentId,
-    scope.organizationId,
-    TOPIC_KEY,
-  ]);
+  await pool.query(
+    `INSERT INTO topics (id, environment_id, organization_id, key, name) VALUES ($1, $2, $3, $4, 'Bench topic')`,
+    [topicId, scope.environmentId, scope.organizationId, TOPIC_KEY],
+  );
   await pool.query(
     `INSERT INTO topic_subscribers (topic_id, subscriber_id, environment_id, organization_id, external_subscriber_id)
      SELECT $1, s.id, s.environment_id, s.organization_id, s.subscriber_id
@@ -69,23 +68,40 @@ export const inAppStep = (content: string) => ({
  * Creates a workflow with one in_app step through POST /v1/workflows; while that route does not
  * exist (404/405) the row is written with SQL in the stored shape instead. Returns its id.
  */
-export async function createWorkflow(pool: pg.Pool, scope: Scope, api: ApiClient, identifier: string): Promise<{ id: string; via: 'api' | 'sql' }> {
+export async function createWorkflow(
+  pool: pg.Pool,
+  scope: Scope,
+  api: ApiClient,
+  identifier: string,
+): Promise<{ id: string; via: 'api' | 'sql' }> {
   const content = 'Hello {{subscriber.firstName}}, order {{payload.orderId}} is on its way';
-  const res = await api.request('POST', '/v1/workflows', { name: identifier, identifier, active: true, steps: [inAppStep(content)] });
+  const res = await api.request('POST', '/v1/workflows', {
+    name: identifier,
+    identifier,
+    active: true,
+    steps: [inAppStep(content)],
+  });
   if (res.status === 201 || res.status === 200) {
     const body = (await res.json()) as { _id?: string; data?: { _id?: string } };
     const id = body._id ?? body.data?._id;
     if (!id) throw new Error(`POST /v1/workflows answered without _id: ${JSON.stringify(body)}`);
     return { id, via: 'api' };
   }
-  if (res.status !== 404 && res.status !== 405) throw new Error(`POST /v1/workflows failed ${res.status}: ${await res.text()}`);
+  if (res.status !== 404 && res.status !== 405)
+    throw new Error(`POST /v1/workflows failed ${res.status}: ${await res.text()}`);
 
   await pool.query(
     `INSERT INTO notification_groups (id, environment_id, organization_id, name) VALUES (gen_random_uuid(), $1, $2, 'General')
      ON CONFLICT DO NOTHING`,
     [scope.environmentId, scope.organizationId],
   );
-  const step = { _id: randomUUID(), active: true, shouldStopOnFail: false, template: { type: 'in_app', content }, filters: [] };
+  const step = {
+    _id: randomUUID(),
+    active: true,
+    shouldStopOnFail: false,
+    template: { type: 'in_app', content },
+    filters: [],
+  };
   const id = randomUUID();
   await pool.query(
     `INSERT INTO workflows (id, environment_id, organization_id, identifier, name, active, steps, notification_group_id)
@@ -101,8 +117,20 @@ export async function createWorkflow(pool: pg.Pool, scope: Scope, api: ApiClient
  * payload the feed shows), one completed in_app job and its execution detail, as the engine writes
  * them for an in_app step.
  */
-export async function seedFeed(pool: pg.Pool, scope: Scope, workflowId: string, rows: number, subscribers: number): Promise<void> {
-  const step = JSON.stringify({ _id: randomUUID(), active: true, shouldStopOnFail: false, template: { type: 'in_app', content: 'x' }, filters: [] });
+export async function seedFeed(
+  pool: pg.Pool,
+  scope: Scope,
+  workflowId: string,
+  rows: number,
+  subscribers: number,
+): Promise<void> {
+  const step = JSON.stringify({
+    _id: randomUUID(),
+    active: true,
+    shouldStopOnFail: false,
+    template: { type: 'in_app', content: 'x' },
+    filters: [],
+  });
   for (let from = 1; from <= rows; from += SEED_BATCH) {
     const to = Math.min(rows, from + SEED_BATCH - 1);
     await pool.query(
@@ -141,10 +169,20 @@ export async function settle(pool: pg.Pool): Promise<void> {
   await pool.query('CHECKPOINT');
 }
 
-export async function countMessages(pool: pg.Pool, where: { workflowId?: string; transactionId?: string }, environmentId: string): Promise<number> {
+export async function countMessages(
+  pool: pg.Pool,
+  where: { workflowId?: string; transactionId?: string },
+  environmentId: string,
+): Promise<number> {
   const { rows } = where.transactionId
-    ? await pool.query('SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND transaction_id = $2', [environmentId, where.transactionId])
-    : await pool.query('SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND workflow_id = $2', [environmentId, where.workflowId]);
+    ? await pool.query('SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND transaction_id = $2', [
+        environmentId,
+        where.transactionId,
+      ])
+    : await pool.query('SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND workflow_id = $2', [
+        environmentId,
+        where.workflowId,
+      ]);
   return rows[0].n;
 }
 
@@ -160,6 +198,7 @@ export function apiClient(port: number, apiKey: string): ApiClient {
   return {
     baseUrl,
     headers,
-    request: (method, path, body) => fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+    request: (method, path, body) =>
+      fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
   };
 }

@@ -47,7 +47,12 @@ function startScriptNodeArgs(): string[] {
  * A fresh database, then the api and the worker as separate processes from dist, as deployed.
  * The sweeper's grace is set beyond the run so it never re-enqueues the discarded accept backlog.
  */
-export async function deploy(options: BenchOptions, label: string, database: string, redis: boolean): Promise<Deployment> {
+export async function deploy(
+  options: BenchOptions,
+  label: string,
+  database: string,
+  redis: boolean,
+): Promise<Deployment> {
   const databaseUrl = await recreateDatabase(options.adminUrl, database);
   const queuePrefix = `bench-${Date.now().toString(36)}-${label}`;
   const env: Record<string, string> = {
@@ -67,17 +72,35 @@ export async function deploy(options: BenchOptions, label: string, database: str
     ...options.serviceEnv,
   };
   const profileArgs = (role: string) =>
-    options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`, `--cpu-prof-name=${label}-${role}-${Date.now()}.cpuprofile`] : [];
+    options.cpuProf
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${join(ROOT, 'bench', 'profiles')}`,
+          `--cpu-prof-name=${label}-${role}-${Date.now()}.cpuprofile`,
+        ]
+      : [];
   const nodeArgs = (role: string) => [...startScriptNodeArgs(), ...profileArgs(role)];
 
   const started: RunningProcess[] = [];
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   try {
-    const api = startProcess(`${label} api`, 'dist/apps/api/src/main.js', { ...env, ROLE: 'api' }, await freePort(), nodeArgs('api'));
+    const api = startProcess(
+      `${label} api`,
+      'dist/apps/api/src/main.js',
+      { ...env, ROLE: 'api' },
+      await freePort(),
+      nodeArgs('api'),
+    );
     started.push(api);
     await waitForHttp(api, '/health');
     // After the api migrated the database, so the worker boots on a ready schema.
-    const worker = startProcess(`${label} worker`, 'dist/apps/worker/src/main.js', { ...env, ROLE: 'worker' }, await freePort(), nodeArgs('worker'));
+    const worker = startProcess(
+      `${label} worker`,
+      'dist/apps/worker/src/main.js',
+      { ...env, ROLE: 'worker' },
+      await freePort(),
+      nodeArgs('worker'),
+    );
     started.push(worker);
     await waitForHttp(worker, '/health');
     const notes: string[] = [];
@@ -87,7 +110,10 @@ export async function deploy(options: BenchOptions, label: string, database: str
       if (redis) {
         const url = new URL(options.redisUrl);
         const { Queue } = withBackend(createRedisBackend);
-        return new Queue(name, { connection: { host: url.hostname, port: Number(url.port || 6379), maxRetriesPerRequest: null }, prefix: queuePrefix });
+        return new Queue(name, {
+          connection: { host: url.hostname, port: Number(url.port || 6379), maxRetriesPerRequest: null },
+          prefix: queuePrefix,
+        });
       }
       const { Queue } = withBackend(createPostgresBackend);
       return new Queue(name, { connection: { connectionString: databaseUrl, schema: PG_QUEUE_SCHEMA, max: 2 } });
@@ -121,7 +147,9 @@ export async function deploy(options: BenchOptions, label: string, database: str
       assertAlive() {
         for (const proc of processes) {
           if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
-            throw new Error(`${proc.name} died (${proc.child.exitCode ?? proc.child.signalCode}):\n${proc.output().slice(-4000)}`);
+            throw new Error(
+              `${proc.name} died (${proc.child.exitCode ?? proc.child.signalCode}):\n${proc.output().slice(-4000)}`,
+            );
           }
         }
       },

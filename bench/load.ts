@@ -54,7 +54,8 @@ function median(values: number[]): number {
 function combine(runs: LoadResult[]): LoadResult {
   const sum = (pick: (run: LoadResult) => number) => runs.reduce((total, run) => total + pick(run), 0);
   const statusCodes: Record<string, number> = {};
-  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  for (const run of runs)
+    for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
   const firstError = runs.find((run) => run.firstError)?.firstError;
   return {
     requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
@@ -94,7 +95,9 @@ async function measure(spec: LoadSpec): Promise<LoadResult> {
     timeout: 30,
     requests: [request],
   });
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]),
+  );
   const answered = result['2xx'] + result.non2xx;
   return {
     requestsPerSecond: result.duration > 0 ? result['2xx'] / result.duration : 0,

@@ -42,7 +42,11 @@ async function versions(options: BenchOptions) {
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
   const info = await redis.info('server');
   redis.disconnect();
-  return { node: process.version, postgres: rows[0].server_version as string, redis: /redis_version:(\S+)/.exec(info)?.[1] };
+  return {
+    node: process.version,
+    postgres: rows[0].server_version as string,
+    redis: /redis_version:(\S+)/.exec(info)?.[1],
+  };
 }
 
 /** The selected scenarios against one deployment, in the issue's order, each on a settled database. */
@@ -54,17 +58,31 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
     await settle(deployment.pool);
     return step(title, scenario);
   };
-  results.accept = await run('accept', `${label}: trigger accept (${options.connections} connections, ${options.duration} s each)`, () => triggerAccept(deployment, options));
-  results.fanOut = await run('fanout', `${label}: fan-out to a ${options.topicSize}-subscriber topic`, () => topicFanOut(deployment, options));
-  results.singles = await run('singles', `${label}: ${options.singles} single triggers`, () => singleTriggers(deployment, options));
-  if (withFeed) results.feed = await run('feed', `${label}: feed over ${options.feedRows} notifications`, () => feed(deployment, options));
+  results.accept = await run(
+    'accept',
+    `${label}: trigger accept (${options.connections} connections, ${options.duration} s each)`,
+    () => triggerAccept(deployment, options),
+  );
+  results.fanOut = await run('fanout', `${label}: fan-out to a ${options.topicSize}-subscriber topic`, () =>
+    topicFanOut(deployment, options),
+  );
+  results.singles = await run('singles', `${label}: ${options.singles} single triggers`, () =>
+    singleTriggers(deployment, options),
+  );
+  if (withFeed)
+    results.feed = await run('feed', `${label}: feed over ${options.feedRows} notifications`, () =>
+      feed(deployment, options),
+    );
   return results;
 }
 
 function serviceLogs(deployment: Deployment) {
   for (const note of deployment.notes) notes.push(`${deployment.label}: ${note}`);
   return Object.fromEntries(
-    [deployment.api, deployment.worker].map((proc) => [proc.name, { linesAtWarnOrAbove: proc.loggedLines(), tail: proc.output().slice(-3000) }]),
+    [deployment.api, deployment.worker].map((proc) => [
+      proc.name,
+      { linesAtWarnOrAbove: proc.loggedLines(), tail: proc.output().slice(-3000) },
+    ]),
   );
 }
 
@@ -76,7 +94,9 @@ async function main(): Promise<number> {
   }
   const startedAt = new Date().toISOString();
   const loadBefore = loadavg();
-  log(`${options.quick ? 'QUICK' : 'full'} run; parts: ${[...options.parts].join(', ')}; backends: ${[...options.backends].join(', ')}; ${cpus().length} cpus, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `${options.quick ? 'QUICK' : 'full'} run; parts: ${[...options.parts].join(', ')}; backends: ${[...options.backends].join(', ')}; ${cpus().length} cpus, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`,
+  );
   const runtime = await versions(options);
 
   const ceilings: Ceilings = {};
@@ -90,7 +110,11 @@ async function main(): Promise<number> {
     if (options.backends.has('redis')) {
       const prefix = `bench-ceiling-${stamp}`;
       ceilings.bullmqRedis = await step(`ceiling: BullMQ on Redis, ${options.ceilingJobs} jobs`, () =>
-        bullmqCeiling({ kind: 'redis', url: options.redisUrl, prefix }, options.ceilingJobs, options.deliveryTimeout * 1000),
+        bullmqCeiling(
+          { kind: 'redis', url: options.redisUrl, prefix },
+          options.ceilingJobs,
+          options.deliveryTimeout * 1000,
+        ),
       );
       await deleteRedisPrefix(options.redisUrl, prefix).catch(() => undefined);
     }
@@ -100,7 +124,9 @@ async function main(): Promise<number> {
     if (!options.backends.has(backend)) continue;
     const label = backend === 'redis' ? 'redis' : 'pg-queue';
     const database = backend === 'redis' ? options.database : `${options.database}_pgqueue`;
-    const deployment = await step(`${label}: deploy api + worker on a fresh database ${database}`, () => deploy(options, label, database, backend === 'redis'));
+    const deployment = await step(`${label}: deploy api + worker on a fresh database ${database}`, () =>
+      deploy(options, label, database, backend === 'redis'),
+    );
     if (!deployment) continue;
     try {
       await step(`${label}: seed ${options.subscribers} subscribers, topic of ${options.topicSize}`, () =>
@@ -113,7 +139,11 @@ async function main(): Promise<number> {
       }
       if (options.parts.has('ceilings') && backend === 'postgres') {
         ceilings.bullmqPostgres = await step(`ceiling: BullMQ on PostgreSQL, ${options.ceilingJobs} jobs`, () =>
-          bullmqCeiling({ kind: 'postgres', databaseUrl: deployment.databaseUrl, schema: 'bench_ceiling' }, options.ceilingJobs, options.deliveryTimeout * 1000),
+          bullmqCeiling(
+            { kind: 'postgres', databaseUrl: deployment.databaseUrl, schema: 'bench_ceiling' },
+            options.ceilingJobs,
+            options.deliveryTimeout * 1000,
+          ),
         );
       }
       Object.assign(backend === 'redis' ? redis : pgQueue, await runPhase(deployment, options, backend === 'redis'));
@@ -139,7 +169,13 @@ async function main(): Promise<number> {
         startedAt,
         finishedAt: new Date().toISOString(),
         settings: { ...settings, parts: [...parts], backends: [...backends], serviceEnv },
-        machine: { cpus: cpus().length, totalMemoryMb: Math.round(totalmem() / 1024 / 1024), loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), ...runtime },
+        machine: {
+          cpus: cpus().length,
+          totalMemoryMb: Math.round(totalmem() / 1024 / 1024),
+          loadAverageBefore: loadBefore,
+          loadAverageAfter: loadavg(),
+          ...runtime,
+        },
         table: rows.map((row) => ({ ...row, verdict: verdict(row) || undefined })),
         ceilings,
         redis,

@@ -41,8 +41,14 @@ const PARTS = ['ceilings', 'accept', 'fanout', 'singles', 'feed'];
 const BACKENDS = ['redis', 'postgres'];
 
 function readSet(raw: string | undefined, known: string[], name: string): Set<string> {
-  const values = new Set((raw ?? known.join(',')).split(',').map((value) => value.trim()).filter(Boolean));
-  for (const value of values) if (!known.includes(value)) throw new Error(`${name}: unknown value "${value}" (known: ${known.join(', ')})`);
+  const values = new Set(
+    (raw ?? known.join(','))
+      .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean),
+  );
+  for (const value of values)
+    if (!known.includes(value)) throw new Error(`${name}: unknown value "${value}" (known: ${known.join(', ')})`);
   return values;
 }
 
@@ -61,7 +67,8 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Record<string, st
 
 function loopbackUrl(raw: string, name: string): string {
   const host = new URL(raw).hostname;
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) throw new Error(`${name} must point at this machine (127.0.0.1), got ${host}`);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(host))
+    throw new Error(`${name} must point at this machine (127.0.0.1), got ${host}`);
   return raw;
 }
 
@@ -72,7 +79,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     const raw = s[`BENCH_${name}`];
     if (raw === undefined || raw === '') return quick ? small : full;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min) throw new Error(`BENCH_${name} must be an integer >= ${min}, got "${raw}"`);
+    if (!Number.isInteger(value) || value < min)
+      throw new Error(`BENCH_${name} must be an integer >= ${min}, got "${raw}"`);
     return value;
   };
 

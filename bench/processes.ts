@@ -46,7 +46,13 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-export function startProcess(name: string, script: string, env: Record<string, string>, port: number, nodeArgs: string[] = []): RunningProcess {
+export function startProcess(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  port: number,
+  nodeArgs: string[] = [],
+): RunningProcess {
   const child = spawn(process.execPath, [...nodeArgs, join(ROOT, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
@@ -85,7 +91,8 @@ export function startProcess(name: string, script: string, env: Record<string, s
 export async function waitForHttp(proc: RunningProcess, path: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited (${proc.child.exitCode}):\n${proc.output()}`);
+    if (proc.child.exitCode !== null)
+      throw new Error(`${proc.name} exited (${proc.child.exitCode}):\n${proc.output()}`);
     try {
       const res = await fetch(`http://127.0.0.1:${proc.port}${path}`);
       if (res.status === 200) return;

@@ -35,7 +35,10 @@ export interface Row {
 const RSS_TARGET: Target = { op: '<=', value: 350 };
 
 function ceilingRatios(value: number | undefined, entries: [string, number | undefined][]): Row['ratios'] {
-  return entries.map(([ceiling, bound]) => ({ ceiling, value: value !== undefined && bound ? value / bound : undefined }));
+  return entries.map(([ceiling, bound]) => ({
+    ceiling,
+    value: value !== undefined && bound ? value / bound : undefined,
+  }));
 }
 
 /** The result table. Targets are the issue's and apply to the Redis deployment only. */
@@ -43,22 +46,54 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
   const fastify = ceilings.fastify?.requestsPerSecond;
   const insert = ceilings.postgresInsert?.rowsPerSecond;
   const rows: Row[] = [];
-  if (ceilings.fastify) rows.push({ section: 'ceiling', metric: 'bare Fastify POST', value: fastify, unit: 'req/s', note: `p99 ${ceilings.fastify.p99Ms} ms` });
+  if (ceilings.fastify)
+    rows.push({
+      section: 'ceiling',
+      metric: 'bare Fastify POST',
+      value: fastify,
+      unit: 'req/s',
+      note: `p99 ${ceilings.fastify.p99Ms} ms`,
+    });
   for (const queue of [ceilings.bullmqRedis, ceilings.bullmqPostgres]) {
     if (!queue) continue;
     const note = queue.drained ? `${queue.jobs} jobs` : `${queue.jobs} jobs, NOT drained before the timeout`;
-    rows.push({ section: 'ceiling', metric: `BullMQ ${queue.backend} addBulk`, value: queue.addJobsPerSecond, unit: 'jobs/s', note });
-    rows.push({ section: 'ceiling', metric: `BullMQ ${queue.backend} drain`, value: queue.drainJobsPerSecond, unit: 'jobs/s', note: 'no-op processor, concurrency 50' });
-    rows.push({ section: 'ceiling', metric: `BullMQ ${queue.backend} addBulk + drain`, value: queue.jobsPerSecond, unit: 'jobs/s' });
+    rows.push({
+      section: 'ceiling',
+      metric: `BullMQ ${queue.backend} addBulk`,
+      value: queue.addJobsPerSecond,
+      unit: 'jobs/s',
+      note,
+    });
+    rows.push({
+      section: 'ceiling',
+      metric: `BullMQ ${queue.backend} drain`,
+      value: queue.drainJobsPerSecond,
+      unit: 'jobs/s',
+      note: 'no-op processor, concurrency 50',
+    });
+    rows.push({
+      section: 'ceiling',
+      metric: `BullMQ ${queue.backend} addBulk + drain`,
+      value: queue.jobsPerSecond,
+      unit: 'jobs/s',
+    });
   }
   if (ceilings.postgresInsert) {
     const c = ceilings.postgresInsert;
-    rows.push({ section: 'ceiling', metric: 'PostgreSQL multi-row insert', value: insert, unit: 'rows/s', note: `messages copy, ${c.rowsPerStatement} rows/stmt, ${c.clients} clients` });
+    rows.push({
+      section: 'ceiling',
+      metric: 'PostgreSQL multi-row insert',
+      value: insert,
+      unit: 'rows/s',
+      note: `messages copy, ${c.rowsPerStatement} rows/stmt, ${c.clients} clients`,
+    });
   }
 
   /** The separate measurements behind a median, when there were several. */
   const runsNote = (r: LoadResult) =>
-    r.runs ? `medians of ${r.runs.length} runs: ${r.runs.map((run) => `${run.requestsPerSecond.toFixed(0)} req/s p99 ${run.p99Ms}`).join(', ')}` : undefined;
+    r.runs
+      ? `medians of ${r.runs.length} runs: ${r.runs.map((run) => `${run.requestsPerSecond.toFixed(0)} req/s p99 ${run.p99Ms}`).join(', ')}`
+      : undefined;
 
   const phase = (section: string, results: PhaseResults, queue: QueueCeiling | undefined, withTargets: boolean) => {
     const t = (target: Target) => (withTargets ? target : undefined);
@@ -66,10 +101,31 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
     if (accept) {
       const s = accept.single;
       const errors = s.non2xx + s.errors;
-      rows.push({ section, metric: 'trigger accept', value: s.requestsPerSecond, unit: 'req/s', target: t({ op: '>=', value: 5000 }), ratios: ceilingRatios(s.requestsPerSecond, [['Fastify', fastify]]) });
+      rows.push({
+        section,
+        metric: 'trigger accept',
+        value: s.requestsPerSecond,
+        unit: 'req/s',
+        target: t({ op: '>=', value: 5000 }),
+        ratios: ceilingRatios(s.requestsPerSecond, [['Fastify', fastify]]),
+      });
       rows.push({ section, metric: 'trigger accept p50', value: s.p50Ms, unit: 'ms' });
-      rows.push({ section, metric: 'trigger accept p99', value: s.p99Ms, unit: 'ms', target: t({ op: '<=', value: 30 }), note: runsNote(s) });
-      rows.push({ section, metric: 'trigger accept non-2xx + errors', value: errors, unit: 'count', target: t({ op: '<=', value: 0 }), note: s.firstError });
+      rows.push({
+        section,
+        metric: 'trigger accept p99',
+        value: s.p99Ms,
+        unit: 'ms',
+        target: t({ op: '<=', value: 30 }),
+        note: runsNote(s),
+      });
+      rows.push({
+        section,
+        metric: 'trigger accept non-2xx + errors',
+        value: errors,
+        unit: 'count',
+        target: t({ op: '<=', value: 0 }),
+        note: s.firstError,
+      });
       const b = accept.bulk;
       rows.push({
         section,
@@ -77,21 +133,37 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
         value: b.eventsPerSecond,
         unit: 'events/s',
         target: t({ op: '>=', value: 20_000 }),
-        ratios: ceilingRatios(b.eventsPerSecond, [['PG insert', insert], ['BullMQ addBulk', queue?.addJobsPerSecond]]),
-        note: [`p99 ${b.p99Ms} ms, non-2xx ${b.non2xx + b.errors}${b.firstError ? `: ${b.firstError}` : ''}`, runsNote(b)].filter(Boolean).join('; '),
+        ratios: ceilingRatios(b.eventsPerSecond, [
+          ['PG insert', insert],
+          ['BullMQ addBulk', queue?.addJobsPerSecond],
+        ]),
+        note: [
+          `p99 ${b.p99Ms} ms, non-2xx ${b.non2xx + b.errors}${b.firstError ? `: ${b.firstError}` : ''}`,
+          runsNote(b),
+        ]
+          .filter(Boolean)
+          .join('; '),
       });
       rows.push(...rssRows(section, 'during accept', accept.rss, withTargets));
     }
-    for (const [name, delivery] of [['topic fan-out', fanOut], ['single triggers', singles]] as const) {
+    for (const [name, delivery] of [
+      ['topic fan-out', fanOut],
+      ['single triggers', singles],
+    ] as const) {
       if (!delivery) continue;
-      const incomplete = delivery.complete ? '' : `INCOMPLETE ${delivery.delivered}/${delivery.expected}, rest discarded; `;
+      const incomplete = delivery.complete
+        ? ''
+        : `INCOMPLETE ${delivery.delivered}/${delivery.expected}, rest discarded; `;
       rows.push({
         section,
         metric: `${name} deliveries`,
         value: delivery.deliveriesPerSecond,
         unit: 'msg/s',
         target: name === 'topic fan-out' ? t({ op: '>=', value: 5000 }) : undefined,
-        ratios: ceilingRatios(delivery.deliveriesPerSecond, [['BullMQ drain', queue?.drainJobsPerSecond], ['PG insert', insert]]),
+        ratios: ceilingRatios(delivery.deliveriesPerSecond, [
+          ['BullMQ drain', queue?.drainJobsPerSecond],
+          ['PG insert', insert],
+        ]),
         note: `${incomplete}${delivery.expected} recipients`,
       });
       rows.push({
@@ -101,7 +173,9 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
         unit: 's',
         target: name === 'topic fan-out' && delivery.expected >= 100_000 ? t({ op: '<=', value: 20 }) : undefined,
         note: [
-          delivery.firstMessageSeconds !== undefined ? `first message ${delivery.firstMessageSeconds.toFixed(2)} s` : 'no message',
+          delivery.firstMessageSeconds !== undefined
+            ? `first message ${delivery.firstMessageSeconds.toFixed(2)} s`
+            : 'no message',
           delivery.sendSeconds !== undefined ? `sending took ${delivery.sendSeconds.toFixed(2)} s` : undefined,
           `warm-up ${delivery.warmUpSeconds.toFixed(2)} s`,
         ]
@@ -111,7 +185,11 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
       rows.push(...rssRows(section, `during ${name}`, delivery.rss, withTargets));
     }
     if (feed) {
-      for (const [name, r] of [['page 0', feed.page0], ['page 50', feed.page50], ['by subscriberIds', feed.bySubscriber]] as const) {
+      for (const [name, r] of [
+        ['page 0', feed.page0],
+        ['page 50', feed.page50],
+        ['by subscriberIds', feed.bySubscriber],
+      ] as const) {
         rows.push({ section, metric: `feed ${name} p50`, value: r.p50Ms, unit: 'ms' });
         rows.push({
           section,
@@ -120,7 +198,12 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
           unit: 'ms',
           target: t({ op: '<=', value: 25 }),
           ratios: ceilingRatios(r.requestsPerSecond, [['Fastify (req/s)', fastify]]),
-          note: [`${r.requestsPerSecond.toFixed(0)} req/s, non-2xx ${r.non2xx + r.errors}, ${feed.seededRows} seeded`, runsNote(r)].filter(Boolean).join('; '),
+          note: [
+            `${r.requestsPerSecond.toFixed(0)} req/s, non-2xx ${r.non2xx + r.errors}, ${feed.seededRows} seeded`,
+            runsNote(r),
+          ]
+            .filter(Boolean)
+            .join('; '),
         });
       }
     }
@@ -133,8 +216,22 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
 function rssRows(section: string, during: string, rss: AcceptResult['rss'], withTargets: boolean): Row[] {
   const note = rss.sincePhaseStart ? undefined : 'peak since process start';
   return [
-    { section, metric: `api peak RSS ${during}`, value: rss.apiMb, unit: 'MB', target: withTargets ? RSS_TARGET : undefined, note },
-    { section, metric: `worker peak RSS ${during}`, value: rss.workerMb, unit: 'MB', target: withTargets ? RSS_TARGET : undefined, note },
+    {
+      section,
+      metric: `api peak RSS ${during}`,
+      value: rss.apiMb,
+      unit: 'MB',
+      target: withTargets ? RSS_TARGET : undefined,
+      note,
+    },
+    {
+      section,
+      metric: `worker peak RSS ${during}`,
+      value: rss.workerMb,
+      unit: 'MB',
+      target: withTargets ? RSS_TARGET : undefined,
+      note,
+    },
   ];
 }
 
@@ -152,7 +249,15 @@ export function verdict(row: Row): string {
 
 /** A plain-text table for the terminal. */
 export function formatTable(rows: Row[], quick: boolean): string {
-  const header = ['section', 'metric', 'value', 'unit', quick ? 'target (full sizes only)' : 'target', 'ratio to ceiling', 'note'];
+  const header = [
+    'section',
+    'metric',
+    'value',
+    'unit',
+    quick ? 'target (full sizes only)' : 'target',
+    'ratio to ceiling',
+    'note',
+  ];
   const lines = rows.map((row) => [
     row.section,
     row.metric,
@@ -163,6 +268,10 @@ export function formatTable(rows: Row[], quick: boolean): string {
     (row.note ?? '').replace(/\s+/g, ' ').slice(0, 120),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
-  const render = (cells: string[]) => cells.map((cell, i) => (i === 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  const render = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(render)].join('\n');
 }

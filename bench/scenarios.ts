@@ -22,10 +22,17 @@ function readRss(deployment: Deployment, reset: boolean): PeakRss {
 }
 
 /** One request first, so a broken route fails loudly instead of as 20 s of non-2xx. */
-async function expectStatus(deployment: Deployment, method: string, path: string, body: unknown, expected: number[]): Promise<unknown> {
+async function expectStatus(
+  deployment: Deployment,
+  method: string,
+  path: string,
+  body: unknown,
+  expected: number[],
+): Promise<unknown> {
   const res = await deployment.client.request(method, path, body);
   const text = await res.text();
-  if (!expected.includes(res.status)) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  if (!expected.includes(res.status))
+    throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
   return text ? JSON.parse(text) : undefined;
 }
 
@@ -45,7 +52,13 @@ export async function triggerAccept(deployment: Deployment, options: BenchOption
   const url = `${deployment.client.baseUrl}/v1/events/trigger`;
   await deployment.pauseFanOut();
   try {
-    const first = (await expectStatus(deployment, 'POST', '/v1/events/trigger', JSON.parse(triggerBody(1)), [200, 201])) as { status?: string };
+    const first = (await expectStatus(
+      deployment,
+      'POST',
+      '/v1/events/trigger',
+      JSON.parse(triggerBody(1)),
+      [200, 201],
+    )) as { status?: string };
     if (first.status !== 'processed') throw new Error(`trigger answered status ${first.status}, expected processed`);
     const reset = deployment.resetPeakRss();
     const single = await load({
@@ -76,13 +89,20 @@ export async function triggerAccept(deployment: Deployment, options: BenchOption
     const rss = readRss(deployment, reset);
     return {
       single,
-      bulk: { ...bulkLoad, eventsPerRequest: options.bulkSize, eventsPerSecond: (bulkLoad.ok2xx * options.bulkSize) / bulkLoad.seconds },
+      bulk: {
+        ...bulkLoad,
+        eventsPerRequest: options.bulkSize,
+        eventsPerSecond: (bulkLoad.ok2xx * options.bulkSize) / bulkLoad.seconds,
+      },
       rss,
       workflowVia: workflow.via,
     };
   } finally {
     await deployment.discardFanOutAndResume();
-    await deployment.pool.query('DELETE FROM trigger_events WHERE environment_id = $1 AND workflow_id = $2', [deployment.scope.environmentId, workflow.id]);
+    await deployment.pool.query('DELETE FROM trigger_events WHERE environment_id = $1 AND workflow_id = $2', [
+      deployment.scope.environmentId,
+      workflow.id,
+    ]);
   }
 }
 
@@ -107,7 +127,12 @@ export interface DeliveryResult {
  * Polls the count until it reaches `expected`, the deadline passes, or it stops moving. `expected`
  * may be a function answering undefined while triggers are still being sent (no stall then).
  */
-async function waitForDeliveries(count: () => Promise<number>, expectedNow: number | (() => number | undefined), startedAt: number, options: BenchOptions) {
+async function waitForDeliveries(
+  count: () => Promise<number>,
+  expectedNow: number | (() => number | undefined),
+  startedAt: number,
+  options: BenchOptions,
+) {
   const expectedOf = typeof expectedNow === 'number' ? () => expectedNow : expectedNow;
   const deadline = startedAt + options.deliveryTimeout * 1000;
   let delivered = 0;
@@ -140,13 +165,29 @@ async function waitForDeliveries(count: () => Promise<number>, expectedNow: numb
  * (a Redis worker resumed from a paused queue idles for seconds first) and the paths are warm.
  */
 async function warmUp(deployment: Deployment, options: BenchOptions): Promise<number> {
-  const workflows = await deployment.pool.query('SELECT 1 FROM workflows WHERE environment_id = $1 AND identifier = $2', [deployment.scope.environmentId, 'bench-warmup']);
-  if (workflows.rowCount === 0) await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-warmup');
+  const workflows = await deployment.pool.query(
+    'SELECT 1 FROM workflows WHERE environment_id = $1 AND identifier = $2',
+    [deployment.scope.environmentId, 'bench-warmup'],
+  );
+  if (workflows.rowCount === 0)
+    await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-warmup');
   const transactionId = `bench-warmup-${randomUUID()}`;
   const startedAt = performance.now();
-  await expectStatus(deployment, 'POST', '/v1/events/trigger', { name: 'bench-warmup', to: `${SUBSCRIBER_PREFIX}1`, transactionId }, [200, 201]);
-  const waited = await waitForDeliveries(() => countMessages(deployment.pool, { transactionId }, deployment.scope.environmentId), 1, startedAt, options);
-  if (!waited.complete) throw new Error(`warm-up trigger not delivered within ${waited.seconds.toFixed(0)} s: is the worker consuming?`);
+  await expectStatus(
+    deployment,
+    'POST',
+    '/v1/events/trigger',
+    { name: 'bench-warmup', to: `${SUBSCRIBER_PREFIX}1`, transactionId },
+    [200, 201],
+  );
+  const waited = await waitForDeliveries(
+    () => countMessages(deployment.pool, { transactionId }, deployment.scope.environmentId),
+    1,
+    startedAt,
+    options,
+  );
+  if (!waited.complete)
+    throw new Error(`warm-up trigger not delivered within ${waited.seconds.toFixed(0)} s: is the worker consuming?`);
   return waited.seconds;
 }
 
@@ -157,8 +198,15 @@ export async function topicFanOut(deployment: Deployment, options: BenchOptions)
   const transactionId = `bench-fanout-${randomUUID()}`;
   const reset = deployment.resetPeakRss();
   const startedAt = performance.now();
-  const body = { name: 'bench-fanout', to: [{ type: 'Topic', topicKey: TOPIC_KEY }], transactionId, payload: { orderId: 'fan-out' } };
-  const answer = (await expectStatus(deployment, 'POST', '/v1/events/trigger', body, [200, 201])) as { status?: string };
+  const body = {
+    name: 'bench-fanout',
+    to: [{ type: 'Topic', topicKey: TOPIC_KEY }],
+    transactionId,
+    payload: { orderId: 'fan-out' },
+  };
+  const answer = (await expectStatus(deployment, 'POST', '/v1/events/trigger', body, [200, 201])) as {
+    status?: string;
+  };
   if (answer.status !== 'processed') throw new Error(`topic trigger answered status ${answer.status}`);
   const waited = await waitForDeliveries(
     () => countMessages(deployment.pool, { transactionId }, deployment.scope.environmentId),
@@ -194,7 +242,12 @@ export async function singleTriggers(deployment: Deployment, options: BenchOptio
       headers: deployment.client.headers,
       connections: options.singlesConnections,
       amount: options.singles,
-      bodyFor: (n) => JSON.stringify({ name: 'bench-single', to: `${SUBSCRIBER_PREFIX}${(n % options.singles) + 1}`, payload: { orderId: `single-${n}` } }),
+      bodyFor: (n) =>
+        JSON.stringify({
+          name: 'bench-single',
+          to: `${SUBSCRIBER_PREFIX}${(n % options.singles) + 1}`,
+          payload: { orderId: `single-${n}` },
+        }),
     });
   } finally {
     // Ends the poller at once when sending failed.
@@ -205,7 +258,15 @@ export async function singleTriggers(deployment: Deployment, options: BenchOptio
   deployment.assertAlive();
   const rss = readRss(deployment, reset);
   if (!waited.complete) await deployment.discardBacklog();
-  return { expected: accept.ok2xx, ...waited, sendSeconds, accept, warmUpSeconds, backlogDiscarded: !waited.complete, rss };
+  return {
+    expected: accept.ok2xx,
+    ...waited,
+    sendSeconds,
+    accept,
+    warmUpSeconds,
+    backlogDiscarded: !waited.complete,
+    rss,
+  };
 }
 
 export interface FeedResult {
@@ -238,7 +299,9 @@ export async function feed(deployment: Deployment, options: BenchOptions): Promi
   };
   const page0 = await run('page=0&limit=10');
   const page50 = await run('page=50&limit=10');
-  const bySubscriber = await run(`subscriberIds=${SUBSCRIBER_PREFIX}${Math.min(777, options.subscribers)}&page=0&limit=10`);
+  const bySubscriber = await run(
+    `subscriberIds=${SUBSCRIBER_PREFIX}${Math.min(777, options.subscribers)}&page=0&limit=10`,
+  );
   deployment.assertAlive();
   return { seededRows: options.feedRows, seedSeconds, page0, page50, bySubscriber };
 }

@@ -23,7 +23,11 @@ function sendChunked(port: number, method: string, path: string, apiKey: string,
         method,
         path,
         agent: false,
-        headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        headers: {
+          authorization: `ApiKey ${apiKey}`,
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+        },
       },
       (res) => {
         answered = true;
@@ -65,15 +69,24 @@ describe('body limits apply to the bytes received, chunked or not', () => {
   });
 
   it('a 3 MB chunked PATCH /v2/subscribers/{id} is 413 like the same body with Content-Length, and nothing is stored', async () => {
-    expect((await t.api('post', '/v2/subscribers').send({ subscriberId: 'chunky', firstName: 'Before' })).status).toBe(201);
+    expect((await t.api('post', '/v2/subscribers').send({ subscriberId: 'chunky', firstName: 'Before' })).status).toBe(
+      201,
+    );
     const body = JSON.stringify({ firstName: 'After', data: { blob: 'x'.repeat(3_000_000) } });
 
-    const withLength = await t.api('patch', '/v2/subscribers/chunky').send(body).set('Content-Type', 'application/json');
+    const withLength = await t
+      .api('patch', '/v2/subscribers/chunky')
+      .send(body)
+      .set('Content-Type', 'application/json');
     expect(withLength.status).toBe(413);
 
     const chunked = await sendChunked(port, 'PATCH', '/v2/subscribers/chunky', t.apiKey, body);
     expect(chunked.status).toBe(413);
-    expect(JSON.parse(chunked.body)).toMatchObject({ statusCode: 413, error: 'Payload Too Large', path: '/v2/subscribers/chunky' });
+    expect(JSON.parse(chunked.body)).toMatchObject({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      path: '/v2/subscribers/chunky',
+    });
 
     const stored = await t.api('get', '/v2/subscribers/chunky');
     expect(stored.status).toBe(200);
@@ -83,14 +96,32 @@ describe('body limits apply to the bytes received, chunked or not', () => {
   it('each route keeps its own limit for chunked bodies: a trigger takes 300 KB, a tenant does not; a trigger over 512 KB is 413', async () => {
     const workflow = await createWorkflow(t, { steps: [inApp()] });
     const payload = { text: 'y'.repeat(300 * 1024) };
-    const trigger = await sendChunked(port, 'POST', '/v1/events/trigger', t.apiKey, JSON.stringify({ name: workflow.identifier, to: 'chunked-to', payload }));
+    const trigger = await sendChunked(
+      port,
+      'POST',
+      '/v1/events/trigger',
+      t.apiKey,
+      JSON.stringify({ name: workflow.identifier, to: 'chunked-to', payload }),
+    );
     expect(trigger.status).toBe(201);
 
-    const tenant = await sendChunked(port, 'POST', '/v1/tenants', t.apiKey, JSON.stringify({ identifier: 'chunked-tenant', name: 'T', data: payload }));
+    const tenant = await sendChunked(
+      port,
+      'POST',
+      '/v1/tenants',
+      t.apiKey,
+      JSON.stringify({ identifier: 'chunked-tenant', name: 'T', data: payload }),
+    );
     expect(tenant.status).toBe(413);
     expect((await t.api('get', '/v1/tenants/chunked-tenant')).status).toBe(404);
 
-    const tooBig = await sendChunked(port, 'POST', '/v1/events/trigger', t.apiKey, JSON.stringify({ name: workflow.identifier, to: 'chunked-to', payload: { text: 'y'.repeat(600 * 1024) } }));
+    const tooBig = await sendChunked(
+      port,
+      'POST',
+      '/v1/events/trigger',
+      t.apiKey,
+      JSON.stringify({ name: workflow.identifier, to: 'chunked-to', payload: { text: 'y'.repeat(600 * 1024) } }),
+    );
     expect(tooBig.status).toBe(413);
   });
 });

@@ -19,7 +19,11 @@ describe('a bulk trigger costs one rate-limit token per event', () => {
   it('a bulk of more events than the burst is refused with 429, and takes nothing from the bucket', async () => {
     const refused = await t.api('post', '/v1/events/trigger/bulk').send({ events: events(11, 'too-many') });
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', path: '/v1/events/trigger/bulk' });
+    expect(refused.body).toMatchObject({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      path: '/v1/events/trigger/bulk',
+    });
     expect(refused.body.message).toContain('11 events');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 
@@ -40,10 +44,18 @@ describe('a bulk trigger costs one rate-limit token per event', () => {
     const other = await t.createKeyFor('Production');
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      statuses.push((await t.api('post', '/v1/events/trigger', other.apiKey).send({ name: 'no-such-workflow', to: `single-${i}`, payload: {} })).status);
+      statuses.push(
+        (
+          await t
+            .api('post', '/v1/events/trigger', other.apiKey)
+            .send({ name: 'no-such-workflow', to: `single-${i}`, payload: {} })
+        ).status,
+      );
     }
     expect(statuses.slice(0, 10).every((status) => status !== 429)).toBe(true);
-    const bulk = await t.api('post', '/v1/events/trigger/bulk', other.apiKey).send({ events: events(2, 'after-singles') });
+    const bulk = await t
+      .api('post', '/v1/events/trigger/bulk', other.apiKey)
+      .send({ events: events(2, 'after-singles') });
     expect(bulk.status).toBe(429);
   });
 });

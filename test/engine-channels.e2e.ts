@@ -20,7 +20,17 @@ describe('workflow engine: email, chat and push in one workflow', () => {
 
   it('each step reaches its receiver with the rendered content; one message per step', async () => {
     const integrations = [
-      { providerId: 'nodemailer', channel: 'email', credentials: { host: '127.0.0.1', port: String(smtp.port), secure: false, ignoreTls: true, from: 'app@example.com' } },
+      {
+        providerId: 'nodemailer',
+        channel: 'email',
+        credentials: {
+          host: '127.0.0.1',
+          port: String(smtp.port),
+          secure: false,
+          ignoreTls: true,
+          from: 'app@example.com',
+        },
+      },
       { providerId: 'chat-webhook', channel: 'chat', credentials: {} },
       { providerId: 'push-webhook', channel: 'push', credentials: { webhookUrl: `${http.url}/push` } },
     ];
@@ -28,23 +38,45 @@ describe('workflow engine: email, chat and push in one workflow', () => {
       const res = await t.api('post', '/v1/integrations').send(body);
       expect([res.status, res.body.errors]).toEqual([201, undefined]);
     }
-    await t.api('post', '/v2/subscribers').send({ subscriberId: 'chan-sub', firstName: 'Ada', email: 'ada@example.com' }).expect(201);
-    await t.api('patch', '/v1/subscribers/chan-sub/credentials').send({ providerId: 'chat-webhook', credentials: { webhookUrl: `${http.url}/chat` } }).expect(200);
-    await t.api('patch', '/v1/subscribers/chan-sub/credentials').send({ providerId: 'push-webhook', credentials: { deviceTokens: ['token-1'] } }).expect(200);
+    await t
+      .api('post', '/v2/subscribers')
+      .send({ subscriberId: 'chan-sub', firstName: 'Ada', email: 'ada@example.com' })
+      .expect(201);
+    await t
+      .api('patch', '/v1/subscribers/chan-sub/credentials')
+      .send({ providerId: 'chat-webhook', credentials: { webhookUrl: `${http.url}/chat` } })
+      .expect(200);
+    await t
+      .api('patch', '/v1/subscribers/chan-sub/credentials')
+      .send({ providerId: 'push-webhook', credentials: { deviceTokens: ['token-1'] } })
+      .expect(200);
     const workflow = await t.api('post', '/v1/workflows').send({
       name: 'Three channels',
       identifier: 'three-channels',
       steps: [
-        { template: { type: 'email', subject: 'Order {{payload.order}}', content: '<p>Hi {{subscriber.firstName}}, order {{payload.order}} shipped</p>' } },
+        {
+          template: {
+            type: 'email',
+            subject: 'Order {{payload.order}}',
+            content: '<p>Hi {{subscriber.firstName}}, order {{payload.order}} shipped</p>',
+          },
+        },
         { template: { type: 'chat', content: 'chat: order {{payload.order}}' } },
         { template: { type: 'push', title: 'Order {{payload.order}}', content: 'push for {{subscriber.firstName}}' } },
       ],
     });
     expect(workflow.status).toBe(201);
 
-    const { transactionId, jobs } = await triggerAndSettle(t, { name: 'three-channels', to: 'chan-sub', payload: { order: 'A-1' } });
+    const { transactionId, jobs } = await triggerAndSettle(t, {
+      name: 'three-channels',
+      to: 'chan-sub',
+      payload: { order: 'A-1' },
+    });
     const details = await Promise.all(jobs.map((job) => detailsOf(t, job.id)));
-    expect({ statuses: jobs.map((job) => job.status), details: details.flat().map((detail) => detail.detail) }).toMatchObject({
+    expect({
+      statuses: jobs.map((job) => job.status),
+      details: details.flat().map((detail) => detail.detail),
+    }).toMatchObject({
       statuses: ['completed', 'completed', 'completed'],
     });
     expect(smtp.mails).toHaveLength(1);
@@ -53,8 +85,12 @@ describe('workflow engine: email, chat and push in one workflow', () => {
     expect(smtp.mails[0].raw).toContain('Hi Ada, order A-1 shipped');
     const chat = http.requests.filter((request) => request.url === '/chat');
     const push = http.requests.filter((request) => request.url === '/push');
-    expect(chat.map((request) => request.json)).toEqual([expect.objectContaining({ content: 'chat: order A-1', subscriberId: 'chan-sub', transactionId })]);
-    expect(push.map((request) => request.json)).toEqual([expect.objectContaining({ target: ['token-1'], title: 'Order A-1', content: 'push for Ada' })]);
+    expect(chat.map((request) => request.json)).toEqual([
+      expect.objectContaining({ content: 'chat: order A-1', subscriberId: 'chan-sub', transactionId }),
+    ]);
+    expect(push.map((request) => request.json)).toEqual([
+      expect.objectContaining({ target: ['token-1'], title: 'Order A-1', content: 'push for Ada' }),
+    ]);
     const messages = await messagesOf(t, transactionId);
     expect(messages.map((message) => [message.channel, message.status]).sort()).toEqual([
       ['chat', 'sent'],
@@ -64,12 +100,24 @@ describe('workflow engine: email, chat and push in one workflow', () => {
     expect(jobs.map((job) => job.type)).toEqual(['email', 'chat', 'push']);
   }, 30_000);
   it('escapes payload values in email and in_app content (raw keeps trusted HTML); chat text and subjects stay as sent', async () => {
-    await t.api('post', '/v2/subscribers').send({ subscriberId: 'html-sub', firstName: 'Ada', email: 'html@example.com' }).expect(201);
-    await t.api('patch', '/v1/subscribers/html-sub/credentials').send({ providerId: 'chat-webhook', credentials: { webhookUrl: `${http.url}/chat` } }).expect(200);
+    await t
+      .api('post', '/v2/subscribers')
+      .send({ subscriberId: 'html-sub', firstName: 'Ada', email: 'html@example.com' })
+      .expect(201);
+    await t
+      .api('patch', '/v1/subscribers/html-sub/credentials')
+      .send({ providerId: 'chat-webhook', credentials: { webhookUrl: `${http.url}/chat` } })
+      .expect(200);
     const workflow = await t.api('post', '/v1/workflows').send({
       name: 'Escaped HTML',
       steps: [
-        { template: { type: 'email', subject: 'About {{ payload.html }}', content: '<p>{{ payload.html }}</p>{{ payload.trusted | raw }}' } },
+        {
+          template: {
+            type: 'email',
+            subject: 'About {{ payload.html }}',
+            content: '<p>{{ payload.html }}</p>{{ payload.trusted | raw }}',
+          },
+        },
         { template: { type: 'in_app', content: '<p>{{ payload.html }}</p>{{ payload.trusted | raw }}' } },
         { template: { type: 'chat', content: 'chat {{ payload.html }}' } },
       ],
@@ -77,7 +125,11 @@ describe('workflow engine: email, chat and push in one workflow', () => {
     expect(workflow.status).toBe(201);
     const mailsBefore = smtp.mails.length;
     const payload = { html: '<script>steal()</script>', trusted: '<a href="https://example.com">ok</a>' };
-    const { transactionId, jobs } = await triggerAndSettle(t, { name: workflow.body.triggers[0].identifier, to: 'html-sub', payload });
+    const { transactionId, jobs } = await triggerAndSettle(t, {
+      name: workflow.body.triggers[0].identifier,
+      to: 'html-sub',
+      payload,
+    });
     expect(jobs.map((job) => job.status)).toEqual(['completed', 'completed', 'completed']);
     const mail = smtp.mails[mailsBefore].raw;
     const [, html] = mail.split('Content-Type: text/html');
@@ -86,6 +138,8 @@ describe('workflow engine: email, chat and push in one workflow', () => {
     expect(mail).toContain('Subject: About <script>steal()</script>');
     const inApp = (await messagesOf(t, transactionId)).find((message) => message.channel === 'in_app');
     expect(inApp?.content).toBe('<p>&lt;script&gt;steal()&lt;/script&gt;</p><a href="https://example.com">ok</a>');
-    expect(http.requests.filter((request) => request.url === '/chat').at(-1)?.json).toMatchObject({ content: 'chat <script>steal()</script>' });
+    expect(http.requests.filter((request) => request.url === '/chat').at(-1)?.json).toMatchObject({
+      content: 'chat <script>steal()</script>',
+    });
   }, 30_000);
 });

@@ -33,11 +33,15 @@ describe('workflow engine: poison step jobs', () => {
     const res = await t.api('post', '/v1/events/trigger').send({ name: workflow, to });
     expect(res.status).toBe(201);
     const transactionId = res.body.transactionId as string;
-    await waitFor(async () => (await jobsOf(t, transactionId)).length === count, { description: `the jobs of ${transactionId}` });
+    await waitFor(async () => (await jobsOf(t, transactionId)).length === count, {
+      description: `the jobs of ${transactionId}`,
+    });
     return transactionId;
   };
   const waitingEntries = async () =>
-    (await steps().getJobs(['waiting', 'paused' as 'waiting', 'prioritized', 'delayed'])).map((job) => job.data as JobPayloads['run-step']);
+    (await steps().getJobs(['waiting', 'paused' as 'waiting', 'prioritized', 'delayed'])).map(
+      (job) => job.data as JobPayloads['run-step'],
+    );
 
   it('counts a stall each time the sweeper hands back a job its worker died running; at JOB_MAX_STALLS the job fails with a detail and the next step runs', async () => {
     const workflow = await createWorkflow(t, { steps: [inApp('poison'), inApp('after')] });
@@ -70,18 +74,31 @@ describe('workflow engine: poison step jobs', () => {
     } finally {
       await steps().resume();
     }
-    await waitFor(async () => (await jobsOf(t, poisonTxn)).every((job) => job.status !== 'queued' && job.status !== 'pending' && job.status !== 'running'), {
-      description: 'the poison job to end and the next step to run',
-    });
+    await waitFor(
+      async () =>
+        (await jobsOf(t, poisonTxn)).every(
+          (job) => job.status !== 'queued' && job.status !== 'pending' && job.status !== 'running',
+        ),
+      {
+        description: 'the poison job to end and the next step to run',
+      },
+    );
     const [failed, after] = await jobsOf(t, poisonTxn);
     const detail = `The worker running this step stopped ${maxStalls} times (crash, out of memory or a lost lock); the step is not retried`;
-    expect([failed.status, failed.error, failed.stalls, failed.attempts]).toEqual(['failed', detail, maxStalls, maxStalls + 1]);
+    expect([failed.status, failed.error, failed.stalls, failed.attempts]).toEqual([
+      'failed',
+      detail,
+      maxStalls,
+      maxStalls + 1,
+    ]);
     expect((await detailsOf(t, failed.id)).map((row) => [row.status, row.detail])).toEqual([['Failed', detail]]);
     // Not run again: no message of the poison step; the next step ran as after any failed step.
     expect(after.status).toBe('completed');
     expect((await messagesOf(t, poisonTxn)).map((message) => message.jobId)).toEqual([after.id]);
     // The job whose entry was lost ran normally, with its stalls untouched.
-    await waitFor(async () => (await jobsOf(t, lostTxn)).every((job) => job.status === 'completed'), { description: 'the lost entry recovered' });
+    await waitFor(async () => (await jobsOf(t, lostTxn)).every((job) => job.status === 'completed'), {
+      description: 'the lost entry recovered',
+    });
     expect((await jobsOf(t, lostTxn)).map((job) => job.stalls)).toEqual([0, 0]);
     expect(await messagesOf(t, lostTxn)).toHaveLength(2);
   });
@@ -93,12 +110,17 @@ describe('workflow engine: poison step jobs', () => {
     try {
       transactionId = await triggerHeld(workflow.identifier, 'survivor-sub', 1);
       await steps().drain(true);
-      await t.db.update(jobs).set({ status: 'running', attempts: 1, stalls: maxStalls - 2, updatedAt: LONG_AGO() }).where(eq(jobs.transactionId, transactionId));
+      await t.db
+        .update(jobs)
+        .set({ status: 'running', attempts: 1, stalls: maxStalls - 2, updatedAt: LONG_AGO() })
+        .where(eq(jobs.transactionId, transactionId));
       await sweep();
     } finally {
       await steps().resume();
     }
-    await waitFor(async () => (await jobsOf(t, transactionId))[0].status === 'completed', { description: 'the re-run' });
+    await waitFor(async () => (await jobsOf(t, transactionId))[0].status === 'completed', {
+      description: 'the re-run',
+    });
     const [job] = await jobsOf(t, transactionId);
     expect([job.stalls, job.attempts]).toEqual([maxStalls - 1, 2]);
     expect(await messagesOf(t, transactionId)).toHaveLength(1);
@@ -131,7 +153,9 @@ describe('workflow engine: poison step jobs', () => {
       } finally {
         await steps().resume();
       }
-      await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => job.status === 'completed'), { description: 'the four jobs' });
+      await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => job.status === 'completed'), {
+        description: 'the four jobs',
+      });
     } finally {
       spy.mockRestore();
     }

@@ -3,7 +3,15 @@ import { eq } from 'drizzle-orm';
 import { newId } from '#common';
 import { jobs, messages, notifications, SubscriberRepository, TopicRepository, triggerEvents } from '#dal';
 import { QUEUE_NAMES, RecoverySweeper } from '#event-processing';
-import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf, step, triggerAndSettle } from './support/engine-fixtures.js';
+import {
+  createWorkflow,
+  detailsOf,
+  inApp,
+  jobsOf,
+  messagesOf,
+  step,
+  triggerAndSettle,
+} from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { sleep, waitFor } from './support/wait.js';
 
@@ -20,14 +28,29 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
     await t?.close();
   });
 
-  const eventOf = async (transactionId: string) => (await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, transactionId)))[0];
-  const notificationsOf = (transactionId: string) => t.db.select().from(notifications).where(eq(notifications.transactionId, transactionId));
+  const eventOf = async (transactionId: string) =>
+    (await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, transactionId)))[0];
+  const notificationsOf = (transactionId: string) =>
+    t.db.select().from(notifications).where(eq(notifications.transactionId, transactionId));
   /** An accepted event whose fan-out entry never reached the queue (or whose worker died), as a crash leaves it. */
-  const storeEvent = async (workflowId: string, transactionId: string, to: unknown, status: 'received' | 'processing' = 'received') => {
+  const storeEvent = async (
+    workflowId: string,
+    transactionId: string,
+    to: unknown,
+    status: 'received' | 'processing' = 'received',
+  ) => {
     // Straight into the table: the repository's insert stores what the api accepts (received, now).
     const [row] = await t.db
       .insert(triggerEvents)
-      .values({ id: newId(), ...scope, transactionId, workflowId, request: { to, payload: {} }, status, updatedAt: LONG_AGO() })
+      .values({
+        id: newId(),
+        ...scope,
+        transactionId,
+        workflowId,
+        request: { to, payload: {} },
+        status,
+        updatedAt: LONG_AGO(),
+      })
       .returning();
     return row;
   };
@@ -43,28 +66,55 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
 
     it('re-runs a job left `running` by a dead worker: exactly one message', async () => {
       const workflow = await createWorkflow(t, { steps: [inApp('once')] });
-      const { transactionId, jobs: [done] } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-running' });
+      const {
+        transactionId,
+        jobs: [done],
+      } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-running' });
       // The worker died after creating the message, before recording the job's outcome.
       await t.db.update(jobs).set({ status: 'running', updatedAt: LONG_AGO() }).where(eq(jobs.id, done.id));
       await t.app.get(RecoverySweeper).sweep();
-      await waitFor(async () => (await jobsOf(t, transactionId))[0].status === 'completed', { description: 'the re-run' });
+      await waitFor(async () => (await jobsOf(t, transactionId))[0].status === 'completed', {
+        description: 'the re-run',
+      });
       expect(await messagesOf(t, transactionId)).toHaveLength(1);
-      expect((await detailsOf(t, done.id)).map((detail) => detail.detail)).toContain('Message was already sent by an earlier run of this step');
+      expect((await detailsOf(t, done.id)).map((detail) => detail.detail)).toContain(
+        'Message was already sent by an earlier run of this step',
+      );
     });
 
     it('resumes a delay whose worker died mid-resume, then runs the next step', async () => {
-      const workflow = await createWorkflow(t, { steps: [step({ template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'hours' } }), inApp('after')] });
-      const { transactionId, jobs: [delay] } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-delay' }, (rows) => rows[0]?.status === 'delayed');
-      await t.db.update(jobs).set({ status: 'running', runAt: new Date(Date.now() - 1_000), updatedAt: LONG_AGO() }).where(eq(jobs.id, delay.id));
+      const workflow = await createWorkflow(t, {
+        steps: [
+          step({ template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'hours' } }),
+          inApp('after'),
+        ],
+      });
+      const {
+        transactionId,
+        jobs: [delay],
+      } = await triggerAndSettle(
+        t,
+        { name: workflow.identifier, to: 'rec-delay' },
+        (rows) => rows[0]?.status === 'delayed',
+      );
+      await t.db
+        .update(jobs)
+        .set({ status: 'running', runAt: new Date(Date.now() - 1_000), updatedAt: LONG_AGO() })
+        .where(eq(jobs.id, delay.id));
       await t.app.get(RecoverySweeper).sweep();
-      await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => job.status === 'completed'), { description: 'the chain' });
+      await waitFor(async () => (await jobsOf(t, transactionId)).every((job) => job.status === 'completed'), {
+        description: 'the chain',
+      });
       expect((await detailsOf(t, delay.id)).map((detail) => detail.detail)).toContain('Delay is finished');
       expect(await messagesOf(t, transactionId)).toHaveLength(1);
     });
 
     it('leaves a queued job alone while the step queue has a backlog, takes it once the queue is empty', async () => {
       const workflow = await createWorkflow(t, { steps: [inApp('late')] });
-      const { transactionId, jobs: [done] } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-backlog' });
+      const {
+        transactionId,
+        jobs: [done],
+      } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-backlog' });
       await t.db.delete(messages).where(eq(messages.jobId, done.id));
       const steps = t.queue.queue(QUEUE_NAMES.steps);
       await steps.pause();
@@ -78,14 +128,18 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
       } finally {
         await steps.resume();
       }
-      await waitFor(async () => (await steps.getJobCounts('waiting')).waiting === 0, { description: 'the backlog to drain' });
+      await waitFor(async () => (await steps.getJobCounts('waiting')).waiting === 0, {
+        description: 'the backlog to drain',
+      });
       await t.app.get(RecoverySweeper).sweep();
       await waitFor(async () => (await messagesOf(t, transactionId)).length === 1, { description: 'the re-run' });
     });
 
     it('leaves a running job with a fresh heartbeat alone', async () => {
       const workflow = await createWorkflow(t, { steps: [inApp('busy')] });
-      const { jobs: [done] } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-busy' });
+      const {
+        jobs: [done],
+      } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-busy' });
       await t.db.update(jobs).set({ status: 'running', updatedAt: new Date() }).where(eq(jobs.id, done.id));
       await t.app.get(RecoverySweeper).sweep();
       expect((await jobsOf(t, done.transactionId))[0].status).toBe('running');
@@ -123,7 +177,9 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
         actor: 'gone-1',
       });
       expect(res.body.status).toBe('processed');
-      await waitFor(async () => (await eventOf(res.body.transactionId))?.status === 'done', { description: 'the fan-out' });
+      await waitFor(async () => (await eventOf(res.body.transactionId))?.status === 'done', {
+        description: 'the fan-out',
+      });
       const rows = await notificationsOf(res.body.transactionId);
       const alive = await subscribers.findBySubscriberId(t.environment.id, 'alive-1');
       expect(rows.map((row) => row.subscriberId)).toEqual([alive!.id]);
@@ -134,16 +190,32 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
 
     it('members of a topic: skipped, the other members still receive', async () => {
       const subscribers = t.app.get(SubscriberRepository);
-      const members = await subscribers.upsertMany(scope, ['t-1', 't-2', 't-3'].map((subscriberId) => ({ subscriberId })));
+      const members = await subscribers.upsertMany(
+        scope,
+        ['t-1', 't-2', 't-3'].map((subscriberId) => ({ subscriberId })),
+      );
       const topics = t.app.get(TopicRepository);
       const { row: topic } = await topics.upsert(scope, 'with-deleted', 'With deleted');
-      await topics.addMembers(scope, topic.id, members.map((member) => ({ subscriberId: member.id, externalSubscriberId: member.subscriberId })));
+      await topics.addMembers(
+        scope,
+        topic.id,
+        members.map((member) => ({ subscriberId: member.id, externalSubscriberId: member.subscriberId })),
+      );
       await t.api('delete', '/v2/subscribers/t-2').expect(204);
       const workflow = await createWorkflow(t, { steps: [inApp('topic')] });
-      const res = await t.api('post', '/v1/events/trigger').send({ name: workflow.identifier, to: { type: 'Topic', topicKey: 'with-deleted' } });
-      await waitFor(async () => (await eventOf(res.body.transactionId))?.status === 'done', { description: 'the fan-out' });
+      const res = await t
+        .api('post', '/v1/events/trigger')
+        .send({ name: workflow.identifier, to: { type: 'Topic', topicKey: 'with-deleted' } });
+      await waitFor(async () => (await eventOf(res.body.transactionId))?.status === 'done', {
+        description: 'the fan-out',
+      });
       const received = (await notificationsOf(res.body.transactionId)).map((row) => row.subscriberId).sort();
-      expect(received).toEqual(members.filter((member) => member.subscriberId !== 't-2').map((member) => member.id).sort());
+      expect(received).toEqual(
+        members
+          .filter((member) => member.subscriberId !== 't-2')
+          .map((member) => member.id)
+          .sort(),
+      );
     });
   });
 });

@@ -1,14 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TERMINAL_JOB_STATUSES, type JobStatus } from '#common';
 import type { JobRow } from '#dal';
-import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf, step, triggerAndSettle } from './support/engine-fixtures.js';
+import {
+  createWorkflow,
+  detailsOf,
+  inApp,
+  jobsOf,
+  messagesOf,
+  step,
+  triggerAndSettle,
+} from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait.js';
 
 const delay = (metadata: Record<string, unknown>) => step({ template: { type: 'delay' }, metadata });
 const digest = (metadata: Record<string, unknown>) => step({ template: { type: 'digest' }, metadata });
 const DIGEST_CONTENT = '{{step.total_count}} new:{% for event in step.events %} {{event.n}}{% endfor %}';
-const settled = (rows: JobRow[]) => rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
+const settled = (rows: JobRow[]) =>
+  rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
 
 describe('workflow engine: delay and digest steps', () => {
   let t: TestApp;
@@ -25,15 +34,22 @@ describe('workflow engine: delay and digest steps', () => {
     return res.body.transactionId as string;
   };
   const settle = async (transactionIds: string[], timeoutMs = 15_000) => {
-    await waitFor(async () => (await Promise.all(transactionIds.map((txn) => jobsOf(t, txn)))).every(settled), { timeoutMs, description: 'jobs to settle' });
+    await waitFor(async () => (await Promise.all(transactionIds.map((txn) => jobsOf(t, txn)))).every(settled), {
+      timeoutMs,
+      description: 'jobs to settle',
+    });
     return Promise.all(transactionIds.map((txn) => jobsOf(t, txn)));
   };
 
   describe('delay', () => {
     it('regular: waits 1 s, then the next step runs', async () => {
-      const workflow = await createWorkflow(t, { steps: [delay({ type: 'regular', amount: 1, unit: 'seconds' }), inApp('after the delay')] });
+      const workflow = await createWorkflow(t, {
+        steps: [delay({ type: 'regular', amount: 1, unit: 'seconds' }), inApp('after the delay')],
+      });
       const transactionId = await trigger({ name: workflow.identifier, to: 'delay-sub' });
-      await waitFor(async () => (await jobsOf(t, transactionId))[0]?.status === 'delayed', { description: 'the delay to start' });
+      await waitFor(async () => (await jobsOf(t, transactionId))[0]?.status === 'delayed', {
+        description: 'the delay to start',
+      });
       const [jobs] = await settle([transactionId]);
       expect(jobs.map((job) => job.status)).toEqual(['completed', 'completed']);
       const [message] = await messagesOf(t, transactionId);
@@ -45,9 +61,15 @@ describe('workflow engine: delay and digest steps', () => {
     });
 
     it('scheduled: waits until the date at payload[delayPath]', async () => {
-      const workflow = await createWorkflow(t, { steps: [delay({ type: 'scheduled', delayPath: 'sendAt' }), inApp('on time')] });
+      const workflow = await createWorkflow(t, {
+        steps: [delay({ type: 'scheduled', delayPath: 'sendAt' }), inApp('on time')],
+      });
       const sendAt = new Date(Date.now() + 1_500);
-      const transactionId = await trigger({ name: workflow.identifier, to: 'delay-sub', payload: { sendAt: sendAt.toISOString() } });
+      const transactionId = await trigger({
+        name: workflow.identifier,
+        to: 'delay-sub',
+        payload: { sendAt: sendAt.toISOString() },
+      });
       const [jobs] = await settle([transactionId]);
       expect(jobs[0].runAt?.toISOString()).toBe(sendAt.toISOString());
       expect(jobs.map((job) => job.status)).toEqual(['completed', 'completed']);
@@ -55,24 +77,35 @@ describe('workflow engine: delay and digest steps', () => {
     });
 
     it('scheduled: a past or invalid date fails the delay with a clear detail', async () => {
-      const workflow = await createWorkflow(t, { steps: [delay({ type: 'scheduled', delayPath: 'when.at' }), inApp('x', { active: false })] });
+      const workflow = await createWorkflow(t, {
+        steps: [delay({ type: 'scheduled', delayPath: 'when.at' }), inApp('x', { active: false })],
+      });
       for (const [at, reason] of [
         ['2001-01-01T00:00:00Z', /payload\.when\.at \(2001-01-01T00:00:00Z\) is in the past/],
         ['next tuesday', /payload\.when\.at is not an ISO date/],
         [undefined, /payload\.when\.at is not an ISO date/],
       ] as const) {
-        const { jobs } = await triggerAndSettle(t, { name: workflow.identifier, to: 'delay-sub', payload: { when: { at } } });
+        const { jobs } = await triggerAndSettle(t, {
+          name: workflow.identifier,
+          to: 'delay-sub',
+          payload: { when: { at } },
+        });
         expect(jobs[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(reason) });
-        expect(await detailsOf(t, jobs[0].id)).toContainEqual(expect.objectContaining({ status: 'Failed', source: 'Payload', detail: expect.stringMatching(reason) }));
+        expect(await detailsOf(t, jobs[0].id)).toContainEqual(
+          expect.objectContaining({ status: 'Failed', source: 'Payload', detail: expect.stringMatching(reason) }),
+        );
       }
     });
   });
 
   describe('digest', () => {
     it('regular: 3 events in the window become ONE in_app message with step.total_count 3 and step.events', async () => {
-      const workflow = await createWorkflow(t, { steps: [digest({ type: 'regular', amount: 2, unit: 'seconds' }), inApp(DIGEST_CONTENT)] });
+      const workflow = await createWorkflow(t, {
+        steps: [digest({ type: 'regular', amount: 2, unit: 'seconds' }), inApp(DIGEST_CONTENT)],
+      });
       const transactionIds: string[] = [];
-      for (const n of [1, 2, 3]) transactionIds.push(await trigger({ name: workflow.identifier, to: 'digest-sub', payload: { n } }));
+      for (const n of [1, 2, 3])
+        transactionIds.push(await trigger({ name: workflow.identifier, to: 'digest-sub', payload: { n } }));
       const all = await settle(transactionIds);
       const statuses = all.map((jobs) => jobs.map((job) => job.status).join(','));
       expect(statuses.sort()).toEqual(['completed,completed', 'merged,merged', 'merged,merged']);
@@ -84,7 +117,9 @@ describe('workflow engine: delay and digest steps', () => {
       expect(master.digest?.events).toHaveLength(3);
       const merged = all.find((jobs) => jobs[0].status === 'merged')![0];
       expect((await detailsOf(t, merged.id))[0].detail).toBe(`Digest was merged with other digest (job ${master.id})`);
-      expect((await detailsOf(t, master.id)).map((detail) => detail.detail)).toContain('Digest triggered events: 3 events');
+      expect((await detailsOf(t, master.id)).map((detail) => detail.detail)).toContain(
+        'Digest triggered events: 3 events',
+      );
     });
 
     it('digestKey: events with different values are digested apart', async () => {
@@ -92,17 +127,35 @@ describe('workflow engine: delay and digest steps', () => {
         steps: [digest({ type: 'regular', amount: 1, unit: 'seconds', digestKey: 'post.id' }), inApp(DIGEST_CONTENT)],
       });
       const transactionIds: string[] = [];
-      for (const [n, post] of [[1, 'a'], [2, 'b'], [3, 'a']] as const) {
-        transactionIds.push(await trigger({ name: workflow.identifier, to: 'digest-key-sub', payload: { n, post: { id: post } } }));
+      for (const [n, post] of [
+        [1, 'a'],
+        [2, 'b'],
+        [3, 'a'],
+      ] as const) {
+        transactionIds.push(
+          await trigger({ name: workflow.identifier, to: 'digest-key-sub', payload: { n, post: { id: post } } }),
+        );
       }
       await settle(transactionIds);
-      const contents = (await Promise.all(transactionIds.map((txn) => messagesOf(t, txn)))).flat().map((message) => String(message.content));
+      const contents = (await Promise.all(transactionIds.map((txn) => messagesOf(t, txn))))
+        .flat()
+        .map((message) => String(message.content));
       expect(contents.map((content) => content.split(':')[0]).sort()).toEqual(['1 new', '2 new']);
     });
 
     it('backoff: the first event is sent at once, the next ones in the backoff window are digested', async () => {
       const workflow = await createWorkflow(t, {
-        steps: [digest({ type: 'backoff', amount: 2, unit: 'seconds', backoff: true, backoffAmount: 10, backoffUnit: 'seconds' }), inApp(DIGEST_CONTENT)],
+        steps: [
+          digest({
+            type: 'backoff',
+            amount: 2,
+            unit: 'seconds',
+            backoff: true,
+            backoffAmount: 10,
+            backoffUnit: 'seconds',
+          }),
+          inApp(DIGEST_CONTENT),
+        ],
       });
       const first = await triggerAndSettle(t, { name: workflow.identifier, to: 'backoff-sub', payload: { n: 1 } });
       expect(first.jobs.map((job) => job.status)).toEqual(['skipped', 'completed']);
@@ -118,7 +171,9 @@ describe('workflow engine: delay and digest steps', () => {
     });
 
     it('timed with a seconds unit: the window closes after amount × unit', async () => {
-      const workflow = await createWorkflow(t, { steps: [digest({ type: 'timed', amount: 1, unit: 'seconds' }), inApp(DIGEST_CONTENT)] });
+      const workflow = await createWorkflow(t, {
+        steps: [digest({ type: 'timed', amount: 1, unit: 'seconds' }), inApp(DIGEST_CONTENT)],
+      });
       const transactionIds = [await trigger({ name: workflow.identifier, to: 'timed-sub', payload: { n: 1 } })];
       transactionIds.push(await trigger({ name: workflow.identifier, to: 'timed-sub', payload: { n: 2 } }));
       await settle(transactionIds);
@@ -128,12 +183,20 @@ describe('workflow engine: delay and digest steps', () => {
 
     it('timed on a calendar day: waits until atTime in the subscriber timezone', async () => {
       const workflow = await createWorkflow(t, {
-        steps: [digest({ type: 'timed', unit: 'weeks', amount: 1, timed: { atTime: '09:00', weekDays: ['monday'] } }), inApp(DIGEST_CONTENT)],
+        steps: [
+          digest({ type: 'timed', unit: 'weeks', amount: 1, timed: { atTime: '09:00', weekDays: ['monday'] } }),
+          inApp(DIGEST_CONTENT),
+        ],
       });
       t.clock.set(new Date('2030-01-06T12:00:00Z')); // a Sunday
       try {
-        const transactionId = await trigger({ name: workflow.identifier, to: { subscriberId: 'timed-tz-sub', timezone: 'Europe/Paris' } });
-        await waitFor(async () => (await jobsOf(t, transactionId))[0]?.status === 'delayed', { description: 'the window to open' });
+        const transactionId = await trigger({
+          name: workflow.identifier,
+          to: { subscriberId: 'timed-tz-sub', timezone: 'Europe/Paris' },
+        });
+        await waitFor(async () => (await jobsOf(t, transactionId))[0]?.status === 'delayed', {
+          description: 'the window to open',
+        });
         expect((await jobsOf(t, transactionId))[0].runAt?.toISOString()).toBe('2030-01-07T08:00:00.000Z');
         expect((await t.api('delete', `/v1/events/trigger/${transactionId}`)).body).toBe(true);
       } finally {

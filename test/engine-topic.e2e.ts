@@ -22,7 +22,11 @@ describe('fan-out of a large topic', () => {
     );
     const topics = t.app.get(TopicRepository);
     const { row: topic } = await topics.upsert(scope, 'big-topic', 'Big');
-    await topics.addMembers(scope, topic.id, members.map((member) => ({ subscriberId: member.id, externalSubscriberId: member.subscriberId })));
+    await topics.addMembers(
+      scope,
+      topic.id,
+      members.map((member) => ({ subscriberId: member.id, externalSubscriberId: member.subscriberId })),
+    );
     const workflow = await createWorkflow(t, { steps: [inApp('Broadcast')] });
     const res = await t.api('post', '/v1/events/trigger').send({
       name: workflow.identifier,
@@ -32,17 +36,24 @@ describe('fan-out of a large topic', () => {
     });
     expect(res.body.status).toBe('processed');
     const byTxn = eq(notifications.transactionId, res.body.transactionId);
-    await waitFor(async () => (await t.db.select().from(notifications).where(byTxn)).length >= 1000, { timeoutMs: 30_000, description: '1000 notifications' });
+    await waitFor(async () => (await t.db.select().from(notifications).where(byTxn)).length >= 1000, {
+      timeoutMs: 30_000,
+      description: '1000 notifications',
+    });
     // Delivery of 1,000 in_app messages is the step runner's business; here: one job per notification, none twice.
-    await waitFor(async () => (await jobsOf(t, res.body.transactionId)).length === 1000, { timeoutMs: 30_000, description: 'jobs' });
+    await waitFor(async () => (await jobsOf(t, res.body.transactionId)).length === 1000, {
+      timeoutMs: 30_000,
+      description: 'jobs',
+    });
     const rows = await t.db.select().from(notifications).where(byTxn);
     expect(rows).toHaveLength(1000);
     expect(new Set(rows.map((row) => row.subscriberId)).size).toBe(1000);
-    const excluded = members.filter((member) => ['member-0', 'member-1'].includes(member.subscriberId)).map((member) => member.id);
+    const excluded = members
+      .filter((member) => ['member-0', 'member-1'].includes(member.subscriberId))
+      .map((member) => member.id);
     expect(rows.some((row) => excluded.includes(row.subscriberId))).toBe(false);
     const jobRows = await jobsOf(t, res.body.transactionId);
     expect(new Set(jobRows.map((job) => job.notificationId)).size).toBe(1000);
     expect(rows.find((row) => row.topics.length > 0)?.topics[0]).toEqual({ _topicId: topic.id, topicKey: 'big-topic' });
   }, 120_000);
-
 });

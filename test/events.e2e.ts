@@ -34,7 +34,13 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
 
   it('stores the event as sent: nested payload kept, unknown top-level fields dropped; a body that is not an object is 422', async () => {
     const payload = { order: { id: 'o-1', lines: [{ sku: 'a', qty: 2 }] }, empty: {}, list: [1, 'two', null] };
-    const res = await trigger({ name: identifier, to: 'single-1', payload, transactionId: 'single-txn-1', unknownField: 'dropped' });
+    const res = await trigger({
+      name: identifier,
+      to: 'single-1',
+      payload,
+      transactionId: 'single-txn-1',
+      unknownField: 'dropped',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ acknowledged: true, status: 'processed', transactionId: 'single-txn-1' });
     const [row] = await eventRows().where(eq(triggerEvents.transactionId, 'single-txn-1'));
@@ -67,7 +73,9 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
 
   it('no_tenant_found for an unknown tenant, processed for a known one', async () => {
     expect((await trigger({ name: identifier, to: 'sub-1', tenant: 'ghost' })).body.status).toBe('no_tenant_found');
-    expect((await trigger({ name: identifier, to: 'sub-1', tenant: { identifier: 'ghost' } })).body.status).toBe('no_tenant_found');
+    expect((await trigger({ name: identifier, to: 'sub-1', tenant: { identifier: 'ghost' } })).body.status).toBe(
+      'no_tenant_found',
+    );
     await t.api('post', '/v1/tenants').send({ identifier: 'acme', name: 'Acme' }).expect(201);
     expect((await trigger({ name: identifier, to: 'sub-1', tenant: 'acme' })).body.status).toBe('processed');
   });
@@ -85,11 +93,19 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
     const res = await trigger({ name: identifier, to: 'sub-processed', payload: { a: 1 } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ acknowledged: true, status: 'processed', transactionId: expect.any(String) });
-    const [row] = await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, res.body.transactionId));
+    const [row] = await t.db
+      .select()
+      .from(triggerEvents)
+      .where(eq(triggerEvents.transactionId, res.body.transactionId));
     expect(row.request).toMatchObject({ name: identifier, to: 'sub-processed', payload: { a: 1 } });
-    await waitFor(async () => (await t.db.select().from(notifications).where(eq(notifications.transactionId, res.body.transactionId))).length === 1, {
-      description: 'the notification',
-    });
+    await waitFor(
+      async () =>
+        (await t.db.select().from(notifications).where(eq(notifications.transactionId, res.body.transactionId)))
+          .length === 1,
+      {
+        description: 'the notification',
+      },
+    );
   });
 
   it('a repeated transactionId is processed again with the same id and creates nothing new', async () => {
@@ -100,9 +116,13 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
     expect(second.body).toEqual({ acknowledged: true, status: 'processed', transactionId: 'txn-repeat' });
     expect(first.body).toEqual(second.body);
     const byTxn = eq(notifications.transactionId, 'txn-repeat');
-    await waitFor(async () => (await t.db.select().from(notifications).where(byTxn)).length === 2, { description: 'notifications' });
+    await waitFor(async () => (await t.db.select().from(notifications).where(byTxn)).length === 2, {
+      description: 'notifications',
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, 'txn-repeat'))).length).toBe(1);
+    expect((await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, 'txn-repeat'))).length).toBe(
+      1,
+    );
     expect((await t.db.select().from(notifications).where(byTxn)).length).toBe(2);
     expect((await t.db.select().from(jobs).where(eq(jobs.transactionId, 'txn-repeat'))).length).toBe(2);
   });
@@ -121,7 +141,12 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
       expect(res.status).toBe(201);
       expect(res.body).toHaveLength(5);
       expect(res.body[0]).toEqual({ acknowledged: true, status: 'processed', transactionId: 'bulk-txn-1' });
-      expect(res.body[1]).toEqual({ acknowledged: true, status: 'error', error: ['workflow_not_found'], transactionId: 'bulk-txn-2' });
+      expect(res.body[1]).toEqual({
+        acknowledged: true,
+        status: 'error',
+        error: ['workflow_not_found'],
+        transactionId: 'bulk-txn-2',
+      });
       expect(res.body[2]).toMatchObject({ acknowledged: true, status: 'processed', transactionId: expect.any(String) });
       expect(res.body[3]).toMatchObject({ acknowledged: true, status: 'error' });
       expect(res.body[3].error.join(' ')).toMatch(/name/);
@@ -139,7 +164,13 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
     it('stores each valid event as sent (nested payload, whitelisted fields) and answers a mistyped one with its field error', async () => {
       const payload = { order: { id: 'o-1', lines: [{ sku: 'a', qty: 2 }] }, note: 'ünïcode "quoted" \\ text' };
       const res = await bulk([
-        { name: identifier, to: { subscriberId: 'bulk-5', email: 'b5@example.com' }, payload, transactionId: 'bulk-txn-5', unknownField: 'dropped' },
+        {
+          name: identifier,
+          to: { subscriberId: 'bulk-5', email: 'b5@example.com' },
+          payload,
+          transactionId: 'bulk-txn-5',
+          unknownField: 'dropped',
+        },
         { name: identifier, to: 'bulk-6', payload: 'not-an-object', transactionId: 'bulk-txn-6' },
         { name: identifier, to: 'bulk-7', transactionId: 'bulk-txn-7', tenant: 42 },
       ]);
@@ -155,7 +186,11 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
       expect(byTransaction.has('bulk-txn-6')).toBe(false);
       expect(byTransaction.has('bulk-txn-7')).toBe(false);
       const request = byTransaction.get('bulk-txn-5')!.request as Record<string, unknown>;
-      expect(request).toMatchObject({ name: identifier, to: { subscriberId: 'bulk-5', email: 'b5@example.com' }, payload });
+      expect(request).toMatchObject({
+        name: identifier,
+        to: { subscriberId: 'bulk-5', email: 'b5@example.com' },
+        payload,
+      });
       expect(request).not.toHaveProperty('unknownField');
     });
 
@@ -174,11 +209,17 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
       const scalars = await bulk([{ name: identifier, to: 'bulk-8' }, 1, 'a']);
       expect(scalars.status).toBe(422);
       expect(scalars.body.errors.events.messages).toContain('each event must be an object');
-      expect((await t.api('post', '/v1/events/trigger/bulk').send([{ name: identifier, to: 'bulk-9' }])).status).toBe(422);
+      expect((await t.api('post', '/v1/events/trigger/bulk').send([{ name: identifier, to: 'bulk-9' }])).status).toBe(
+        422,
+      );
       const stored = await t.db.select().from(triggerEvents).where(eq(triggerEvents.environmentId, t.environment.id));
-      expect(stored.filter((row) => ['bulk-8', 'bulk-9'].includes((row.request as { to: unknown }).to as string))).toEqual([]);
+      expect(
+        stored.filter((row) => ['bulk-8', 'bulk-9'].includes((row.request as { to: unknown }).to as string)),
+      ).toEqual([]);
 
-      const extra = await t.api('post', '/v1/events/trigger/bulk').send({ events: [{ name: identifier, to: 'bulk-10', transactionId: 'bulk-txn-10' }], extra: true });
+      const extra = await t
+        .api('post', '/v1/events/trigger/bulk')
+        .send({ events: [{ name: identifier, to: 'bulk-10', transactionId: 'bulk-txn-10' }], extra: true });
       expect(extra.status).toBe(201);
       expect(extra.body).toEqual([{ acknowledged: true, status: 'processed', transactionId: 'bulk-txn-10' }]);
     });
@@ -190,7 +231,9 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
     });
     await trigger({ name: delayed.identifier, to: 'cancel-me', transactionId: 'txn-cancel' }).expect(201);
     const byTxn = eq(jobs.transactionId, 'txn-cancel');
-    await waitFor(async () => (await t.db.select().from(jobs).where(byTxn)).some((job) => job.status === 'delayed'), { description: 'the delay to start' });
+    await waitFor(async () => (await t.db.select().from(jobs).where(byTxn)).some((job) => job.status === 'delayed'), {
+      description: 'the delay to start',
+    });
     const res = await t.api('delete', '/v1/events/trigger/txn-cancel');
     expect(res.status).toBe(200);
     expect(res.body).toBe(true);

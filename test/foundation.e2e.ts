@@ -15,7 +15,12 @@ describe('foundation: auth, errors, health, queue', () => {
     it('rejects a request without the header', async () => {
       const res = await t.http.get('/v1/tenants');
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ statusCode: 401, message: 'Missing authorization header', error: 'Unauthorized', path: '/v1/tenants' });
+      expect(res.body).toMatchObject({
+        statusCode: 401,
+        message: 'Missing authorization header',
+        error: 'Unauthorized',
+        path: '/v1/tenants',
+      });
       expect(typeof res.body.timestamp).toBe('string');
     });
 
@@ -90,7 +95,9 @@ describe('foundation: auth, errors, health, queue', () => {
     it('422 for NUL characters in the body or the URL, and nothing is stored', async () => {
       const inBody = await t.api('post', '/v1/tenants').send({ identifier: 'nul\u0000', name: 'n' });
       expect(inBody.status).toBe(422);
-      const inKey = await t.api('post', '/v1/tenants').send({ identifier: 'nul-key', name: 'n', data: { 'a\u0000': 1 } });
+      const inKey = await t
+        .api('post', '/v1/tenants')
+        .send({ identifier: 'nul-key', name: 'n', data: { 'a\u0000': 1 } });
       expect(inKey.status).toBe(422);
       expect((await t.api('get', '/v1/tenants/nul-key')).status).toBe(404);
       expect((await t.api('get', '/v1/tenants/a%00b')).status).toBe(422);
@@ -98,18 +105,25 @@ describe('foundation: auth, errors, health, queue', () => {
     });
 
     it('422 for lone surrogates, which PostgreSQL cannot store', async () => {
-      const res = await t.api('post', '/v1/tenants').set('Content-Type', 'application/json').send('{"identifier":"surrogate","name":"\\udfff"}');
+      const res = await t
+        .api('post', '/v1/tenants')
+        .set('Content-Type', 'application/json')
+        .send('{"identifier":"surrogate","name":"\\udfff"}');
       expect(res.status).toBe(422);
       expect((await t.api('get', '/v1/tenants/surrogate')).status).toBe(404);
     });
 
-    it('the router\'s own rejections (malformed URL, over-long parameter) use the error body too', async () => {
+    it("the router's own rejections (malformed URL, over-long parameter) use the error body too", async () => {
       const malformed = await t.api('get', '/v1/tenants/%uDFFF');
       expect(malformed.status).toBe(400);
       expect(malformed.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: 'Malformed URL' });
       const long = await t.api('delete', `/v1/tenants/${'x'.repeat(1_500)}`);
       expect(long.status).toBe(414);
-      expect(long.body).toMatchObject({ statusCode: 414, error: 'URI Too Long', message: 'A path parameter is too long' });
+      expect(long.body).toMatchObject({
+        statusCode: 414,
+        error: 'URI Too Long',
+        message: 'A path parameter is too long',
+      });
       expect(typeof long.body.timestamp).toBe('string');
     });
 
@@ -122,7 +136,11 @@ describe('foundation: auth, errors, health, queue', () => {
     it('500 carries an errorId and no stack trace', async () => {
       const res = await t.api('get', '/v1/test/failure');
       expect(res.status).toBe(500);
-      expect(res.body).toMatchObject({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' });
+      expect(res.body).toMatchObject({
+        statusCode: 500,
+        message: 'Internal server error',
+        error: 'Internal Server Error',
+      });
       expect(res.body.errorId).toMatch(/^[0-9a-f-]{36}$/);
       expect(JSON.stringify(res.body)).not.toMatch(/\bat .+:\d+:\d+/);
     });
@@ -139,7 +157,11 @@ describe('foundation: auth, errors, health, queue', () => {
     it('serves the document with the ApiKey security scheme', async () => {
       const res = await t.http.get('/api-docs-json');
       expect(res.status).toBe(200);
-      expect(res.body.components.securitySchemes['api-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+      expect(res.body.components.securitySchemes['api-key']).toMatchObject({
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+      });
       expect(res.body.paths['/v1/tenants']).toBeDefined();
     });
   });
@@ -165,7 +187,10 @@ describe('foundation: auth, errors, health, queue', () => {
       const metrics = await t.http.get('/metrics');
       const lag = Number(/^event_loop_lag_max_seconds (\S+)$/m.exec(metrics.text)?.[1]);
       expect(lag).toBeGreaterThanOrEqual(1.1);
-      await waitFor(async () => (await t.http.get('/health')).body.status === 'ok', { timeoutMs: 10_000, description: '/health ok again' });
+      await waitFor(async () => (await t.http.get('/health')).body.status === 'ok', {
+        timeoutMs: 10_000,
+        description: '/health ok again',
+      });
     });
 
     it(`processes an enqueued job on the configured backend`, async () => {

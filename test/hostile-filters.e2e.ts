@@ -20,7 +20,18 @@ describe('hostile step filters', () => {
       // Stored directly: saving refuses lists over 1,000 values, yet a workflow stored before that cap still runs.
       const values = listOf(14_000, 'v').join(',');
       const workflow = await createWorkflow(t, {
-        steps: [inApp('matched', { filters: [{ isNegated: false, type: 'GROUP', value: 'AND', children: [{ on: 'payload', field: 'arr', operator, value: values }] }] })],
+        steps: [
+          inApp('matched', {
+            filters: [
+              {
+                isNegated: false,
+                type: 'GROUP',
+                value: 'AND',
+                children: [{ on: 'payload', field: 'arr', operator, value: values }],
+              },
+            ],
+          }),
+        ],
       });
       const payload = { arr: [...listOf(9_999, 'w'), 'v13999'] };
       let done = false;
@@ -34,7 +45,12 @@ describe('hostile step filters', () => {
         }
       })();
       try {
-        const { transactionId, jobs } = await triggerAndSettle(t, { name: workflow.identifier, to: ['filter-a', 'filter-b', 'filter-c'], payload }, undefined, 30_000);
+        const { transactionId, jobs } = await triggerAndSettle(
+          t,
+          { name: workflow.identifier, to: ['filter-a', 'filter-b', 'filter-c'], payload },
+          undefined,
+          30_000,
+        );
         expect(jobs.every((job) => job.status === 'completed' || job.status === 'canceled')).toBe(true);
         // The array holds one listed value: ANY_IN passes; ALL_IN does not; IN and NOT_IN compare the array as one value.
         const matched = operator === 'ANY_IN' || operator === 'NOT_IN' ? 3 : 0;

@@ -39,7 +39,9 @@ describe('Idempotency-Key', () => {
 
   it('answers 409 with Retry-After while the first request is still running', async () => {
     const body = { identifier: 'idem-3', name: 'Three' };
-    const hash = createHash('sha256').update(`POST /v1/tenants\n${JSON.stringify(body)}`).digest('hex');
+    const hash = createHash('sha256')
+      .update(`POST /v1/tenants\n${JSON.stringify(body)}`)
+      .digest('hex');
     const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
     await t.app.get(IdempotencyRepository).claim(scope, 'k-3', hash, new Date(), 60);
     const res = await createTenant('k-3', body);
@@ -64,14 +66,21 @@ describe('Idempotency-Key', () => {
 
   it('replays a trigger: the same transactionId, one stored event', async () => {
     const workflow = await createWorkflow(t, { steps: [inApp()] });
-    const trigger = () => t.api('post', '/v1/events/trigger').set('Idempotency-Key', 'k-trigger').send({ name: workflow.identifier, to: 'idem-subscriber' });
+    const trigger = () =>
+      t
+        .api('post', '/v1/events/trigger')
+        .set('Idempotency-Key', 'k-trigger')
+        .send({ name: workflow.identifier, to: 'idem-subscriber' });
     const first = await trigger();
     expect(first.status).toBe(201);
     const replay = await trigger();
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotency-replay']).toBe('true');
     expect(replay.body).toEqual(first.body);
-    const events = await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, first.body.transactionId));
+    const events = await t.db
+      .select()
+      .from(triggerEvents)
+      .where(eq(triggerEvents.transactionId, first.body.transactionId));
     expect(events).toHaveLength(1);
   });
 
@@ -80,7 +89,13 @@ describe('Idempotency-Key', () => {
       providerId: 'nodemailer',
       channel: 'email',
       identifier: 'idem-smtp',
-      credentials: { host: 'smtp.idem.test', port: '2525', user: 'idem-user', password: 'idem-old-password', from: 'ops@idem.test' },
+      credentials: {
+        host: 'smtp.idem.test',
+        port: '2525',
+        user: 'idem-user',
+        password: 'idem-old-password',
+        from: 'ops@idem.test',
+      },
     };
     const create = () => t.api('post', '/v1/integrations').set('Idempotency-Key', 'k-integration').send(body);
     const first = await create();
@@ -91,7 +106,9 @@ describe('Idempotency-Key', () => {
     const storedText = JSON.stringify(stored.responseBody);
     for (const value of Object.values(body.credentials)) expect(storedText).not.toContain(value);
 
-    const rotated = await t.api('put', `/v1/integrations/${first.body._id}`).send({ credentials: { ...body.credentials, password: 'idem-new-password' } });
+    const rotated = await t
+      .api('put', `/v1/integrations/${first.body._id}`)
+      .send({ credentials: { ...body.credentials, password: 'idem-new-password' } });
     expect(rotated.status).toBe(200);
     const replay = await create();
     expect(replay.status).toBe(201);

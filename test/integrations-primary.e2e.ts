@@ -17,7 +17,10 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
   };
   const setPrimary = (id: string, key?: string) => t.api('post', `/v1/integrations/${id}/set-primary`, key);
   const rowsOf = (environmentId: string, channel: string) =>
-    t.db.select().from(integrations).where(and(eq(integrations.environmentId, environmentId), eq(integrations.channel, channel)));
+    t.db
+      .select()
+      .from(integrations)
+      .where(and(eq(integrations.environmentId, environmentId), eq(integrations.channel, channel)));
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -36,7 +39,14 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
 
       const res = await setPrimary(second._id, env.apiKey);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ _id: second._id, primary: true, active: true, channel: 'email', providerId: 'mailgun', credentials: {} });
+      expect(res.body).toMatchObject({
+        _id: second._id,
+        primary: true,
+        active: true,
+        channel: 'email',
+        providerId: 'mailgun',
+        credentials: {},
+      });
 
       const rows = await rowsOf(env.environment.id, 'email');
       expect(rows.find((row) => row.id === first._id)?.primary).toBe(false);
@@ -55,7 +65,9 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
       const res = await setPrimary(inactive._id, env.apiKey);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ active: true, primary: true });
-      expect((await rowsOf(env.environment.id, 'sms')).filter((row) => row.primary).map((row) => row.id)).toEqual([inactive._id]);
+      expect((await rowsOf(env.environment.id, 'sms')).filter((row) => row.primary).map((row) => row.id)).toEqual([
+        inactive._id,
+      ]);
     });
 
     it('is idempotent: calling it again changes nothing', async () => {
@@ -76,12 +88,17 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
       const discord = await create({ providerId: 'discord', channel: 'chat' }, env.apiKey);
       expect((await setPrimary(slack._id, env.apiKey)).body.primary).toBe(true);
       expect((await setPrimary(discord._id, env.apiKey)).body.primary).toBe(true);
-      expect((await rowsOf(env.environment.id, 'chat')).filter((row) => row.primary).map((row) => row.id)).toEqual([discord._id]);
+      expect((await rowsOf(env.environment.id, 'chat')).filter((row) => row.primary).map((row) => row.id)).toEqual([
+        discord._id,
+      ]);
     });
 
     it('does not touch the primary of another environment', async () => {
       const production = await t.createKeyFor('Production');
-      const prodPrimary = await create({ providerId: 'sendgrid', channel: 'email', identifier: 'prod-primary' }, production.apiKey);
+      const prodPrimary = await create(
+        { providerId: 'sendgrid', channel: 'email', identifier: 'prod-primary' },
+        production.apiKey,
+      );
       const devFirst = await create({ providerId: 'sendgrid', channel: 'email', identifier: 'dev-first' });
       const devSecond = await create({ providerId: 'mailgun', channel: 'email', identifier: 'dev-second' });
       expect(devFirst.primary).toBe(true);
@@ -95,7 +112,10 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
       const devSms = await create({ providerId: 'sns', channel: 'sms', identifier: 'dev-sns', active: false });
       const res = await setPrimary(devSms._id, production.apiKey);
       expect(res.status).toBe(404);
-      expect((await rowsOf(t.environment.id, 'sms')).find((row) => row.id === devSms._id)).toMatchObject({ primary: false, active: false });
+      expect((await rowsOf(t.environment.id, 'sms')).find((row) => row.id === devSms._id)).toMatchObject({
+        primary: false,
+        active: false,
+      });
     });
 
     it('two concurrent calls for two integrations of one channel leave exactly one primary', async () => {
@@ -142,7 +162,10 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
     it('200: active, non-deleted integrations of every environment of the organization, none of another one', async () => {
       const organization = await t.createForeignKey();
       const orgId = organization.environment.organizationId;
-      const dev = await create({ providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 'SG.active' } }, organization.apiKey);
+      const dev = await create(
+        { providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 'SG.active' } },
+        organization.apiKey,
+      );
       const inactive = await create({ providerId: 'mailgun', channel: 'email', active: false }, organization.apiKey);
       const deleted = await create({ providerId: 'slack', channel: 'chat' }, organization.apiKey);
       await t.api('delete', `/v1/integrations/${deleted._id}`, organization.apiKey).expect(200);
@@ -156,8 +179,14 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
       expect(ids).not.toContain(inactive._id);
       expect(ids).not.toContain(deleted._id);
       expect(ids).not.toContain(outsider._id);
-      expect((res.body as Integration[]).every((row) => row.active && row._organizationId === orgId && row.deleted === false)).toBe(true);
-      expect((res.body as Integration[]).find((row) => row._id === dev._id)?.credentials).toEqual({ apiKey: 'SG.active' });
+      expect(
+        (res.body as Integration[]).every(
+          (row) => row.active && row._organizationId === orgId && row.deleted === false,
+        ),
+      ).toBe(true);
+      expect((res.body as Integration[]).find((row) => row._id === dev._id)?.credentials).toEqual({
+        apiKey: 'SG.active',
+      });
     });
 
     it('spans Development and Production of the organization', async () => {
@@ -169,16 +198,28 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
         expect(ids).toEqual(expect.arrayContaining([dev._id, prod._id]));
       }
       const foreign = await t.createForeignKey();
-      const foreignIds = ((await t.api('get', '/v1/integrations/active', foreign.apiKey)).body as Integration[]).map((row) => row._id);
+      const foreignIds = ((await t.api('get', '/v1/integrations/active', foreign.apiKey)).body as Integration[]).map(
+        (row) => row._id,
+      );
       expect(foreignIds).not.toContain(dev._id);
       expect(foreignIds).not.toContain(prod._id);
     });
 
     it("shows credentials only of the caller's environment: another environment's integrations come with credentials {}", async () => {
       const production = await t.createKeyFor('Production');
-      const dev = await create({ providerId: 'sendgrid', channel: 'email', identifier: 'secret-dev', credentials: { apiKey: 'SG.dev-secret' } });
+      const dev = await create({
+        providerId: 'sendgrid',
+        channel: 'email',
+        identifier: 'secret-dev',
+        credentials: { apiKey: 'SG.dev-secret' },
+      });
       const prod = await create(
-        { providerId: 'nodemailer', channel: 'email', identifier: 'secret-prod', credentials: { host: 'smtp.prod.test', user: 'prod', password: 'prod-secret' } },
+        {
+          providerId: 'nodemailer',
+          channel: 'email',
+          identifier: 'secret-prod',
+          credentials: { host: 'smtp.prod.test', user: 'prod', password: 'prod-secret' },
+        },
         production.apiKey,
       );
       const devView = (await t.api('get', '/v1/integrations/active')).body as Integration[];
@@ -192,7 +233,9 @@ describe('spec operations 4-5: set-primary and active integrations', () => {
         user: 'prod',
         password: 'prod-secret',
       });
-      expect((prodView.body as Integration[]).find((row) => row._id === dev._id)).toMatchObject({ identifier: 'secret-dev' });
+      expect((prodView.body as Integration[]).find((row) => row._id === dev._id)).toMatchObject({
+        identifier: 'secret-dev',
+      });
       expect((prodView.body as Integration[]).find((row) => row._id === dev._id)?.credentials).toEqual({});
       expect(JSON.stringify(devView)).not.toContain('prod-secret');
       expect(JSON.stringify(prodView.body)).not.toContain('SG.dev-secret');

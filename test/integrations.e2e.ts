@@ -15,7 +15,8 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
     expect(res.status).toBe(201);
     return res.body;
   };
-  const list = async (key?: string) => (await t.api('get', '/v1/integrations', key)).body as Array<Record<string, unknown>>;
+  const list = async (key?: string) =>
+    (await t.api('get', '/v1/integrations', key)).body as Array<Record<string, unknown>>;
   const byId = async (id: string, key?: string) => (await list(key)).find((row) => row._id === id);
 
   beforeAll(async () => {
@@ -29,7 +30,9 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
 
   describe('POST /v1/integrations', () => {
     it('creates an integration with defaults, the first active email one primary', async () => {
-      const res = await t.api('post', '/v1/integrations').send({ providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 'SG.first', from: 'a@b.c' } });
+      const res = await t
+        .api('post', '/v1/integrations')
+        .send({ providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 'SG.first', from: 'a@b.c' } });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
         providerId: 'sendgrid',
@@ -52,7 +55,12 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
     });
 
     it('a second active email integration is not primary; the first of another channel is not primary either', async () => {
-      const second = await create({ providerId: 'mailgun', channel: 'email', identifier: 'mailgun-main', name: 'Mailgun' });
+      const second = await create({
+        providerId: 'mailgun',
+        channel: 'email',
+        identifier: 'mailgun-main',
+        name: 'Mailgun',
+      });
       expect(second).toMatchObject({ identifier: 'mailgun-main', name: 'Mailgun', primary: false, active: true });
       const chat = await create({ providerId: 'slack', channel: 'chat' });
       expect(chat.primary).toBe(false);
@@ -72,7 +80,13 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
         providerId: 'smtp',
         channel: 'email',
         identifier: 'smtp-secret',
-        credentials: { user: 'mailer', password: 'hunter2-very-secret', host: 'smtp.local', port: '2525', secure: false },
+        credentials: {
+          user: 'mailer',
+          password: 'hunter2-very-secret',
+          host: 'smtp.local',
+          port: '2525',
+          secure: false,
+        },
         configurations: { inboundWebhookEnabled: true },
       });
       const [raw] = await t.db.select().from(integrations).where(eq(integrations.id, created._id));
@@ -80,25 +94,44 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
       expect(raw.credentials).not.toContain('hunter2');
       expect(raw.credentials).not.toContain('mailer');
       expect(JSON.stringify(raw)).not.toContain('hunter2-very-secret');
-      expect(created.credentials).toEqual({ user: 'mailer', password: 'hunter2-very-secret', host: 'smtp.local', port: '2525', secure: false });
+      expect(created.credentials).toEqual({
+        user: 'mailer',
+        password: 'hunter2-very-secret',
+        host: 'smtp.local',
+        port: '2525',
+        secure: false,
+      });
       expect(created.configurations).toEqual({ inboundWebhookEnabled: true });
       expect((await byId(created._id))?.credentials).toEqual(created.credentials);
     });
 
     it('drops credential fields the spec does not define', async () => {
-      const created = await create({ providerId: 'postmark', channel: 'email', credentials: { apiKey: 'k', notAField: 'x' } });
+      const created = await create({
+        providerId: 'postmark',
+        channel: 'email',
+        credentials: { apiKey: 'k', notAField: 'x' },
+      });
       expect(created.credentials).toEqual({ apiKey: 'k' });
     });
 
     it('accepts conditions in the StepFilter shape', async () => {
-      const conditions = [{ isNegated: false, type: 'GROUP', value: 'AND', children: [{ field: 'identifier', value: 'acme', operator: 'EQUAL', on: 'payload' }] }];
+      const conditions = [
+        {
+          isNegated: false,
+          type: 'GROUP',
+          value: 'AND',
+          children: [{ field: 'identifier', value: 'acme', operator: 'EQUAL', on: 'payload' }],
+        },
+      ];
       const created = await create({ providerId: 'resend', channel: 'email', conditions });
       expect(created.conditions).toEqual(conditions);
     });
 
     it('409 on a duplicate identifier in the environment, allowed in another environment', async () => {
       await create({ providerId: 'slack', channel: 'chat', identifier: 'dup-id' });
-      const res = await t.api('post', '/v1/integrations').send({ providerId: 'discord', channel: 'chat', identifier: 'dup-id' });
+      const res = await t
+        .api('post', '/v1/integrations')
+        .send({ providerId: 'discord', channel: 'chat', identifier: 'dup-id' });
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ statusCode: 409, error: 'Conflict' });
       await create({ providerId: 'slack', channel: 'chat', identifier: 'dup-id' }, production.apiKey);
@@ -111,20 +144,52 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
       ['unknown channel', { providerId: 'sendgrid', channel: 'fax' }, 'channel'],
       ['non-boolean active', { providerId: 'sendgrid', channel: 'email', active: 'yes' }, 'active'],
       ['identifier with spaces', { providerId: 'sendgrid', channel: 'email', identifier: 'has spaces' }, 'identifier'],
-      ['non-string credential', { providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 42 } }, 'credentials.apiKey'],
-      ['non-boolean credential flag', { providerId: 'smtp', channel: 'email', credentials: { secure: 'no' } }, 'credentials.secure'],
+      [
+        'non-string credential',
+        { providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 42 } },
+        'credentials.apiKey',
+      ],
+      [
+        'non-boolean credential flag',
+        { providerId: 'smtp', channel: 'email', credentials: { secure: 'no' } },
+        'credentials.secure',
+      ],
       ['non-object credentials', { providerId: 'sendgrid', channel: 'email', credentials: 'secret' }, 'credentials'],
       ['conditions not an array', { providerId: 'sendgrid', channel: 'email', conditions: {} }, 'conditions'],
       [
         'unknown filter operator',
-        { providerId: 'sendgrid', channel: 'email', conditions: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'ROUGHLY', on: 'payload' }] }] },
+        {
+          providerId: 'sendgrid',
+          channel: 'email',
+          conditions: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'ROUGHLY', on: 'payload' }] }],
+        },
         'conditions[0].children[0].operator',
       ],
-      ['bad filter value', { providerId: 'sendgrid', channel: 'email', conditions: [{ value: 'XOR', children: [] }] }, 'conditions[0].value'],
-      ['an SES region that names another host', { providerId: 'ses', channel: 'email', credentials: { region: 'evil.test:8443/#' } }, 'credentials.region'],
-      ['an SNS region with userinfo', { providerId: 'sns', channel: 'sms', credentials: { region: 'x@127.0.0.1:9/#' } }, 'credentials.region'],
-      ['an SNS region that is not one', { providerId: 'sns', channel: 'sms', credentials: { region: 'us-east' } }, 'credentials.region'],
-      ['a Pusher Beams instanceId with dots', { providerId: 'pusher-beams', channel: 'push', credentials: { instanceId: 'evil.test' } }, 'credentials.instanceId'],
+      [
+        'bad filter value',
+        { providerId: 'sendgrid', channel: 'email', conditions: [{ value: 'XOR', children: [] }] },
+        'conditions[0].value',
+      ],
+      [
+        'an SES region that names another host',
+        { providerId: 'ses', channel: 'email', credentials: { region: 'evil.test:8443/#' } },
+        'credentials.region',
+      ],
+      [
+        'an SNS region with userinfo',
+        { providerId: 'sns', channel: 'sms', credentials: { region: 'x@127.0.0.1:9/#' } },
+        'credentials.region',
+      ],
+      [
+        'an SNS region that is not one',
+        { providerId: 'sns', channel: 'sms', credentials: { region: 'us-east' } },
+        'credentials.region',
+      ],
+      [
+        'a Pusher Beams instanceId with dots',
+        { providerId: 'pusher-beams', channel: 'push', credentials: { instanceId: 'evil.test' } },
+        'credentials.instanceId',
+      ],
     ])('422 on %s', async (_name, body, path) => {
       const res = await t.api('post', '/v1/integrations').send(body);
       expect(res.status).toBe(422);
@@ -133,20 +198,39 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
 
     it('a credential that becomes part of an API host is checked: AWS regions, a Pusher Beams instance id; nothing stored on 422', async () => {
       const env = await t.createForeignKey();
-      const ses = await create({ providerId: 'ses', channel: 'email', credentials: { region: 'us-gov-west-1' } }, env.apiKey);
+      const ses = await create(
+        { providerId: 'ses', channel: 'email', credentials: { region: 'us-gov-west-1' } },
+        env.apiKey,
+      );
       expect(ses.credentials).toEqual({ region: 'us-gov-west-1' });
       await create({ providerId: 'sns', channel: 'sms', credentials: { region: 'ap-southeast-5' } }, env.apiKey);
-      await create({ providerId: 'pusher-beams', channel: 'push', credentials: { instanceId: '8f9a6e22-2483-49aa-8552-125f1a4c5781' } }, env.apiKey);
+      await create(
+        {
+          providerId: 'pusher-beams',
+          channel: 'push',
+          credentials: { instanceId: '8f9a6e22-2483-49aa-8552-125f1a4c5781' },
+        },
+        env.apiKey,
+      );
       // `region` means something else to SendGrid (`eu`): only the providers that put it in a host check it.
       await create({ providerId: 'sendgrid', channel: 'email', credentials: { region: 'eu' } }, env.apiKey);
-      const refused = await t.api('post', '/v1/integrations', env.apiKey).send({ providerId: 'ses', channel: 'email', identifier: 'ses-evil', credentials: { region: 'evil.test:8443/#' } });
+      const refused = await t.api('post', '/v1/integrations', env.apiKey).send({
+        providerId: 'ses',
+        channel: 'email',
+        identifier: 'ses-evil',
+        credentials: { region: 'evil.test:8443/#' },
+      });
       expect(refused.status).toBe(422);
-      expect(refused.body.errors['credentials.region'].messages).toEqual(['region must be an AWS region such as us-east-1']);
+      expect(refused.body.errors['credentials.region'].messages).toEqual([
+        'region must be an AWS region such as us-east-1',
+      ]);
       expect((await list(env.apiKey)).map((row) => row.identifier)).not.toContain('ses-evil');
     });
 
     it('401 without a key', async () => {
-      expect((await t.http.post('/v1/integrations').send({ providerId: 'sendgrid', channel: 'email' })).status).toBe(401);
+      expect((await t.http.post('/v1/integrations').send({ providerId: 'sendgrid', channel: 'email' })).status).toBe(
+        401,
+      );
       expect((await t.http.get('/v1/integrations')).status).toBe(401);
     });
   });
@@ -162,14 +246,30 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
 
   describe('PUT /v1/integrations/{integrationId}', () => {
     it('updates only the given fields', async () => {
-      const created = await create({ providerId: 'sns', channel: 'sms', credentials: { accessKey: 'a', secretKey: 's' }, active: false });
+      const created = await create({
+        providerId: 'sns',
+        channel: 'sms',
+        credentials: { accessKey: 'a', secretKey: 's' },
+        active: false,
+      });
       const renamed = await t.api('put', `/v1/integrations/${created._id}`).send({ name: 'Renamed' });
       expect(renamed.status).toBe(200);
-      expect(renamed.body).toMatchObject({ name: 'Renamed', identifier: created.identifier, credentials: { accessKey: 'a', secretKey: 's' }, active: false });
+      expect(renamed.body).toMatchObject({
+        name: 'Renamed',
+        identifier: created.identifier,
+        credentials: { accessKey: 'a', secretKey: 's' },
+        active: false,
+      });
       expect(new Date(renamed.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(created.updatedAt).getTime());
 
-      const recredentialed = await t.api('put', `/v1/integrations/${created._id}`).send({ credentials: { accessKey: 'b' }, configurations: { inboundWebhookEnabled: false } });
-      expect(recredentialed.body).toMatchObject({ name: 'Renamed', credentials: { accessKey: 'b' }, configurations: { inboundWebhookEnabled: false } });
+      const recredentialed = await t
+        .api('put', `/v1/integrations/${created._id}`)
+        .send({ credentials: { accessKey: 'b' }, configurations: { inboundWebhookEnabled: false } });
+      expect(recredentialed.body).toMatchObject({
+        name: 'Renamed',
+        credentials: { accessKey: 'b' },
+        configurations: { inboundWebhookEnabled: false },
+      });
       const [raw] = await t.db.select().from(integrations).where(eq(integrations.id, created._id));
       expect(raw.credentials).not.toContain('accessKey');
     });
@@ -186,7 +286,9 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
     it('404 for an unknown id and for another environment', async () => {
       expect((await t.api('put', `/v1/integrations/${UNKNOWN_ID}`).send({ name: 'x' })).status).toBe(404);
       const mine = await create({ providerId: 'expo', channel: 'push' });
-      expect((await t.api('put', `/v1/integrations/${mine._id}`, production.apiKey).send({ name: 'x' })).status).toBe(404);
+      expect((await t.api('put', `/v1/integrations/${mine._id}`, production.apiKey).send({ name: 'x' })).status).toBe(
+        404,
+      );
       expect((await t.api('put', `/v1/integrations/${mine._id}`, foreign.apiKey).send({ name: 'x' })).status).toBe(404);
       expect((await byId(mine._id))?.name).toBe('expo');
     });
@@ -207,7 +309,10 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
         [{ active: 'no' }, 'active'],
         [{ name: '' }, 'name'],
         [{ credentials: { token: 1 } }, 'credentials.token'],
-        [{ conditions: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'EQUAL', on: 'tenant' }] }] }, 'conditions[0].children[0].on'],
+        [
+          { conditions: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'EQUAL', on: 'tenant' }] }] },
+          'conditions[0].children[0].on',
+        ],
         [{ conditions: null }, 'conditions'],
         [{ name: null }, 'name'],
         [{ active: null }, 'active'],
@@ -219,14 +324,26 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
       expect((await t.api('put', `/v1/integrations/${created._id}`).send({})).status).toBe(400);
     });
 
-    it("422 naming credentials.region when an update gives SES or SNS a region that is not one; the stored credentials stay", async () => {
-      for (const [providerId, channel] of [['ses', 'email'], ['sns', 'sms']]) {
-        const created = await create({ providerId, channel, credentials: { accessKey: 'AKID', region: 'eu-west-1' }, active: false });
-        const res = await t.api('put', `/v1/integrations/${created._id}`).send({ credentials: { accessKey: 'AKID', region: 'evil.test:8443/#' } });
+    it('422 naming credentials.region when an update gives SES or SNS a region that is not one; the stored credentials stay', async () => {
+      for (const [providerId, channel] of [
+        ['ses', 'email'],
+        ['sns', 'sms'],
+      ]) {
+        const created = await create({
+          providerId,
+          channel,
+          credentials: { accessKey: 'AKID', region: 'eu-west-1' },
+          active: false,
+        });
+        const res = await t
+          .api('put', `/v1/integrations/${created._id}`)
+          .send({ credentials: { accessKey: 'AKID', region: 'evil.test:8443/#' } });
         expect(res.status).toBe(422);
         expect(Object.keys(res.body.errors)).toEqual(['credentials.region']);
         expect((await byId(created._id))?.credentials).toEqual({ accessKey: 'AKID', region: 'eu-west-1' });
-        const fine = await t.api('put', `/v1/integrations/${created._id}`).send({ credentials: { accessKey: 'AKID', region: 'eu-central-2' } });
+        const fine = await t
+          .api('put', `/v1/integrations/${created._id}`)
+          .send({ credentials: { accessKey: 'AKID', region: 'eu-central-2' } });
         expect(fine.status).toBe(200);
       }
     });

@@ -45,12 +45,22 @@ describe('messages: /v1/messages, the subscriber feed and unseen count', () => {
       expect(last.body.data).toHaveLength(2);
       const email = (await t.api('get', '/v1/messages?channel=email')).body.data;
       expect(email).toEqual([
-        expect.objectContaining({ channel: 'email', subject: 'Hi', email: 'alice@example.com', _subscriberId: alice._id, read: false, seen: false, status: 'sent', cta: {} }),
+        expect.objectContaining({
+          channel: 'email',
+          subject: 'Hi',
+          email: 'alice@example.com',
+          _subscriberId: alice._id,
+          read: false,
+          seen: false,
+          status: 'sent',
+          cta: {},
+        }),
       ]);
     });
 
     it('filters by subscriberId (external), channel and transactionId', async () => {
-      const contents = async (query: string) => (await t.api('get', `/v1/messages?limit=100&${query}`)).body.data.map((m: Body) => m.content);
+      const contents = async (query: string) =>
+        (await t.api('get', `/v1/messages?limit=100&${query}`)).body.data.map((m: Body) => m.content);
       expect(await contents('subscriberId=bob')).toEqual(['b1', 'b0']);
       expect(await contents('subscriberId=bob&channel=sms')).toEqual(['b1']);
       expect(await contents('transactionId=tx-shared')).toEqual(['a4', 'mail']);
@@ -73,7 +83,9 @@ describe('messages: /v1/messages, the subscriber feed and unseen count', () => {
       expect((await t.api('delete', `/v1/messages/${message.id}`, foreign.apiKey)).status).toBe(404);
       const res = await t.api('delete', `/v1/messages/${message.id}`);
       expect(res.status).toBe(204);
-      expect((await t.api('get', '/v1/messages?subscriberId=bob')).body.data.map((m: Body) => m._id)).not.toContain(message.id);
+      expect((await t.api('get', '/v1/messages?subscriberId=bob')).body.data.map((m: Body) => m._id)).not.toContain(
+        message.id,
+      );
       expect((await t.api('get', '/v1/subscribers/bob/notifications/unseen')).body.count).toBe(before - 1);
       expect((await t.api('delete', `/v1/messages/${message.id}`)).status).toBe(404);
       const [row] = await t.db.select().from(messages).where(eq(messages.id, message.id));
@@ -93,11 +105,16 @@ describe('messages: /v1/messages, the subscriber feed and unseen count', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ page: 0, pageSize: 10, hasMore: false });
       expect(res.body.data.map((m: Body) => m.content)).toEqual(['a5', 'a4', 'a2', 'a1', 'a0']);
-      expect(res.body.data[0]).toMatchObject({ _subscriberId: alice._id, channel: 'in_app', _environmentId: t.environment.id });
+      expect(res.body.data[0]).toMatchObject({
+        _subscriberId: alice._id,
+        channel: 'in_app',
+        _environmentId: t.environment.id,
+      });
     });
 
     it('filters by read and seen, and pages', async () => {
-      const contents = async (query: string) => (await t.api('get', `/v1/subscribers/alice/notifications/feed?${query}`)).body.data.map((m: Body) => m.content);
+      const contents = async (query: string) =>
+        (await t.api('get', `/v1/subscribers/alice/notifications/feed?${query}`)).body.data.map((m: Body) => m.content);
       expect(await contents('read=true')).toEqual(['a1']);
       expect(await contents('read=false')).toEqual(['a5', 'a4', 'a2', 'a0']);
       expect(await contents('seen=false')).toEqual(['a5', 'a4', 'a0']);
@@ -122,9 +139,13 @@ describe('messages: /v1/messages, the subscriber feed and unseen count', () => {
       const res = await t.api('get', '/v1/subscribers/alice/notifications/unseen');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ count: 3 });
-      await t.api('post', '/v1/subscribers/alice/messages/mark-as').send({ messageId: aliceMessages[0].id, markAs: 'seen' });
+      await t
+        .api('post', '/v1/subscribers/alice/messages/mark-as')
+        .send({ messageId: aliceMessages[0].id, markAs: 'seen' });
       expect((await t.api('get', '/v1/subscribers/alice/notifications/unseen')).body).toEqual({ count: 2 });
-      await t.api('post', '/v1/subscribers/alice/messages/mark-as').send({ messageId: [aliceMessages[0].id, aliceMessages[1].id], markAs: 'unseen' });
+      await t
+        .api('post', '/v1/subscribers/alice/messages/mark-as')
+        .send({ messageId: [aliceMessages[0].id, aliceMessages[1].id], markAs: 'unseen' });
       expect((await t.api('get', '/v1/subscribers/alice/notifications/unseen')).body).toEqual({ count: 4 });
     });
 
@@ -137,7 +158,9 @@ describe('messages: /v1/messages, the subscriber feed and unseen count', () => {
 
   describe('MessageRepository.insertMany', () => {
     it('is exactly-once per (job, deliveryKey)', async () => {
-      const [first] = await insertMessages(t, bob, [{ content: 'once', jobId: '01890000-0000-7000-8000-0000000000aa' }]);
+      const [first] = await insertMessages(t, bob, [
+        { content: 'once', jobId: '01890000-0000-7000-8000-0000000000aa' },
+      ]);
       expect(first).toBeDefined();
       const again = await insertMessages(t, bob, [{ content: 'twice', jobId: '01890000-0000-7000-8000-0000000000aa' }]);
       expect(again).toEqual([]);

@@ -17,7 +17,9 @@ describe('GET /metrics', () => {
     const res = await t.http.get('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
-    expect(res.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/tenants\/:identifier",status_code="404"\} 1/);
+    expect(res.text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/v1\/tenants\/:identifier",status_code="404"\} 1/,
+    );
     expect(res.text).toMatch(/queue_jobs\{queue="step-jobs",state="waiting"\} \d+/);
     expect(res.text).toContain('process_resident_memory_bytes');
   });
@@ -27,7 +29,10 @@ describe('GET /metrics', () => {
     await triggerAndSettle(t, { name: workflow.identifier, to: 'metrics-subscriber' });
     // The queue entry completes (and its duration is observed) just after the job's row is written.
     const completed = /queue_job_duration_seconds_count\{name="run-step",outcome="completed"\} [1-9]/;
-    await waitFor(async () => completed.test((await t.http.get('/metrics')).text), { timeoutMs: 10_000, description: 'the run-step duration to be observed' });
+    await waitFor(async () => completed.test((await t.http.get('/metrics')).text), {
+      timeoutMs: 10_000,
+      description: 'the run-step duration to be observed',
+    });
     const text = (await t.http.get('/metrics')).text;
     expect(text).toMatch(/deliveries_total\{channel="in_app",provider="novu",status="sent"\} [1-9]/);
     expect(text).toMatch(completed);
@@ -60,7 +65,15 @@ describe('GET /metrics protected by METRICS_TOKEN', () => {
   });
 
   it('answers 401 in the standard error body without the bearer token, with another one or with an API key', async () => {
-    for (const authorization of [undefined, `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, 'Bearer ', `Basic ${token}`, `ApiKey ${t.apiKey}`, token]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${token}x`,
+      `Bearer ${token.slice(0, -1)}`,
+      'Bearer ',
+      `Basic ${token}`,
+      `ApiKey ${t.apiKey}`,
+      token,
+    ]) {
       const request = t.http.get('/metrics');
       const res = await (authorization === undefined ? request : request.set('Authorization', authorization));
       expect(res.status).toBe(401);

@@ -25,7 +25,12 @@ describe('GET /v1/notifications', () => {
   let digest: WorkflowRow;
   const created: NotificationRow[] = [];
 
-  async function addNotification(subscriber: SubscriberRow, workflow: WorkflowRow, at: Date, extra: Partial<NotificationRow> = {}) {
+  async function addNotification(
+    subscriber: SubscriberRow,
+    workflow: WorkflowRow,
+    at: Date,
+    extra: Partial<NotificationRow> = {},
+  ) {
     const [row] = await t.app.get(NotificationRepository).insertMany([
       {
         id: newId(),
@@ -54,14 +59,32 @@ describe('GET /v1/notifications', () => {
     ]);
     const workflows = t.app.get(WorkflowRepository);
     const group = await workflows.findOrCreateGroup(scope, 'General');
-    const step = (type: string, content: string) => ({ _id: newId(), active: true, shouldStopOnFail: false, template: { type, content }, filters: [] });
-    welcome = (await workflows.create(scope, { identifier: 'welcome', name: 'Welcome', notificationGroupId: group.id, steps: [step('in_app', 'Hi {{payload.firstName}}')] }))!;
-    digest = (await workflows.create(scope, { identifier: 'digest', name: 'Digest', notificationGroupId: group.id, steps: [step('email', 'x')] }))!;
+    const step = (type: string, content: string) => ({
+      _id: newId(),
+      active: true,
+      shouldStopOnFail: false,
+      template: { type, content },
+      filters: [],
+    });
+    welcome = (await workflows.create(scope, {
+      identifier: 'welcome',
+      name: 'Welcome',
+      notificationGroupId: group.id,
+      steps: [step('in_app', 'Hi {{payload.firstName}}')],
+    }))!;
+    digest = (await workflows.create(scope, {
+      identifier: 'digest',
+      name: 'Digest',
+      notificationGroupId: group.id,
+      steps: [step('email', 'x')],
+    }))!;
 
     const base = Date.parse('2026-01-01T00:00:00Z');
     for (let i = 0; i < 12; i++) await addNotification(alice, welcome, new Date(base + i * 60_000));
     await addNotification(bob, digest, new Date(base + 20 * 60_000), { channels: ['email'], transactionId: 'tx-bob' });
-    await addNotification(bob, welcome, new Date(base + 21 * 60_000), { topics: [{ _topicId: newId(), topicKey: 'news' }] });
+    await addNotification(bob, welcome, new Date(base + 21 * 60_000), {
+      topics: [{ _topicId: newId(), topicKey: 'news' }],
+    });
 
     const target = created[created.length - 1];
     const [job] = await t.app.get(JobRepository).insertMany([
@@ -79,7 +102,16 @@ describe('GET /v1/notifications', () => {
       },
     ]);
     await t.app.get(ExecutionDetailRepository).insertMany([
-      { id: newId(), ...scope, jobId: job.id, notificationId: target.id, subscriberId: bob.id, status: 'Success', detail: 'Message sent', source: 'Internal' },
+      {
+        id: newId(),
+        ...scope,
+        jobId: job.id,
+        notificationId: target.id,
+        subscriberId: bob.id,
+        status: 'Success',
+        detail: 'Message sent',
+        source: 'Internal',
+      },
     ]);
   });
   afterAll(async () => {
@@ -112,12 +144,22 @@ describe('GET /v1/notifications', () => {
       channels: ['in_app'],
       topics: [{ topicKey: 'news' }],
       subscriber: { _id: bob.id, subscriberId: 'bob', email: 'bob@corp.test' },
-      template: { _id: welcome.id, name: 'Welcome', triggers: [{ type: 'event', identifier: 'welcome', variables: [{ name: 'firstName' }] }] },
+      template: {
+        _id: welcome.id,
+        name: 'Welcome',
+        triggers: [{ type: 'event', identifier: 'welcome', variables: [{ name: 'firstName' }] }],
+      },
     });
     expect(item.jobs).toHaveLength(1);
     expect(item.jobs[0]).toMatchObject({ type: 'in_app', status: 'completed' });
     expect(item.jobs[0].executionDetails).toEqual([
-      expect.objectContaining({ status: 'Success', detail: 'Message sent', source: 'Internal', isRetry: false, isTest: false }),
+      expect.objectContaining({
+        status: 'Success',
+        detail: 'Message sent',
+        source: 'Internal',
+        isRetry: false,
+        isTest: false,
+      }),
     ]);
   });
 
@@ -148,15 +190,39 @@ describe('GET /v1/notifications', () => {
 
   it('shows every job by step index, details oldest first, exact timestamps, `to` as sent; no deleted subscriber', async () => {
     const production = await t.createKeyFor('Production');
-    const prodScope = { environmentId: production.environment.id, organizationId: production.environment.organizationId };
+    const prodScope = {
+      environmentId: production.environment.id,
+      organizationId: production.environment.organizationId,
+    };
     const [carol] = await t.app.get(SubscriberRepository).upsertMany(prodScope, [{ subscriberId: 'carol' }]);
     const workflows = t.app.get(WorkflowRepository);
     const group = await workflows.findOrCreateGroup(prodScope, 'General');
-    const step = (type: string) => ({ _id: newId(), active: true, shouldStopOnFail: false, template: { type, content: 'x' }, filters: [] });
-    const flow = (await workflows.create(prodScope, { identifier: 'two-steps', name: 'Two steps', notificationGroupId: group.id, steps: [step('in_app'), step('email')] }))!;
+    const step = (type: string) => ({
+      _id: newId(),
+      active: true,
+      shouldStopOnFail: false,
+      template: { type, content: 'x' },
+      filters: [],
+    });
+    const flow = (await workflows.create(prodScope, {
+      identifier: 'two-steps',
+      name: 'Two steps',
+      notificationGroupId: group.id,
+      steps: [step('in_app'), step('email')],
+    }))!;
     const at = new Date('2026-03-04T05:06:07.089Z');
     const [notification] = await t.app.get(NotificationRepository).insertMany([
-      { id: newId(), ...prodScope, eventId: newId(), subscriberId: carol.id, workflowId: flow.id, transactionId: 'tx-carol', to: 'carol', createdAt: at, updatedAt: at },
+      {
+        id: newId(),
+        ...prodScope,
+        eventId: newId(),
+        subscriberId: carol.id,
+        workflowId: flow.id,
+        transactionId: 'tx-carol',
+        to: 'carol',
+        createdAt: at,
+        updatedAt: at,
+      },
     ]);
     const job = (stepIndex: number) => ({
       id: newId(),
@@ -174,21 +240,39 @@ describe('GET /v1/notifications', () => {
     // Inserted out of order: the feed orders them.
     const [second, first] = await t.app.get(JobRepository).insertMany([job(1), job(0)]);
     const detail = (jobId: string, detailText: string, createdAt: Date) => ({
-      id: newId(), ...prodScope, jobId, notificationId: notification.id, subscriberId: carol.id, status: 'Success', detail: detailText, source: 'Internal', createdAt,
+      id: newId(),
+      ...prodScope,
+      jobId,
+      notificationId: notification.id,
+      subscriberId: carol.id,
+      status: 'Success',
+      detail: detailText,
+      source: 'Internal',
+      createdAt,
     });
-    await t.app.get(ExecutionDetailRepository).insertMany([
-      detail(first.id, 'later', new Date(at.getTime() + 2000)),
-      detail(first.id, 'earlier', new Date(at.getTime() + 1000)),
-    ]);
+    await t.app
+      .get(ExecutionDetailRepository)
+      .insertMany([
+        detail(first.id, 'later', new Date(at.getTime() + 2000)),
+        detail(first.id, 'earlier', new Date(at.getTime() + 1000)),
+      ]);
 
     const res = await t.api('get', '/v1/notifications', production.apiKey);
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(1);
     const [item] = res.body.data;
-    expect(item).toMatchObject({ _id: notification.id, createdAt: '2026-03-04T05:06:07.089Z', updatedAt: '2026-03-04T05:06:07.089Z', to: 'carol', subscriber: { subscriberId: 'carol' } });
+    expect(item).toMatchObject({
+      _id: notification.id,
+      createdAt: '2026-03-04T05:06:07.089Z',
+      updatedAt: '2026-03-04T05:06:07.089Z',
+      to: 'carol',
+      subscriber: { subscriberId: 'carol' },
+    });
     expect(item.jobs.map((j: { _id: string }) => j._id)).toEqual([first.id, second.id]);
     expect(item.jobs[0].updatedAt).toBe('2026-03-04T05:06:07.089Z');
-    expect(item.jobs[0].executionDetails.map((d: { detail: string; createdAt: string }) => [d.detail, d.createdAt])).toEqual([
+    expect(
+      item.jobs[0].executionDetails.map((d: { detail: string; createdAt: string }) => [d.detail, d.createdAt]),
+    ).toEqual([
       ['earlier', '2026-03-04T05:06:08.089Z'],
       ['later', '2026-03-04T05:06:09.089Z'],
     ]);

@@ -29,7 +29,10 @@ describe('database outage', () => {
     expect(read.status).toBe(503);
 
     await t.databaseProxy!.restore();
-    await waitFor(async () => (await t.http.get('/health')).status === 200, { timeoutMs: 15_000, description: 'health to recover' });
+    await waitFor(async () => (await t.http.get('/health')).status === 200, {
+      timeoutMs: 15_000,
+      description: 'health to recover',
+    });
     expect((await t.api('get', '/v1/tenants')).status).toBe(200);
   });
 });

@@ -30,7 +30,9 @@ describe('a trigger payload is stored once', () => {
   /** Bytes of the tables with their TOAST tables and indexes. */
   const tableBytes = async (): Promise<number> => {
     const result = await t.db.execute<{ bytes: string }>(
-      sql.raw(`SELECT (${TABLES.map((table) => `pg_total_relation_size('${table}')`).join(' + ')})::bigint::text AS bytes`),
+      sql.raw(
+        `SELECT (${TABLES.map((table) => `pg_total_relation_size('${table}')`).join(' + ')})::bigint::text AS bytes`,
+      ),
     );
     return Number(result.rows[0].bytes);
   };
@@ -43,7 +45,11 @@ describe('a trigger payload is stored once', () => {
     );
     const topics = t.app.get(TopicRepository);
     const { row: topic } = await topics.upsert(scope, 'payload-topic', 'Payload');
-    await topics.addMembers(scope, topic.id, members.map((member) => ({ subscriberId: member.id, externalSubscriberId: member.subscriberId })));
+    await topics.addMembers(
+      scope,
+      topic.id,
+      members.map((member) => ({ subscriberId: member.id, externalSubscriberId: member.subscriberId })),
+    );
     const workflow = await createWorkflow(t, { steps: [inApp('Order {{payload.order}}')] });
     // Random base64 does not compress: TOAST cannot hide copies of it.
     const payload = { order: 'o-400', blob: randomBytes(300 * 1024).toString('base64') };
@@ -52,10 +58,15 @@ describe('a trigger payload is stored once', () => {
     expect(payloadBytes).toBeGreaterThan(400_000);
 
     const before = await tableBytes();
-    const res = await t.api('post', '/v1/events/trigger').send({ name: workflow.identifier, to: [{ type: 'Topic', topicKey: 'payload-topic' }], payload, overrides });
+    const res = await t
+      .api('post', '/v1/events/trigger')
+      .send({ name: workflow.identifier, to: [{ type: 'Topic', topicKey: 'payload-topic' }], payload, overrides });
     expect(res.status).toBe(201);
     const { transactionId } = res.body;
-    await waitFor(async () => (await messagesOf(t, transactionId)).length === MEMBERS, { timeoutMs: 30_000, description: `${MEMBERS} messages` });
+    await waitFor(async () => (await messagesOf(t, transactionId)).length === MEMBERS, {
+      timeoutMs: 30_000,
+      description: `${MEMBERS} messages`,
+    });
     const grown = (await tableBytes()) - before;
     // Copied into 20 notifications, 20 jobs and 20 messages, it had grown them by ~60× the payload.
     expect(grown).toBeLessThan(3 * payloadBytes);

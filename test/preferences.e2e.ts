@@ -29,10 +29,19 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
     await t?.close();
   });
 
-  const step = (type: string, active = true): StoredStep => ({ _id: newId(), active, shouldStopOnFail: false, template: { type }, filters: [] });
+  const step = (type: string, active = true): StoredStep => ({
+    _id: newId(),
+    active,
+    shouldStopOnFail: false,
+    template: { type },
+    filters: [],
+  });
 
   /** Workflows are written through the repository so these tests only depend on the preferences module. */
-  async function createWorkflow(fields: Partial<WorkflowRow> & { steps: StoredStep[] }, environment = t.environment): Promise<WorkflowRow> {
+  async function createWorkflow(
+    fields: Partial<WorkflowRow> & { steps: StoredStep[] },
+    environment = t.environment,
+  ): Promise<WorkflowRow> {
     const repository = t.app.get(WorkflowRepository);
     const scope = { environmentId: environment.id, organizationId: environment.organizationId };
     const group = await repository.findOrCreateGroup(scope, 'General');
@@ -49,10 +58,12 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
     return row!;
   }
 
-  const get = (subscriberId: string, query = '', key?: string) => t.api('get', `/v2/subscribers/${encodeURIComponent(subscriberId)}/preferences${query}`, key);
+  const get = (subscriberId: string, query = '', key?: string) =>
+    t.api('get', `/v2/subscribers/${encodeURIComponent(subscriberId)}/preferences${query}`, key);
   const patch = (subscriberId: string, body: Body, key?: string) =>
     t.api('patch', `/v2/subscribers/${encodeURIComponent(subscriberId)}/preferences`, key).send(body);
-  const entryOf = (body: Body, workflow: WorkflowRow) => body.workflows.find((entry: Body) => entry.workflow.identifier === workflow.identifier);
+  const entryOf = (body: Body, workflow: WorkflowRow) =>
+    body.workflows.find((entry: Body) => entry.workflow.identifier === workflow.identifier);
 
   /** A fresh environment per scenario keeps the workflow lists of the tests apart. */
   async function isolated(): Promise<{ key: string; environment: TestApp['environment'] }> {
@@ -86,7 +97,18 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       const { key, environment } = await isolated();
       const subscriber = await createSubscriber(t, {}, key);
       const full = await createWorkflow(
-        { name: 'Order Shipped!', steps: [step('in_app'), step('digest'), step('email'), step('sms', false), step('delay'), step('email'), step('push')] },
+        {
+          name: 'Order Shipped!',
+          steps: [
+            step('in_app'),
+            step('digest'),
+            step('email'),
+            step('sms', false),
+            step('delay'),
+            step('email'),
+            step('push'),
+          ],
+        },
         environment,
       );
       await createWorkflow({ active: false, steps: [step('email')] }, environment);
@@ -96,7 +118,9 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
 
       const res = await get(subscriber.subscriberId as string, '', key);
       expect(res.status).toBe(200);
-      expect(res.body.workflows.map((entry: Body) => entry.workflow.identifier).sort()).toEqual([full.identifier, noChannels.identifier].sort());
+      expect(res.body.workflows.map((entry: Body) => entry.workflow.identifier).sort()).toEqual(
+        [full.identifier, noChannels.identifier].sort(),
+      );
       expect(entryOf(res.body, full)).toEqual({
         enabled: true,
         channels: { in_app: true, email: true, push: true },
@@ -105,7 +129,12 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
           { channel: 'email', source: 'template' },
           { channel: 'push', source: 'template' },
         ],
-        workflow: { slug: 'order-shipped', identifier: full.identifier, name: 'Order Shipped!', updatedAt: full.updatedAt.toISOString() },
+        workflow: {
+          slug: 'order-shipped',
+          identifier: full.identifier,
+          name: 'Order Shipped!',
+          updatedAt: full.updatedAt.toISOString(),
+        },
       });
       expect(entryOf(res.body, noChannels)).toMatchObject({ channels: {}, overrides: [] });
     });
@@ -136,17 +165,25 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       const subscriber = await createSubscriber(t, {}, key);
       const id = subscriber.subscriberId as string;
       const workflow = await createWorkflow(
-        { preferenceSettings: { email: false, sms: false, chat: true }, steps: [step('in_app'), step('email'), step('sms'), step('chat'), step('push')] },
+        {
+          preferenceSettings: { email: false, sms: false, chat: true },
+          steps: [step('in_app'), step('email'), step('sms'), step('chat'), step('push')],
+        },
         environment,
       );
-      const critical = await createWorkflow({ critical: true, preferenceSettings: { push: false }, steps: [step('email'), step('push')] }, environment);
+      const critical = await createWorkflow(
+        { critical: true, preferenceSettings: { push: false }, steps: [step('email'), step('push')] },
+        environment,
+      );
 
       const initial = entryOf((await get(id, '', key)).body, workflow);
       expect(initial.channels).toEqual({ in_app: true, email: false, sms: false, chat: true, push: true });
       expect(initial.overrides.every((override: Body) => override.source === 'template')).toBe(true);
 
       expect((await patch(id, { channels: { sms: true, push: false, chat: false } }, key)).status).toBe(200);
-      expect((await patch(id, { workflowId: workflow.identifier, channels: { chat: true, in_app: false } }, key)).status).toBe(200);
+      expect(
+        (await patch(id, { workflowId: workflow.identifier, channels: { chat: true, in_app: false } }, key)).status,
+      ).toBe(200);
 
       const res = await get(id, '?criticality=all', key);
       expect(res.status).toBe(200);
@@ -200,9 +237,17 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
     it('merges concurrent changes of different channels without losing any', async () => {
       const subscriber = await createSubscriber(t);
       const id = subscriber.subscriberId as string;
-      const results = await Promise.all(Object.keys(ALL_ON).map((channel) => patch(id, { channels: { [channel]: false } })));
+      const results = await Promise.all(
+        Object.keys(ALL_ON).map((channel) => patch(id, { channels: { [channel]: false } })),
+      );
       expect(results.map((res) => res.status)).toEqual([200, 200, 200, 200, 200]);
-      expect((await get(id)).body.global.channels).toEqual({ in_app: false, email: false, sms: false, chat: false, push: false });
+      expect((await get(id)).body.global.channels).toEqual({
+        in_app: false,
+        email: false,
+        sms: false,
+        chat: false,
+        push: false,
+      });
     });
 
     it('updates one workflow given by internal id, trigger identifier or slug, leaving the others alone', async () => {
@@ -224,9 +269,18 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       }
       const body = (await get(id, '', key)).body;
       expect(slugify(bySlug.name)).toBe('weekly-digest-mail');
-      expect(entryOf(body, byId)).toMatchObject({ channels: { email: false }, overrides: [{ channel: 'email', source: 'subscriber' }] });
-      expect(entryOf(body, byIdentifier)).toMatchObject({ channels: { sms: false }, overrides: [{ channel: 'sms', source: 'subscriber' }] });
-      expect(entryOf(body, bySlug)).toMatchObject({ channels: { push: false }, overrides: [{ channel: 'push', source: 'subscriber' }] });
+      expect(entryOf(body, byId)).toMatchObject({
+        channels: { email: false },
+        overrides: [{ channel: 'email', source: 'subscriber' }],
+      });
+      expect(entryOf(body, byIdentifier)).toMatchObject({
+        channels: { sms: false },
+        overrides: [{ channel: 'sms', source: 'subscriber' }],
+      });
+      expect(entryOf(body, bySlug)).toMatchObject({
+        channels: { push: false },
+        overrides: [{ channel: 'push', source: 'subscriber' }],
+      });
       expect(entryOf(body, untouched)).toMatchObject({ channels: { email: true, sms: true, push: true } });
       expect(body.global.channels).toEqual(ALL_ON);
     });
@@ -243,13 +297,18 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       const subscriber = await createSubscriber(t);
       const other = await isolated();
       const foreign = await createWorkflow({ steps: [step('email')] }, other.environment);
-      expect((await patch(subscriber.subscriberId as string, { workflowId: foreign.id, channels: { email: false } })).status).toBe(404);
+      expect(
+        (await patch(subscriber.subscriberId as string, { workflowId: foreign.id, channels: { email: false } })).status,
+      ).toBe(404);
     });
 
     it('400 for a critical workflow, and nothing is stored', async () => {
       const subscriber = await createSubscriber(t);
       const critical = await createWorkflow({ critical: true, steps: [step('email')] });
-      const res = await patch(subscriber.subscriberId as string, { workflowId: critical.identifier, channels: { email: false } });
+      const res = await patch(subscriber.subscriberId as string, {
+        workflowId: critical.identifier,
+        channels: { email: false },
+      });
       expect(res.status).toBe(400);
       expect(res.body.message).toContain('Critical workflow');
       const after = await get(subscriber.subscriberId as string, '?criticality=critical');
@@ -271,7 +330,10 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       const res = await patch(id, { channels: { email: false, in_app: true } }, key);
       expect(res.status).toBe(200);
       expect(entryOf(res.body, chosen)).toMatchObject({ channels: { email: true, in_app: false } });
-      expect(entryOf(res.body, other)).toMatchObject({ channels: { email: false }, overrides: [{ channel: 'email', source: 'subscriber' }] });
+      expect(entryOf(res.body, other)).toMatchObject({
+        channels: { email: false },
+        overrides: [{ channel: 'email', source: 'subscriber' }],
+      });
     });
 
     it('rejects non-boolean channel values and a non-object channels with 422; unknown channel keys are ignored', async () => {
@@ -311,28 +373,67 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       it('stores only the spec fields of a schedule', async () => {
         const subscriber = await createSubscriber(t);
         const res = await patch(subscriber.subscriberId as string, {
-          schedule: { isEnabled: true, extra: 1, weeklySchedule: { friday: { isEnabled: true, note: 'x', hours: [{ start: '8:00 AM', end: '9:00 AM', tz: 'x' }] } } },
+          schedule: {
+            isEnabled: true,
+            extra: 1,
+            weeklySchedule: {
+              friday: { isEnabled: true, note: 'x', hours: [{ start: '8:00 AM', end: '9:00 AM', tz: 'x' }] },
+            },
+          },
         });
         expect(res.status).toBe(200);
-        expect(res.body.global.schedule).toEqual({ isEnabled: true, weeklySchedule: { friday: { isEnabled: true, hours: [{ start: '8:00 AM', end: '9:00 AM' }] } } });
+        expect(res.body.global.schedule).toEqual({
+          isEnabled: true,
+          weeklySchedule: { friday: { isEnabled: true, hours: [{ start: '8:00 AM', end: '9:00 AM' }] } },
+        });
       });
 
       it('is ignored when a workflowId is given', async () => {
         const subscriber = await createSubscriber(t);
         const workflow = await createWorkflow({ steps: [step('email')] });
-        const res = await patch(subscriber.subscriberId as string, { workflowId: workflow.id, channels: { email: false }, schedule: weekdays });
+        const res = await patch(subscriber.subscriberId as string, {
+          workflowId: workflow.id,
+          channels: { email: false },
+          schedule: weekdays,
+        });
         expect(res.status).toBe(200);
         expect(res.body.global).not.toHaveProperty('schedule');
       });
 
       it.each([
-        ['a bad time format', { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '17:00', end: '06:00 PM' }] } } }, 'schedule.weeklySchedule.monday.hours[0].start'],
-        ['an hour out of range', { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '9:00 AM', end: '13:00 PM' }] } } }, 'schedule.weeklySchedule.monday.hours[0].end'],
-        ['an unknown day', { isEnabled: true, weeklySchedule: { funday: { isEnabled: true } } }, 'schedule.weeklySchedule.funday'],
+        [
+          'a bad time format',
+          {
+            isEnabled: true,
+            weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '17:00', end: '06:00 PM' }] } },
+          },
+          'schedule.weeklySchedule.monday.hours[0].start',
+        ],
+        [
+          'an hour out of range',
+          {
+            isEnabled: true,
+            weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '9:00 AM', end: '13:00 PM' }] } },
+          },
+          'schedule.weeklySchedule.monday.hours[0].end',
+        ],
+        [
+          'an unknown day',
+          { isEnabled: true, weeklySchedule: { funday: { isEnabled: true } } },
+          'schedule.weeklySchedule.funday',
+        ],
         ['a missing isEnabled', { weeklySchedule: { monday: { isEnabled: true } } }, 'schedule.isEnabled'],
         ['a non-boolean isEnabled', { isEnabled: 'true' }, 'schedule.isEnabled'],
-        ['a day without isEnabled', { isEnabled: true, weeklySchedule: { monday: { hours: [] } } }, 'schedule.weeklySchedule.monday.isEnabled'],
-        ['hours that are not a list', { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: '9-5' } } }, 'schedule.weeklySchedule.monday.hours'],
+        [
+          'a day without isEnabled',
+          { isEnabled: true, weeklySchedule: { monday: { hours: [] } } },
+          'schedule.weeklySchedule.monday.isEnabled',
+        ],
+        [
+          'hours that are not a list',
+          { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: '9-5' } } },
+          'schedule.weeklySchedule.monday.hours',
+        ],
         ['an enabled schedule without days', { isEnabled: true, weeklySchedule: {} }, 'schedule.weeklySchedule'],
         ['a schedule that is not an object', 'always', 'schedule'],
       ])('422 for %s', async (_label, schedule, path) => {
@@ -351,18 +452,16 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       const { key } = await isolated();
       const subscriber = await createSubscriber(t, {}, key);
       const id = subscriber.subscriberId as string;
-      const created = await t
-        .api('post', '/v1/workflows', key)
-        .send({
-          name: 'Invoice Ready',
-          identifier: 'invoice-ready-v2',
-          preferenceSettings: { sms: false },
-          steps: [
-            { template: { type: 'in_app', content: 'Invoice {{payload.number}}' } },
-            { template: { type: 'sms', content: 'Invoice ready' } },
-            { active: false, template: { type: 'email', subject: 'Invoice', content: 'Ready' } },
-          ],
-        });
+      const created = await t.api('post', '/v1/workflows', key).send({
+        name: 'Invoice Ready',
+        identifier: 'invoice-ready-v2',
+        preferenceSettings: { sms: false },
+        steps: [
+          { template: { type: 'in_app', content: 'Invoice {{payload.number}}' } },
+          { template: { type: 'sms', content: 'Invoice ready' } },
+          { active: false, template: { type: 'email', subject: 'Invoice', content: 'Ready' } },
+        ],
+      });
       expect(created.status).toBe(201);
       const before = await get(id, '', key);
       expect(before.body.workflows).toEqual([
@@ -373,12 +472,20 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
             { channel: 'in_app', source: 'template' },
             { channel: 'sms', source: 'template' },
           ],
-          workflow: { slug: 'invoice-ready', identifier: 'invoice-ready-v2', name: 'Invoice Ready', updatedAt: created.body.updatedAt ?? expect.any(String) },
+          workflow: {
+            slug: 'invoice-ready',
+            identifier: 'invoice-ready-v2',
+            name: 'Invoice Ready',
+            updatedAt: created.body.updatedAt ?? expect.any(String),
+          },
         },
       ]);
       const res = await patch(id, { workflowId: 'invoice-ready', channels: { sms: true } }, key);
       expect(res.status).toBe(200);
-      expect(res.body.workflows[0]).toMatchObject({ channels: { in_app: true, sms: true }, overrides: [{ source: 'template' }, { source: 'subscriber' }] });
+      expect(res.body.workflows[0]).toMatchObject({
+        channels: { in_app: true, sms: true },
+        overrides: [{ source: 'template' }, { source: 'subscriber' }],
+      });
     });
   });
 
@@ -387,7 +494,10 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
     const path = res.body.paths['/v2/subscribers/{subscriberId}/preferences'];
     expect(Object.keys(path).sort()).toEqual(['get', 'patch']);
     expect(path.get.responses['200'].content['application/json'].schema.$ref).toContain('PreferencesResponseDto');
-    expect(path.get.parameters.map((parameter: Body) => parameter.name).sort()).toEqual(['criticality', 'subscriberId']);
+    expect(path.get.parameters.map((parameter: Body) => parameter.name).sort()).toEqual([
+      'criticality',
+      'subscriberId',
+    ]);
     expect(res.body.components.schemas.ScheduleDto.properties).toHaveProperty('weeklySchedule');
   });
 

@@ -17,7 +17,13 @@ describe('service process (embedded defaults)', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('exits non-zero with one line naming an invalid variable', async () => {
-    for (const [name, value] of [['PORT', 'not-a-port'], ['ROLE', 'janitor'], ['ROLE', 'worker'], ['REDIS_URL', 'http://x'], ['DATABASE_URL', 'nonsense']]) {
+    for (const [name, value] of [
+      ['PORT', 'not-a-port'],
+      ['ROLE', 'janitor'],
+      ['ROLE', 'worker'],
+      ['REDIS_URL', 'http://x'],
+      ['DATABASE_URL', 'nonsense'],
+    ]) {
       const service = startService({ [name]: value, DATA_DIR: dataDir }, 0);
       expect(await service.waitForExit()).toBe(1);
       expect(service.output()).toContain(name);
@@ -49,10 +55,14 @@ describe('service process (embedded defaults)', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
 
     // The operator CLI adds a Production key to the same database while the service is down.
-    const cli = spawnSync(process.execPath, [join(process.cwd(), 'dist/apps/api/src/cli.js'), 'api-key', 'create', '--environment', 'Production'], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
+    const cli = spawnSync(
+      process.execPath,
+      [join(process.cwd(), 'dist/apps/api/src/cli.js'), 'api-key', 'create', '--environment', 'Production'],
+      {
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+        encoding: 'utf8',
+      },
+    );
     expect(cli.status).toBe(0);
     const productionKey = cli.stdout.trim();
     expect(productionKey).toMatch(/^[0-9a-f]{48}$/);
@@ -60,11 +70,15 @@ describe('service process (embedded defaults)', () => {
     const second = startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, port);
     await waitForHealthy(second);
     expect(second.output()).not.toContain('Development API key');
-    const kept = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, { headers: { ...headers, 'x-request-id': 'follow-me' } });
+    const kept = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, {
+      headers: { ...headers, 'x-request-id': 'follow-me' },
+    });
     expect(kept.status).toBe(200);
     expect(((await kept.json()) as { name: string }).name).toBe('Survives restarts');
     // Production is another environment: the new key works and sees none of Development's tenants.
-    const production = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, { headers: { Authorization: `ApiKey ${productionKey}` } });
+    const production = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, {
+      headers: { Authorization: `ApiKey ${productionKey}` },
+    });
     expect(production.status).toBe(404);
     expect(await second.stop('SIGTERM')).toBe(0);
     // JSON logs carry the request id of each request.
@@ -72,7 +86,11 @@ describe('service process (embedded defaults)', () => {
       .output()
       .split('\n')
       .find((line) => line.includes('"reqId":"follow-me"'));
-    expect(JSON.parse(requestLine!)).toMatchObject({ msg: 'request completed', url: '/v1/tenants/kept', statusCode: 200 });
+    expect(JSON.parse(requestLine!)).toMatchObject({
+      msg: 'request completed',
+      url: '/v1/tenants/kept',
+      statusCode: 200,
+    });
   });
 
   it('API_KEY guarantees that key for the Development environment', async () => {
@@ -99,7 +117,12 @@ describe('service process (embedded defaults)', () => {
       password = readFileSync(join(dir, 'database.password'), 'utf8').trim();
       expect(password).toMatch(/^[0-9a-f]{64}$/);
       expect(first.output()).not.toContain(password);
-      expect([mode(dir), mode(join(dir, 'database.password')), mode(join(dir, 'encryption.key')), mode(join(dir, 'pgdata'))]).toEqual([0o700, 0o600, 0o600, 0o700]);
+      expect([
+        mode(dir),
+        mode(join(dir, 'database.password')),
+        mode(join(dir, 'encryption.key')),
+        mode(join(dir, 'pgdata')),
+      ]).toEqual([0o700, 0o600, 0o600, 0o700]);
 
       for (const wrong of ['postgres', 'wrong-password', password.slice(0, -1), `${password}0`]) {
         await expect(embeddedLogin(port, wrong)).rejects.toMatchObject({ code: '28P01' });
@@ -109,7 +132,9 @@ describe('service process (embedded defaults)', () => {
       expect(await embeddedLogin(port, password)).toEqual(['Development', 'Production']);
 
       // Not reachable on any other interface.
-      const external = Object.values(networkInterfaces()).flat().find((entry) => entry && !entry.internal && entry.family === 'IPv4');
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((entry) => entry && !entry.internal && entry.family === 'IPv4');
       if (external) await expect(tcpConnect(external.address, port)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     } finally {
       await first.stop();
@@ -156,7 +181,14 @@ function logLine(service: ServiceProcess, msg: string): Record<string, unknown> 
 
 /** Logs in to the embedded database as pg would with this password; returns the environments' names. */
 async function embeddedLogin(port: number, password: string | undefined): Promise<string[]> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', password, connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    database: 'postgres',
+    password,
+    connectionTimeoutMillis: 5_000,
+  });
   try {
     await client.connect();
     const { rows } = await client.query<{ name: string }>('SELECT name FROM environments ORDER BY name');
@@ -183,7 +215,11 @@ async function traceOneTrigger(service: ServiceProcess, apiKey: string): Promise
   const workflow = await fetch(`http://127.0.0.1:${port}/v1/workflows`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ name: 'Traced', workflowId: 'traced', steps: [{ name: 'inbox', template: { type: 'in_app', content: 'hi' } }] }),
+    body: JSON.stringify({
+      name: 'Traced',
+      workflowId: 'traced',
+      steps: [{ name: 'inbox', template: { type: 'in_app', content: 'hi' } }],
+    }),
   });
   expect(workflow.status).toBe(201);
   const trigger = await fetch(`http://127.0.0.1:${port}/v1/events/trigger`, {
@@ -207,10 +243,15 @@ async function traceOneTrigger(service: ServiceProcess, apiKey: string): Promise
         }
       });
   const deadline = Date.now() + 15_000;
-  while (!lines().some((line) => line.msg === 'step finished') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (!lines().some((line) => line.msg === 'step finished') && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
 
   const traced = lines().filter((line) => line.transactionId === transactionId);
-  expect(traced.find((line) => line.msg === 'event accepted')).toMatchObject({ reqId: 'trace-me', status: 'processed', workflow: 'traced' });
+  expect(traced.find((line) => line.msg === 'event accepted')).toMatchObject({
+    reqId: 'trace-me',
+    status: 'processed',
+    workflow: 'traced',
+  });
   expect(traced.find((line) => line.msg === 'event fanned out')).toMatchObject({ recipients: 1 });
   const step = traced.find((line) => line.msg === 'step finished');
   expect(step).toMatchObject({ step: 'in_app', status: 'completed', subscriberId: 'traced-subscriber' });

@@ -25,12 +25,25 @@ async function startBannerServer(): Promise<{ port: number; connections: () => n
 /** A fresh environment whose only email integration is SMTP on `host:port`, a one-step email workflow and a subscriber. */
 async function smtpEnvironment(t: TestApp, host: string, port: number) {
   const { apiKey } = await t.createForeignKey();
-  const integration = { providerId: 'nodemailer', channel: 'email', credentials: { host, port: String(port), secure: false, ignoreTls: true, from: 'no-reply@acme.test' } };
+  const integration = {
+    providerId: 'nodemailer',
+    channel: 'email',
+    credentials: { host, port: String(port), secure: false, ignoreTls: true, from: 'no-reply@acme.test' },
+  };
   expect((await t.api('post', '/v1/integrations', apiKey).send(integration)).status).toBe(201);
   const step = { template: { type: 'email', subject: 'Hi', content: 'Hello' } };
-  expect((await t.api('post', '/v1/workflows', apiKey).send({ name: 'smtp-ssrf', identifier: 'smtp-ssrf', steps: [step] })).status).toBe(201);
-  expect((await t.api('post', '/v2/subscribers', apiKey).send({ subscriberId: 'ada', email: 'ada@example.com' })).status).toBe(201);
-  const { transactionId, jobs } = await triggerWithKeyAndSettle(t, apiKey, { name: 'smtp-ssrf', to: 'ada', payload: {} });
+  expect(
+    (await t.api('post', '/v1/workflows', apiKey).send({ name: 'smtp-ssrf', identifier: 'smtp-ssrf', steps: [step] }))
+      .status,
+  ).toBe(201);
+  expect(
+    (await t.api('post', '/v2/subscribers', apiKey).send({ subscriberId: 'ada', email: 'ada@example.com' })).status,
+  ).toBe(201);
+  const { transactionId, jobs } = await triggerWithKeyAndSettle(t, apiKey, {
+    name: 'smtp-ssrf',
+    to: 'ada',
+    payload: {},
+  });
   return { job: jobs[0], details: await detailsOf(t, jobs[0].id), message: (await messagesOf(t, transactionId))[0] };
 }
 
@@ -46,7 +59,14 @@ describe('SMTP host through the SSRF guard', () => {
   describe('with ALLOW_PRIVATE_WEBHOOK_TARGETS=false', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startTestApp({ env: { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false', PROVIDER_MAX_ATTEMPTS: '3', PROVIDER_TIMEOUT_MS: '2000', PROVIDER_BACKOFF_MS: '20' } });
+      t = await startTestApp({
+        env: {
+          ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false',
+          PROVIDER_MAX_ATTEMPTS: '3',
+          PROVIDER_TIMEOUT_MS: '2000',
+          PROVIDER_BACKOFF_MS: '20',
+        },
+      });
     });
     afterAll(async () => {
       await t?.close();
@@ -64,7 +84,9 @@ describe('SMTP host through the SSRF guard', () => {
       const failed = details.filter((detail) => detail.status === 'Failed');
       expect(failed).toHaveLength(1);
       expect(failed[0]).toMatchObject({ providerId: 'nodemailer', isRetry: false });
-      expect(failed[0].detail).toContain('SMTP host refused: it resolves to a loopback, private, link-local or metadata address');
+      expect(failed[0].detail).toContain(
+        'SMTP host refused: it resolves to a loopback, private, link-local or metadata address',
+      );
       expect(message).toMatchObject({ status: 'error', errorText: expect.stringContaining('SMTP host refused') });
       expect(JSON.stringify([details, message, job.error])).not.toMatch(/SSH-2\.0|internal-banner/);
     });

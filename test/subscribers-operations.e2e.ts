@@ -28,19 +28,36 @@ describe('spec operations 1-3: credentials, online status, mark-as', () => {
   describe('PATCH /v1/subscribers/{id}/credentials', () => {
     it('appends a new channel entry bound to the integration (200, full subscriber)', async () => {
       const subscriber = await createSubscriber(t, { subscriberId: 'cred-new', email: 'c@example.com' });
-      const res = await credentials('cred-new', { providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example/1' } });
+      const res = await credentials('cred-new', {
+        providerId: 'slack',
+        credentials: { webhookUrl: 'https://hooks.example/1' },
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ _id: subscriber._id, subscriberId: 'cred-new', email: 'c@example.com', __v: subscriber.__v + 1 });
-      expect(res.body.channels).toEqual([{ providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example/1' }, _integrationId: slack._id }]);
+      expect(res.body).toMatchObject({
+        _id: subscriber._id,
+        subscriberId: 'cred-new',
+        email: 'c@example.com',
+        __v: subscriber.__v + 1,
+      });
+      expect(res.body.channels).toEqual([
+        { providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example/1' }, _integrationId: slack._id },
+      ]);
     });
 
     it('a second call merges credentials into the same entry; __v increments on each change', async () => {
       await createSubscriber(t, { subscriberId: 'cred-merge' });
-      const first = await credentials('cred-merge', { providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example/a' } });
+      const first = await credentials('cred-merge', {
+        providerId: 'slack',
+        credentials: { webhookUrl: 'https://hooks.example/a' },
+      });
       const second = await credentials('cred-merge', { providerId: 'slack', credentials: { channel: 'general' } });
       expect(second.status).toBe(200);
       expect(second.body.channels).toEqual([
-        { providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example/a', channel: 'general' }, _integrationId: slack._id },
+        {
+          providerId: 'slack',
+          credentials: { webhookUrl: 'https://hooks.example/a', channel: 'general' },
+          _integrationId: slack._id,
+        },
       ]);
       expect(second.body.__v).toBe(first.body.__v + 1);
       const unchanged = await credentials('cred-merge', { providerId: 'slack', credentials: { channel: 'general' } });
@@ -49,13 +66,19 @@ describe('spec operations 1-3: credentials, online status, mark-as', () => {
 
     it('given deviceTokens replace the list (de-duplicated); absent ones keep it; [] clears', async () => {
       await createSubscriber(t, { subscriberId: 'cred-push' });
-      const tokens = (res: Body) => res.body.channels.find((c: Body) => c.providerId === 'fcm').credentials.deviceTokens;
-      const first = await credentials('cred-push', { providerId: 'fcm', credentials: { deviceTokens: ['a', 'b', 'a'] } });
+      const tokens = (res: Body) =>
+        res.body.channels.find((c: Body) => c.providerId === 'fcm').credentials.deviceTokens;
+      const first = await credentials('cred-push', {
+        providerId: 'fcm',
+        credentials: { deviceTokens: ['a', 'b', 'a'] },
+      });
       expect(tokens(first)).toEqual(['a', 'b']);
       const replaced = await credentials('cred-push', { providerId: 'fcm', credentials: { deviceTokens: ['c'] } });
       expect(tokens(replaced)).toEqual(['c']);
       const kept = await credentials('cred-push', { providerId: 'fcm', credentials: { title: 'phone' } });
-      expect(kept.body.channels).toEqual([{ providerId: 'fcm', credentials: { deviceTokens: ['c'], title: 'phone' }, _integrationId: fcm._id }]);
+      expect(kept.body.channels).toEqual([
+        { providerId: 'fcm', credentials: { deviceTokens: ['c'], title: 'phone' }, _integrationId: fcm._id },
+      ]);
       const cleared = await credentials('cred-push', { providerId: 'fcm', credentials: { deviceTokens: [] } });
       expect(tokens(cleared)).toEqual([]);
       expect(cleared.body.channels).toHaveLength(1);
@@ -67,21 +90,46 @@ describe('spec operations 1-3: credentials, online status, mark-as', () => {
       const res = await credentials('cred-many', { providerId: 'fcm', credentials: { deviceTokens } });
       expect(res.status).toBe(422);
       expect(res.body.errors['credentials.deviceTokens']).toBeDefined();
-      const exactly100 = await credentials('cred-many', { providerId: 'fcm', credentials: { deviceTokens: deviceTokens.slice(0, 100) } });
+      const exactly100 = await credentials('cred-many', {
+        providerId: 'fcm',
+        credentials: { deviceTokens: deviceTokens.slice(0, 100) },
+      });
       expect(exactly100.status).toBe(200);
     });
 
     it('integrationIdentifier picks among two integrations of one provider', async () => {
       const second = await createIntegration(t, { providerId: 'slack', channel: 'chat', identifier: 'slack-second' });
       await createSubscriber(t, { subscriberId: 'cred-pick' });
-      await credentials('cred-pick', { providerId: 'slack', integrationIdentifier: 'slack-main', credentials: { webhookUrl: 'https://main' } });
-      const res = await credentials('cred-pick', { providerId: 'slack', integrationIdentifier: 'slack-second', credentials: { webhookUrl: 'https://second' } });
+      await credentials('cred-pick', {
+        providerId: 'slack',
+        integrationIdentifier: 'slack-main',
+        credentials: { webhookUrl: 'https://main' },
+      });
+      const res = await credentials('cred-pick', {
+        providerId: 'slack',
+        integrationIdentifier: 'slack-second',
+        credentials: { webhookUrl: 'https://second' },
+      });
       expect(res.status).toBe(200);
       expect(res.body.channels).toEqual([
-        { providerId: 'slack', integrationIdentifier: 'slack-main', credentials: { webhookUrl: 'https://main' }, _integrationId: slack._id },
-        { providerId: 'slack', integrationIdentifier: 'slack-second', credentials: { webhookUrl: 'https://second' }, _integrationId: second._id },
+        {
+          providerId: 'slack',
+          integrationIdentifier: 'slack-main',
+          credentials: { webhookUrl: 'https://main' },
+          _integrationId: slack._id,
+        },
+        {
+          providerId: 'slack',
+          integrationIdentifier: 'slack-second',
+          credentials: { webhookUrl: 'https://second' },
+          _integrationId: second._id,
+        },
       ]);
-      const unknown = await credentials('cred-pick', { providerId: 'slack', integrationIdentifier: 'slack-none', credentials: {} });
+      const unknown = await credentials('cred-pick', {
+        providerId: 'slack',
+        integrationIdentifier: 'slack-none',
+        credentials: {},
+      });
       expect(unknown.status).toBe(400);
     });
 
@@ -131,7 +179,12 @@ describe('spec operations 1-3: credentials, online status, mark-as', () => {
       t.clock.set(new Date('2030-01-02T03:04:05.000Z'));
       const on = await t.api('patch', '/v1/subscribers/online/online-status').send({ isOnline: true });
       expect(on.status).toBe(200);
-      expect(on.body).toMatchObject({ _id: subscriber._id, subscriberId: 'online', isOnline: true, __v: subscriber.__v + 1 });
+      expect(on.body).toMatchObject({
+        _id: subscriber._id,
+        subscriberId: 'online',
+        isOnline: true,
+        __v: subscriber.__v + 1,
+      });
       expect(new Date(on.body.lastOnlineAt).getTime()).toBeGreaterThanOrEqual(Date.parse('2030-01-02T03:04:05.000Z'));
       expect(new Date(on.body.lastOnlineAt).getTime()).toBeLessThan(Date.parse('2030-01-02T03:05:05.000Z'));
       t.clock.set(new Date('2030-02-01T00:00:00.000Z'));
@@ -139,7 +192,10 @@ describe('spec operations 1-3: credentials, online status, mark-as', () => {
       expect(off.body).toMatchObject({ isOnline: false, __v: subscriber.__v + 2 });
       expect(off.body.lastOnlineAt.startsWith('2030-02-01T00:00')).toBe(true);
       t.clock.reset();
-      expect((await t.api('get', '/v2/subscribers/online')).body).toMatchObject({ isOnline: false, lastOnlineAt: off.body.lastOnlineAt });
+      expect((await t.api('get', '/v2/subscribers/online')).body).toMatchObject({
+        isOnline: false,
+        lastOnlineAt: off.body.lastOnlineAt,
+      });
     });
 
     it('missing or non-boolean isOnline → 422', async () => {
@@ -154,8 +210,13 @@ describe('spec operations 1-3: credentials, online status, mark-as', () => {
     it('unknown subscriber → 404; another environment → 404; no key → 401', async () => {
       await createSubscriber(t, { subscriberId: 'online-iso' });
       expect((await t.api('patch', '/v1/subscribers/nobody/online-status').send({ isOnline: true })).status).toBe(404);
-      expect((await t.api('patch', '/v1/subscribers/online-iso/online-status', foreign.apiKey).send({ isOnline: true })).status).toBe(404);
-      expect((await t.http.patch('/v1/subscribers/online-iso/online-status').send({ isOnline: true })).status).toBe(401);
+      expect(
+        (await t.api('patch', '/v1/subscribers/online-iso/online-status', foreign.apiKey).send({ isOnline: true }))
+          .status,
+      ).toBe(404);
+      expect((await t.http.patch('/v1/subscribers/online-iso/online-status').send({ isOnline: true })).status).toBe(
+        401,
+      );
     });
   });
 
@@ -173,7 +234,9 @@ describe('spec operations 1-3: credentials, online status, mark-as', () => {
     const stored = async (id: string) => (await t.db.select().from(messages).where(eq(messages.id, id)))[0];
 
     it('read on a single id: read and seen, both dates now (201, Message shape)', async () => {
-      const [message] = await insertMessages(t, subscriber, [{ cta: { type: 'redirect', data: { url: '/x' } }, templateIdentifier: 'welcome' }]);
+      const [message] = await insertMessages(t, subscriber, [
+        { cta: { type: 'redirect', data: { url: '/x' } }, templateIdentifier: 'welcome' },
+      ]);
       const before = Date.now();
       const res = await markAs(message.id, 'read');
       expect(res.status).toBe(201);
@@ -241,7 +304,12 @@ describe('spec operations 1-3: credentials, online status, mark-as', () => {
       const res = await markAs([a.id, b.id], 'unseen');
       expect(res.body).toHaveLength(2);
       for (const [index, message] of res.body.entries()) {
-        expect(message).toMatchObject({ read: false, seen: false, lastReadDate: read.body[index].lastReadDate, lastSeenDate: read.body[index].lastSeenDate });
+        expect(message).toMatchObject({
+          read: false,
+          seen: false,
+          lastReadDate: read.body[index].lastReadDate,
+          lastSeenDate: read.body[index].lastSeenDate,
+        });
       }
       const single = await markAs(a.id, 'unseen');
       expect(single.body[0]).toMatchObject({ _id: a.id, read: false, seen: false });
@@ -285,7 +353,10 @@ describe('spec operations 1-3: credentials, online status, mark-as', () => {
       const [message] = await insertMessages(t, subscriber, [{}]);
       expect((await markAs(message.id, 'read', 'nobody')).status).toBe(404);
       expect((await markAs(message.id, 'read', 'marker', foreign.apiKey)).status).toBe(404);
-      expect((await t.http.post('/v1/subscribers/marker/messages/mark-as').send({ messageId: message.id, markAs: 'read' })).status).toBe(401);
+      expect(
+        (await t.http.post('/v1/subscribers/marker/messages/mark-as').send({ messageId: message.id, markAs: 'read' }))
+          .status,
+      ).toBe(401);
       expect(await stored(message.id)).toMatchObject({ read: false, seen: false });
     });
   });

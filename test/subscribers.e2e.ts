@@ -57,24 +57,46 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
     });
 
     it('upserts: undefined fields kept, null clears, __v increments only on change', async () => {
-      await createSubscriber(t, { subscriberId: 'grace', firstName: 'Grace', lastName: 'Hopper', email: 'g@example.com' });
-      const updated = await t.api('post', '/v2/subscribers').send({ subscriberId: 'grace', lastName: null, phone: '+1555' });
+      await createSubscriber(t, {
+        subscriberId: 'grace',
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        email: 'g@example.com',
+      });
+      const updated = await t
+        .api('post', '/v2/subscribers')
+        .send({ subscriberId: 'grace', lastName: null, phone: '+1555' });
       expect(updated.status).toBe(201);
-      expect(updated.body).toMatchObject({ firstName: 'Grace', lastName: null, email: 'g@example.com', phone: '+1555', __v: 1 });
+      expect(updated.body).toMatchObject({
+        firstName: 'Grace',
+        lastName: null,
+        email: 'g@example.com',
+        phone: '+1555',
+        __v: 1,
+      });
       const same = await t.api('post', '/v2/subscribers').send({ subscriberId: 'grace', firstName: 'Grace' });
       expect(same.body.__v).toBe(1);
       expect(same.body.updatedAt).toBe(updated.body.updatedAt);
-      const rows = await t.db.select().from(subscribers).where(and(eq(subscribers.environmentId, t.environment.id), eq(subscribers.subscriberId, 'grace')));
+      const rows = await t.db
+        .select()
+        .from(subscribers)
+        .where(and(eq(subscribers.environmentId, t.environment.id), eq(subscribers.subscriberId, 'grace')));
       expect(rows).toHaveLength(1);
     });
 
     it('?failIfExists=true answers 409 for an existing subscriber and creates a new one', async () => {
       await createSubscriber(t, { subscriberId: 'exists' });
-      const conflict = await t.api('post', '/v2/subscribers?failIfExists=true').send({ subscriberId: 'exists', firstName: 'X' });
+      const conflict = await t
+        .api('post', '/v2/subscribers?failIfExists=true')
+        .send({ subscriberId: 'exists', firstName: 'X' });
       expect(conflict.status).toBe(409);
       expect((await t.api('get', '/v2/subscribers/exists')).body.firstName).toBeNull();
-      expect((await t.api('post', '/v2/subscribers?failIfExists=true').send({ subscriberId: 'fresh' })).status).toBe(201);
-      expect((await t.api('post', '/v2/subscribers?failIfExists=maybe').send({ subscriberId: 'fresh2' })).status).toBe(422);
+      expect((await t.api('post', '/v2/subscribers?failIfExists=true').send({ subscriberId: 'fresh' })).status).toBe(
+        201,
+      );
+      expect((await t.api('post', '/v2/subscribers?failIfExists=maybe').send({ subscriberId: 'fresh2' })).status).toBe(
+        422,
+      );
     });
 
     it('422 on malformed bodies', async () => {
@@ -85,7 +107,10 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
         [{ subscriberId: 'x', firstName: 7 }, 'firstName'],
         [{ subscriberId: 'x', data: 'text' }, 'data'],
         [{ subscriberId: 'x', timezone: 'Mars/Olympus' }, 'timezone'],
-        [{ subscriberId: 'x', channels: [{ providerId: 'carrier-pigeon', credentials: {} }] }, 'channels[0].providerId'],
+        [
+          { subscriberId: 'x', channels: [{ providerId: 'carrier-pigeon', credentials: {} }] },
+          'channels[0].providerId',
+        ],
         [{ subscriberId: 'x', channels: [{ providerId: 'slack' }] }, 'channels[0].credentials'],
       ];
       for (const [body, field] of cases) {
@@ -97,12 +122,20 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
     });
 
     it('binds channels to the active integration of their provider; 400 without one', async () => {
-      const none = await t.api('post', '/v2/subscribers').send({ subscriberId: 'chatty', channels: [{ providerId: 'discord', credentials: { webhookUrl: 'https://d.example/1' } }] });
+      const none = await t.api('post', '/v2/subscribers').send({
+        subscriberId: 'chatty',
+        channels: [{ providerId: 'discord', credentials: { webhookUrl: 'https://d.example/1' } }],
+      });
       expect(none.status).toBe(400);
       const integration = await createIntegration(t, { providerId: 'discord', channel: 'chat' });
-      const res = await t.api('post', '/v2/subscribers').send({ subscriberId: 'chatty', channels: [{ providerId: 'discord', credentials: { webhookUrl: 'https://d.example/1' } }] });
+      const res = await t.api('post', '/v2/subscribers').send({
+        subscriberId: 'chatty',
+        channels: [{ providerId: 'discord', credentials: { webhookUrl: 'https://d.example/1' } }],
+      });
       expect(res.status).toBe(201);
-      expect(res.body.channels).toEqual([{ providerId: 'discord', credentials: { webhookUrl: 'https://d.example/1' }, _integrationId: integration._id }]);
+      expect(res.body.channels).toEqual([
+        { providerId: 'discord', credentials: { webhookUrl: 'https://d.example/1' }, _integrationId: integration._id },
+      ]);
     });
 
     it('401 without a key', async () => {
@@ -123,11 +156,24 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
     });
 
     it('PATCH is partial: undefined kept, null clears, __v and updatedAt move', async () => {
-      const created = await createSubscriber(t, { subscriberId: 'patchy', firstName: 'P', lastName: 'Q', data: { a: 1 } });
+      const created = await createSubscriber(t, {
+        subscriberId: 'patchy',
+        firstName: 'P',
+        lastName: 'Q',
+        data: { a: 1 },
+      });
       await new Promise((resolve) => setTimeout(resolve, 5));
-      const res = await t.api('patch', '/v2/subscribers/patchy').send({ lastName: null, email: 'p@example.com', data: { b: 2 } });
+      const res = await t
+        .api('patch', '/v2/subscribers/patchy')
+        .send({ lastName: null, email: 'p@example.com', data: { b: 2 } });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ firstName: 'P', lastName: null, email: 'p@example.com', data: { b: 2 }, __v: created.__v + 1 });
+      expect(res.body).toMatchObject({
+        firstName: 'P',
+        lastName: null,
+        email: 'p@example.com',
+        data: { b: 2 },
+        __v: created.__v + 1,
+      });
       expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThan(new Date(created.updatedAt).getTime());
       expect(res.body.createdAt).toBe(created.createdAt);
       const cleared = await t.api('patch', '/v2/subscribers/patchy').send({ data: null });
@@ -137,8 +183,12 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
     it('PATCH: 404 unknown or foreign, 422 malformed, 401 without key', async () => {
       await createSubscriber(t, { subscriberId: 'patch-iso' });
       expect((await t.api('patch', '/v2/subscribers/nobody').send({ firstName: 'x' })).status).toBe(404);
-      expect((await t.api('patch', '/v2/subscribers/patch-iso', production.apiKey).send({ firstName: 'x' })).status).toBe(404);
-      expect((await t.api('patch', '/v2/subscribers/patch-iso', foreign.apiKey).send({ firstName: 'x' })).status).toBe(404);
+      expect(
+        (await t.api('patch', '/v2/subscribers/patch-iso', production.apiKey).send({ firstName: 'x' })).status,
+      ).toBe(404);
+      expect((await t.api('patch', '/v2/subscribers/patch-iso', foreign.apiKey).send({ firstName: 'x' })).status).toBe(
+        404,
+      );
       for (const body of [{ firstName: 1 }, { data: [1] }, { timezone: 'nowhere' }, { email: true }]) {
         expect((await t.api('patch', '/v2/subscribers/patch-iso').send(body)).status).toBe(422);
       }
@@ -155,7 +205,10 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       expect((await t.api('patch', '/v2/subscribers/ghost').send({ firstName: 'x' })).status).toBe(404);
       expect((await t.api('delete', '/v2/subscribers/ghost')).status).toBe(404);
       expect((await t.api('get', '/v2/subscribers?subscriberId=ghost')).body.data).toEqual([]);
-      const [row] = await t.db.select().from(subscribers).where(eq(subscribers.id, created._id as string));
+      const [row] = await t.db
+        .select()
+        .from(subscribers)
+        .where(eq(subscribers.id, created._id as string));
       expect(row.deleted).toBe(true);
       expect(await subscriberRepository(t).findBySubscriberId(t.environment.id, 'ghost')).toBeUndefined();
 
@@ -196,13 +249,30 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       expect(pages[0].previous).toBeNull();
       expect(pages[2].next).toBeNull();
       const back = await t.api('get', `/v2/subscribers?subscriberId=list-&limit=10&before=${pages[2].previous}`);
-      expect(back.body.data.map((s: { subscriberId: string }) => s.subscriberId)).toEqual(pages[1].data.map((s) => s.subscriberId));
+      expect(back.body.data.map((s: { subscriberId: string }) => s.subscriberId)).toEqual(
+        pages[1].data.map((s) => s.subscriberId),
+      );
     });
 
     it('filters by email, phone, name and subscriberId', async () => {
-      const ids = async (query: string) => (await t.api('get', `/v2/subscribers?limit=100&${query}`)).body.data.map((s: { subscriberId: string }) => s.subscriberId).sort();
+      const ids = async (query: string) =>
+        (await t.api('get', `/v2/subscribers?limit=100&${query}`)).body.data
+          .map((s: { subscriberId: string }) => s.subscriberId)
+          .sort();
       expect(await ids('email=LIST7@')).toEqual(['list-07']);
-      expect(await ids('phone=%2B33001')).toEqual(['list-01', 'list-10', 'list-11', 'list-12', 'list-13', 'list-14', 'list-15', 'list-16', 'list-17', 'list-18', 'list-19']);
+      expect(await ids('phone=%2B33001')).toEqual([
+        'list-01',
+        'list-10',
+        'list-11',
+        'list-12',
+        'list-13',
+        'list-14',
+        'list-15',
+        'list-16',
+        'list-17',
+        'list-18',
+        'list-19',
+      ]);
       expect(await ids('name=Even%20Number2')).toEqual(['list-02', 'list-20', 'list-22', 'list-24']);
       expect(await ids('subscriberId=list-2')).toEqual(['list-20', 'list-21', 'list-22', 'list-23', 'list-24']);
       expect(await ids('email=%25')).toEqual([]);
@@ -212,7 +282,11 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       for (const query of ['limit=0', 'limit=101', 'limit=abc', 'after=not-a-uuid', 'before=12']) {
         expect((await t.api('get', `/v2/subscribers?${query}`)).status).toBe(422);
       }
-      expect((await t.api('get', '/v2/subscribers', foreign.apiKey)).body).toEqual({ data: [], next: null, previous: null });
+      expect((await t.api('get', '/v2/subscribers', foreign.apiKey)).body).toEqual({
+        data: [],
+        next: null,
+        previous: null,
+      });
       expect((await t.api('get', '/v2/subscribers?subscriberId=list-', production.apiKey)).body.data).toEqual([]);
       expect((await t.http.get('/v2/subscribers')).status).toBe(401);
     });
@@ -228,7 +302,10 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
           { firstName: 'no id' },
           { subscriberId: 'bulk-bad', firstName: 12 },
           'not an object',
-          { subscriberId: 'bulk-chat', channels: [{ providerId: 'slack', credentials: { webhookUrl: 'https://s.example' } }] },
+          {
+            subscriberId: 'bulk-chat',
+            channels: [{ providerId: 'slack', credentials: { webhookUrl: 'https://s.example' } }],
+          },
         ],
       });
       expect(res.status).toBe(201);
@@ -240,14 +317,22 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
         { subscriberId: null, message: 'item must be an object' },
         { subscriberId: 'bulk-chat', message: expect.stringContaining('slack') },
       ]);
-      expect((await t.api('get', '/v2/subscribers/bulk-old')).body).toMatchObject({ firstName: 'Renamed', email: 'old@example.com', __v: 1 });
+      expect((await t.api('get', '/v2/subscribers/bulk-old')).body).toMatchObject({
+        firstName: 'Renamed',
+        email: 'old@example.com',
+        __v: 1,
+      });
       expect((await t.api('get', '/v2/subscribers/bulk-bad')).status).toBe(404);
     });
 
     it('writes 500 subscribers in one request', async () => {
       const started = Date.now();
       const res = await t.api('post', '/v1/subscribers/bulk').send({
-        subscribers: Array.from({ length: 500 }, (_, i) => ({ subscriberId: `many-${i}`, email: `m${i}@example.com`, data: { i } })),
+        subscribers: Array.from({ length: 500 }, (_, i) => ({
+          subscriberId: `many-${i}`,
+          email: `m${i}@example.com`,
+          data: { i },
+        })),
       });
       expect(res.status).toBe(201);
       expect(res.body.created).toHaveLength(500);
@@ -259,9 +344,13 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       expect((await t.api('post', '/v1/subscribers/bulk').send({ subscribers: [] })).status).toBe(422);
       expect((await t.api('post', '/v1/subscribers/bulk').send({})).status).toBe(422);
       expect((await t.api('post', '/v1/subscribers/bulk').send({ subscribers: 'x' })).status).toBe(422);
-      const tooMany = await t.api('post', '/v1/subscribers/bulk').send({ subscribers: Array.from({ length: 501 }, (_, i) => ({ subscriberId: `s${i}` })) });
+      const tooMany = await t
+        .api('post', '/v1/subscribers/bulk')
+        .send({ subscribers: Array.from({ length: 501 }, (_, i) => ({ subscriberId: `s${i}` })) });
       expect(tooMany.status).toBe(422);
-      expect((await t.http.post('/v1/subscribers/bulk').send({ subscribers: [{ subscriberId: 'k' }] })).status).toBe(401);
+      expect((await t.http.post('/v1/subscribers/bulk').send({ subscribers: [{ subscriberId: 'k' }] })).status).toBe(
+        401,
+      );
     });
   });
 
@@ -269,7 +358,9 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
     it('one batch: duplicates collapse, an id-only input leaves the stored subscriber untouched', async () => {
       const repo = subscriberRepository(t);
       const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
-      const [stored] = await repo.upsertMany(scope, [{ subscriberId: 'repo-a', firstName: 'A', email: 'a@example.com' }]);
+      const [stored] = await repo.upsertMany(scope, [
+        { subscriberId: 'repo-a', firstName: 'A', email: 'a@example.com' },
+      ]);
       const rows = await repo.upsertMany(scope, [
         { subscriberId: 'repo-a' },
         { subscriberId: 'repo-b', firstName: 'B' },
@@ -287,9 +378,16 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
       await repo.upsertMany(scope, [{ subscriberId: 'repo-gone', firstName: 'Gone' }]);
       await repo.softDelete(t.environment.id, 'repo-gone');
-      const rows = await repo.upsertMany(scope, [{ subscriberId: 'repo-gone', firstName: 'Back' }, { subscriberId: 'repo-live' }], { restoreDeleted: false });
+      const rows = await repo.upsertMany(
+        scope,
+        [{ subscriberId: 'repo-gone', firstName: 'Back' }, { subscriberId: 'repo-live' }],
+        { restoreDeleted: false },
+      );
       expect(rows.map((row) => row.subscriberId)).toEqual(['repo-live']);
-      const [stored] = await t.db.select().from(subscribers).where(and(eq(subscribers.environmentId, t.environment.id), eq(subscribers.subscriberId, 'repo-gone')));
+      const [stored] = await t.db
+        .select()
+        .from(subscribers)
+        .where(and(eq(subscribers.environmentId, t.environment.id), eq(subscribers.subscriberId, 'repo-gone')));
       expect(stored).toMatchObject({ deleted: true, firstName: 'Gone' });
     });
 
@@ -297,14 +395,21 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       const repo = subscriberRepository(t);
       const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
       const integrationId = '01890000-0000-7000-8000-0000000000c1';
-      const entry = (credentials: Record<string, unknown>) => ({ providerId: 'fcm', _integrationId: integrationId, credentials });
+      const entry = (credentials: Record<string, unknown>) => ({
+        providerId: 'fcm',
+        _integrationId: integrationId,
+        credentials,
+      });
       const [first] = await repo.upsertMany(scope, [
         { subscriberId: 'repo-push', channels: [entry({ deviceTokens: ['a'] }), entry({ title: 'phone' })] },
       ]);
       expect(first.channels).toEqual([entry({ deviceTokens: ['a'], title: 'phone' })]);
       const [second] = await repo.upsertMany(scope, [
         { subscriberId: 'repo-push', channels: [entry({ deviceTokens: ['b'] })] },
-        { subscriberId: 'repo-push', channels: [{ providerId: 'slack', _integrationId: integrationId, credentials: { webhookUrl: 'https://w' } }] },
+        {
+          subscriberId: 'repo-push',
+          channels: [{ providerId: 'slack', _integrationId: integrationId, credentials: { webhookUrl: 'https://w' } }],
+        },
       ]);
       expect(second.channels).toEqual([
         entry({ deviceTokens: ['b'], title: 'phone' }),
@@ -344,7 +449,9 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       expect(online).toContain('slack');
       expect(online).not.toContain('appio');
       expect(components.schemas.ChannelSettingsResponseDto.properties.providerId.enum).toContain('appio');
-      expect(components.schemas.OnlineStatusSubscriberResponseDto.properties.channels.items.$ref).toContain('OnlineStatusChannelSettingsDto');
+      expect(components.schemas.OnlineStatusSubscriberResponseDto.properties.channels.items.$ref).toContain(
+        'OnlineStatusChannelSettingsDto',
+      );
     });
   });
 });

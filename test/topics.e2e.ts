@@ -20,8 +20,10 @@ describe('topics: /v2/topics and subscriptions', () => {
     await t?.close();
   });
 
-  const subscribe = (key: string, subscriptions: unknown, apiKey?: string) => t.api('post', `/v2/topics/${key}/subscriptions`, apiKey).send({ subscriptions });
-  const unsubscribe = (key: string, subscriptions: unknown, apiKey?: string) => t.api('delete', `/v2/topics/${key}/subscriptions`, apiKey).send({ subscriptions });
+  const subscribe = (key: string, subscriptions: unknown, apiKey?: string) =>
+    t.api('post', `/v2/topics/${key}/subscriptions`, apiKey).send({ subscriptions });
+  const unsubscribe = (key: string, subscriptions: unknown, apiKey?: string) =>
+    t.api('delete', `/v2/topics/${key}/subscriptions`, apiKey).send({ subscriptions });
 
   describe('POST/GET/DELETE /v2/topics', () => {
     it('creates (201) and upserts: an omitted name keeps the stored one', async () => {
@@ -69,7 +71,14 @@ describe('topics: /v2/topics and subscriptions', () => {
     });
 
     it('422 on malformed bodies', async () => {
-      for (const body of [{}, { key: '' }, { key: 42 }, { key: 'has space' }, { key: 'k'.repeat(101) }, { key: 'ok', name: 5 }]) {
+      for (const body of [
+        {},
+        { key: '' },
+        { key: 42 },
+        { key: 'has space' },
+        { key: 'k'.repeat(101) },
+        { key: 'ok', name: 5 },
+      ]) {
         const res = await t.api('post', '/v2/topics').send(body);
         expect(res.status).toBe(422);
         expect(res.body.errors).toBeDefined();
@@ -84,7 +93,10 @@ describe('topics: /v2/topics and subscriptions', () => {
       expect((await t.api('delete', '/v2/topics/doomed')).status).toBe(204);
       expect((await t.api('get', '/v2/topics/doomed')).status).toBe(404);
       expect((await t.api('delete', '/v2/topics/doomed')).status).toBe(404);
-      const rows = await t.db.select().from(topicSubscribers).where(eq(topicSubscribers.topicId, topic._id as string));
+      const rows = await t.db
+        .select()
+        .from(topicSubscribers)
+        .where(eq(topicSubscribers.topicId, topic._id as string));
       expect(rows).toEqual([]);
     });
   });
@@ -96,11 +108,21 @@ describe('topics: /v2/topics and subscriptions', () => {
       const res = await subscribe('fresh-topic', ['ts-a', 'ts-b', 'ts-ghost', 'ts-a']);
       expect(res.status).toBe(201);
       expect(res.body.meta).toEqual({ totalCount: 4, successful: 2, failed: 1 });
-      expect(res.body.errors).toEqual([{ subscriberId: 'ts-ghost', code: 'SUBSCRIBER_NOT_FOUND', message: expect.any(String) }]);
+      expect(res.body.errors).toEqual([
+        { subscriberId: 'ts-ghost', code: 'SUBSCRIBER_NOT_FOUND', message: expect.any(String) },
+      ]);
       const first = res.body.data.find((row: Body) => row.subscriber.subscriberId === 'ts-a');
       expect(first).toEqual({
         topic: { _id: expect.any(String), key: 'fresh-topic', name: null },
-        subscriber: { _id: a._id, subscriberId: 'ts-a', firstName: 'A', lastName: null, email: null, phone: null, avatar: null },
+        subscriber: {
+          _id: a._id,
+          subscriberId: 'ts-a',
+          firstName: 'A',
+          lastName: null,
+          email: null,
+          phone: null,
+          avatar: null,
+        },
       });
       expect((await t.api('get', '/v2/topics/fresh-topic')).status).toBe(200);
       const again = await subscribe('fresh-topic', ['ts-a']);
@@ -129,14 +151,19 @@ describe('topics: /v2/topics and subscriptions', () => {
     it('GET pages members with cursors; 404 for an unknown topic', async () => {
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push((await createSubscriber(t, { subscriberId: `tp-${i}` }))._id as string);
-      await subscribe('paged', ids.map((_, i) => `tp-${i}`));
+      await subscribe(
+        'paged',
+        ids.map((_, i) => `tp-${i}`),
+      );
       const first = await t.api('get', '/v2/topics/paged/subscriptions?limit=2');
       expect(first.status).toBe(200);
       expect(first.body.data.map((row: Body) => row.subscriber._id)).toEqual([...ids].sort().slice(0, 2));
       expect(first.body.data[0].createdAt).toEqual(expect.any(String));
       const second = await t.api('get', `/v2/topics/paged/subscriptions?limit=2&after=${first.body.next}`);
       const third = await t.api('get', `/v2/topics/paged/subscriptions?limit=2&after=${second.body.next}`);
-      expect([...first.body.data, ...second.body.data, ...third.body.data].map((row: Body) => row.subscriber._id)).toEqual([...ids].sort());
+      expect(
+        [...first.body.data, ...second.body.data, ...third.body.data].map((row: Body) => row.subscriber._id),
+      ).toEqual([...ids].sort());
       expect(third.body.next).toBeNull();
       const back = await t.api('get', `/v2/topics/paged/subscriptions?limit=2&before=${third.body.previous}`);
       expect(back.body.data).toEqual(second.body.data);
@@ -159,7 +186,9 @@ describe('topics: /v2/topics and subscriptions', () => {
       expect(res.body.errors.map((row: Body) => row.subscriberId)).toEqual(['ts-a']);
       expect((await t.api('get', '/v2/topics/fresh-topic/subscriptions', foreign.apiKey)).body.data).toEqual([]);
       expect((await t.api('get', '/v2/topics/fresh-topic/subscriptions')).body.data).toHaveLength(2);
-      expect((await t.http.post('/v2/topics/fresh-topic/subscriptions').send({ subscriptions: ['ts-a'] })).status).toBe(401);
+      expect((await t.http.post('/v2/topics/fresh-topic/subscriptions').send({ subscriptions: ['ts-a'] })).status).toBe(
+        401,
+      );
     });
   });
 });

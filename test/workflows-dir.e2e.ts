@@ -38,7 +38,11 @@ describe('WORKFLOWS_DIR: workflows kept in files, upserted at boot', () => {
   let directory: string;
 
   beforeAll(async () => {
-    directory = directoryWith({ 'welcome.json': JSON.stringify(welcomeJson), 'digest.yaml': digestYaml, 'README.md': '# not a workflow' });
+    directory = directoryWith({
+      'welcome.json': JSON.stringify(welcomeJson),
+      'digest.yaml': digestYaml,
+      'README.md': '# not a workflow',
+    });
     t = await startTestApp({ env: { WORKFLOWS_DIR: directory } });
   });
   afterAll(async () => {
@@ -49,11 +53,18 @@ describe('WORKFLOWS_DIR: workflows kept in files, upserted at boot', () => {
   it('creates every json and yaml file as a workflow of the Development environment', async () => {
     const welcome = await t.api('get', '/v1/workflows/welcome');
     expect(welcome.status).toBe(200);
-    expect(welcome.body).toMatchObject({ name: 'Welcome', active: true, triggers: [{ identifier: 'welcome', variables: [{ name: 'name' }] }] });
+    expect(welcome.body).toMatchObject({
+      name: 'Welcome',
+      active: true,
+      triggers: [{ identifier: 'welcome', variables: [{ name: 'name' }] }],
+    });
     const digest = await t.api('get', '/v1/workflows/daily-digest');
     expect(digest.status).toBe(200);
     expect(digest.body.tags).toEqual(['git']);
-    expect(digest.body.steps.map((step: { template: { type: string } }) => step.template.type)).toEqual(['digest', 'email']);
+    expect(digest.body.steps.map((step: { template: { type: string } }) => step.template.type)).toEqual([
+      'digest',
+      'email',
+    ]);
     expect((await t.api('get', '/v1/workflows')).body.totalCount).toBe(2);
     const production = await t.createKeyFor('Production');
     expect((await t.api('get', '/v1/workflows/welcome', production.apiKey)).status).toBe(404);
@@ -61,11 +72,16 @@ describe('WORKFLOWS_DIR: workflows kept in files, upserted at boot', () => {
 
   it('a later boot replaces the workflow from its file, keeping its id and step ids', async () => {
     const before = (await t.api('get', '/v1/workflows/welcome')).body;
-    writeFileSync(join(directory, 'welcome.json'), JSON.stringify({ ...welcomeJson, description: 'edited in git', active: false }));
+    writeFileSync(
+      join(directory, 'welcome.json'),
+      JSON.stringify({ ...welcomeJson, description: 'edited in git', active: false }),
+    );
     await t.app.get(LoadWorkflowsDirectoryUseCase).execute();
     const after = (await t.api('get', '/v1/workflows/welcome')).body;
     expect(after).toMatchObject({ _id: before._id, description: 'edited in git', active: false });
-    expect(after.steps.map((step: { _id: string }) => step._id)).toEqual(before.steps.map((step: { _id: string }) => step._id));
+    expect(after.steps.map((step: { _id: string }) => step._id)).toEqual(
+      before.steps.map((step: { _id: string }) => step._id),
+    );
     expect((await t.api('get', '/v1/workflows')).body.totalCount).toBe(2);
   });
 });
@@ -79,10 +95,25 @@ describe('WORKFLOWS_DIR: an invalid file stops the boot', () => {
     ],
     [
       'a template that names a file',
-      { 'good.json': JSON.stringify(welcomeJson), 'probe.json': JSON.stringify({ name: 'Probe', steps: [{ template: { type: 'in_app', content: "{% render 'package.json' %}" } }] }) },
+      {
+        'good.json': JSON.stringify(welcomeJson),
+        'probe.json': JSON.stringify({
+          name: 'Probe',
+          steps: [{ template: { type: 'in_app', content: "{% render 'package.json' %}" } }],
+        }),
+      },
       [/probe\.json/, /steps\[0\]\.template\.content/, /is not available: templates cannot load files/],
     ],
-    ['a template syntax error', { 'broken-template.json': JSON.stringify({ name: 'Broken', steps: [{ template: { type: 'in_app', content: '{% if %}x' } }] }) }, [/broken-template\.json/, /steps\[0\]\.template\.content/]],
+    [
+      'a template syntax error',
+      {
+        'broken-template.json': JSON.stringify({
+          name: 'Broken',
+          steps: [{ template: { type: 'in_app', content: '{% if %}x' } }],
+        }),
+      },
+      [/broken-template\.json/, /steps\[0\]\.template\.content/],
+    ],
     ['unparsable JSON names the file', { 'broken.json': '{"name": ' }, [/broken\.json/, /not valid JSON/]],
     ['a missing name', { 'nameless.yml': 'steps: []' }, [/nameless\.yml/, /name/]],
     [

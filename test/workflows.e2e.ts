@@ -35,8 +35,21 @@ describe('workflows: /v1/workflows', () => {
       const res = await t.api('post', '/v1/workflows').send({
         name: 'Welcome Email!',
         steps: [
-          { name: 'Inbox', template: { type: 'in_app', content: 'Hi {{ subscriber.firstName }}, {{payload.name}} joined', cta: { type: 'redirect', data: { url: '/u/{{ payload.user.id }}' } } } },
-          { template: { type: 'email', subject: '{{ payload.subject | upcase }}', content: '{% if payload.flag %}yes{% endif %} {{ payload.name }}' } },
+          {
+            name: 'Inbox',
+            template: {
+              type: 'in_app',
+              content: 'Hi {{ subscriber.firstName }}, {{payload.name}} joined',
+              cta: { type: 'redirect', data: { url: '/u/{{ payload.user.id }}' } },
+            },
+          },
+          {
+            template: {
+              type: 'email',
+              subject: '{{ payload.subject | upcase }}',
+              content: '{% if payload.flag %}yes{% endif %} {{ payload.name }}',
+            },
+          },
           digest({ type: 'regular', amount: 5, unit: 'minutes', digestKey: 'postId' }),
           delay({ type: 'scheduled', delayPath: 'sendAt' }),
         ],
@@ -94,13 +107,43 @@ describe('workflows: /v1/workflows', () => {
         data: { owner: 'team' },
         notificationGroupId: first._notificationGroupId,
         steps: [
-          { ...inApp(), active: false, shouldStopOnFail: true, replyCallback: { active: true, url: 'https://example.com/hook' } },
+          {
+            ...inApp(),
+            active: false,
+            shouldStopOnFail: true,
+            replyCallback: { active: true, url: 'https://example.com/hook' },
+          },
           {
             template: { type: 'sms', content: 'x' },
-            filters: [{ isNegated: true, type: 'GROUP', value: 'OR', children: [{ field: 'plan', value: 'pro', operator: 'EQUAL', on: 'payload' }] }],
+            filters: [
+              {
+                isNegated: true,
+                type: 'GROUP',
+                value: 'OR',
+                children: [{ field: 'plan', value: 'pro', operator: 'EQUAL', on: 'payload' }],
+              },
+            ],
           },
-          digest({ type: 'backoff', amount: 1, unit: 'hours', backoff: true, backoffAmount: 10, backoffUnit: 'minutes', updateMode: false }),
-          digest({ type: 'timed', timed: { atTime: '09:30', weekDays: ['monday', 'friday'], monthDays: ['1', '15'], ordinal: 'last', ordinalValue: 'weekday', monthlyType: 'on' } }),
+          digest({
+            type: 'backoff',
+            amount: 1,
+            unit: 'hours',
+            backoff: true,
+            backoffAmount: 10,
+            backoffUnit: 'minutes',
+            updateMode: false,
+          }),
+          digest({
+            type: 'timed',
+            timed: {
+              atTime: '09:30',
+              weekDays: ['monday', 'friday'],
+              monthDays: ['1', '15'],
+              ordinal: 'last',
+              ordinalValue: 'weekday',
+              monthlyType: 'on',
+            },
+          }),
           delay({ type: 'regular', amount: 2, unit: 'days' }),
         ],
       });
@@ -115,13 +158,20 @@ describe('workflows: /v1/workflows', () => {
         _notificationGroupId: first._notificationGroupId,
         triggers: [{ identifier: 'full.workflow_v2', variables: [] }],
       });
-      expect(body.steps[0]).toMatchObject({ active: false, shouldStopOnFail: true, replyCallback: { active: true, url: 'https://example.com/hook' } });
+      expect(body.steps[0]).toMatchObject({
+        active: false,
+        shouldStopOnFail: true,
+        replyCallback: { active: true, url: 'https://example.com/hook' },
+      });
       expect(body.steps[1].filters[0]).toMatchObject({ isNegated: true, value: 'OR' });
       expect(body.steps[3].metadata.timed).toMatchObject({ atTime: '09:30', ordinal: 'last' });
     });
 
     it('drops metadata on a channel step', async () => {
-      const body = await create({ name: 'No metadata', steps: [{ ...inApp(), metadata: { type: 'regular', amount: 1, unit: 'hours' } }] });
+      const body = await create({
+        name: 'No metadata',
+        steps: [{ ...inApp(), metadata: { type: 'regular', amount: 1, unit: 'hours' } }],
+      });
       expect(body.steps[0].metadata).toBeUndefined();
     });
 
@@ -129,7 +179,9 @@ describe('workflows: /v1/workflows', () => {
       await create({ name: 'Order shipped', steps: [inApp()] });
       const derived = await t.api('post', '/v1/workflows').send({ name: 'Order Shipped', steps: [inApp()] });
       expect(derived.status).toBe(409);
-      const given = await t.api('post', '/v1/workflows').send({ name: 'Other', identifier: 'order-shipped', steps: [inApp()] });
+      const given = await t
+        .api('post', '/v1/workflows')
+        .send({ name: 'Other', identifier: 'order-shipped', steps: [inApp()] });
       expect(given.status).toBe(409);
       await create({ name: 'Order shipped', steps: [inApp()] }, production.apiKey);
     });
@@ -138,35 +190,117 @@ describe('workflows: /v1/workflows', () => {
       ['a missing name', { steps: [] }, 'name'],
       ['steps not an array', { name: 'x', steps: 'email' }, 'steps'],
       ['missing steps', { name: 'x' }, 'steps'],
-      ['an unknown step type', { name: 'x', steps: [inApp(), { template: { type: 'fax' } }] }, 'steps[1].template.type'],
+      [
+        'an unknown step type',
+        { name: 'x', steps: [inApp(), { template: { type: 'fax' } }] },
+        'steps[1].template.type',
+      ],
       ['a step without template', { name: 'x', steps: [{ name: 'nothing' }] }, 'steps[0].template'],
-      ['content neither string nor array', { name: 'x', steps: [{ template: { type: 'email', content: 5 } }] }, 'steps[0].template.content'],
-      ['a digest without metadata', { name: 'x', steps: [inApp(), { template: { type: 'digest' } }] }, 'steps[1].metadata'],
-      ['a bad digest unit', { name: 'x', steps: [inApp(), digest({ type: 'regular', amount: 1, unit: 'fortnights' })] }, 'steps[1].metadata.unit'],
-      ['a digest without amount', { name: 'x', steps: [digest({ type: 'regular', unit: 'hours' })] }, 'steps[0].metadata.amount'],
-      ['a negative amount', { name: 'x', steps: [delay({ type: 'regular', amount: -1, unit: 'hours' })] }, 'steps[0].metadata.amount'],
-      ['a bad backoff unit', { name: 'x', steps: [digest({ type: 'backoff', amount: 1, unit: 'hours', backoffUnit: 'ages' })] }, 'steps[0].metadata.backoffUnit'],
-      ['an unknown digest type', { name: 'x', steps: [digest({ type: 'scheduled', delayPath: 'a' })] }, 'steps[0].metadata.type'],
-      ['a bad timed weekday', { name: 'x', steps: [digest({ type: 'timed', timed: { weekDays: ['funday'] } })] }, 'steps[0].metadata.timed.weekDays'],
-      ['a bad timed ordinal', { name: 'x', steps: [digest({ type: 'timed', timed: { ordinal: '7' } })] }, 'steps[0].metadata.timed.ordinal'],
-      ['a bad timed atTime', { name: 'x', steps: [digest({ type: 'timed', timed: { atTime: '25:00' } })] }, 'steps[0].metadata.timed.atTime'],
-      ['a scheduled delay without delayPath', { name: 'x', steps: [delay({ type: 'scheduled' })] }, 'steps[0].metadata.delayPath'],
+      [
+        'content neither string nor array',
+        { name: 'x', steps: [{ template: { type: 'email', content: 5 } }] },
+        'steps[0].template.content',
+      ],
+      [
+        'a digest without metadata',
+        { name: 'x', steps: [inApp(), { template: { type: 'digest' } }] },
+        'steps[1].metadata',
+      ],
+      [
+        'a bad digest unit',
+        { name: 'x', steps: [inApp(), digest({ type: 'regular', amount: 1, unit: 'fortnights' })] },
+        'steps[1].metadata.unit',
+      ],
+      [
+        'a digest without amount',
+        { name: 'x', steps: [digest({ type: 'regular', unit: 'hours' })] },
+        'steps[0].metadata.amount',
+      ],
+      [
+        'a negative amount',
+        { name: 'x', steps: [delay({ type: 'regular', amount: -1, unit: 'hours' })] },
+        'steps[0].metadata.amount',
+      ],
+      [
+        'a bad backoff unit',
+        { name: 'x', steps: [digest({ type: 'backoff', amount: 1, unit: 'hours', backoffUnit: 'ages' })] },
+        'steps[0].metadata.backoffUnit',
+      ],
+      [
+        'an unknown digest type',
+        { name: 'x', steps: [digest({ type: 'scheduled', delayPath: 'a' })] },
+        'steps[0].metadata.type',
+      ],
+      [
+        'a bad timed weekday',
+        { name: 'x', steps: [digest({ type: 'timed', timed: { weekDays: ['funday'] } })] },
+        'steps[0].metadata.timed.weekDays',
+      ],
+      [
+        'a bad timed ordinal',
+        { name: 'x', steps: [digest({ type: 'timed', timed: { ordinal: '7' } })] },
+        'steps[0].metadata.timed.ordinal',
+      ],
+      [
+        'a bad timed atTime',
+        { name: 'x', steps: [digest({ type: 'timed', timed: { atTime: '25:00' } })] },
+        'steps[0].metadata.timed.atTime',
+      ],
+      [
+        'a scheduled delay without delayPath',
+        { name: 'x', steps: [delay({ type: 'scheduled' })] },
+        'steps[0].metadata.delayPath',
+      ],
       ['a timed delay', { name: 'x', steps: [delay({ type: 'timed' })] }, 'steps[0].metadata.type'],
-      ['metadata not an object', { name: 'x', steps: [{ template: { type: 'delay' }, metadata: 'soon' }] }, 'steps[0].metadata'],
+      [
+        'metadata not an object',
+        { name: 'x', steps: [{ template: { type: 'delay' }, metadata: 'soon' }] },
+        'steps[0].metadata',
+      ],
       [
         'a bad filter operator',
-        { name: 'x', steps: [{ ...inApp(), filters: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'ABOUT', on: 'payload' }] }] }] },
+        {
+          name: 'x',
+          steps: [
+            {
+              ...inApp(),
+              filters: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'ABOUT', on: 'payload' }] }],
+            },
+          ],
+        },
         'steps[0].filters[0].children[0].operator',
       ],
       [
         'a bad filter source',
-        { name: 'x', steps: [{ ...inApp(), filters: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'EQUAL', on: 'actor' }] }] }] },
+        {
+          name: 'x',
+          steps: [
+            {
+              ...inApp(),
+              filters: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'EQUAL', on: 'actor' }] }],
+            },
+          ],
+        },
         'steps[0].filters[0].children[0].on',
       ],
-      ['a bad filter type', { name: 'x', steps: [{ ...inApp(), filters: [{ type: 'REGEX', value: 'AND', children: [] }] }] }, 'steps[0].filters[0].type'],
+      [
+        'a bad filter type',
+        { name: 'x', steps: [{ ...inApp(), filters: [{ type: 'REGEX', value: 'AND', children: [] }] }] },
+        'steps[0].filters[0].type',
+      ],
       [
         'an ANY_IN list of 1,001 values',
-        { name: 'x', steps: [{ ...inApp(), filters: [{ value: 'AND', children: [{ field: 'arr', value: listOf(1001), operator: 'ANY_IN', on: 'payload' }] }] }] },
+        {
+          name: 'x',
+          steps: [
+            {
+              ...inApp(),
+              filters: [
+                { value: 'AND', children: [{ field: 'arr', value: listOf(1001), operator: 'ANY_IN', on: 'payload' }] },
+              ],
+            },
+          ],
+        },
         'steps[0].filters[0].children[0].value',
       ],
       [
@@ -174,15 +308,43 @@ describe('workflows: /v1/workflows', () => {
         {
           name: 'x',
           steps: [
-            { ...inApp(), filters: [{ value: 'OR', children: [{ field: 'a', value: 'b', operator: 'EQUAL', on: 'payload' }, { field: 'a', value: JSON.stringify(Array.from({ length: 14_000 }, (_, i) => i)), operator: 'NOT_IN', on: 'payload' }] }] },
+            {
+              ...inApp(),
+              filters: [
+                {
+                  value: 'OR',
+                  children: [
+                    { field: 'a', value: 'b', operator: 'EQUAL', on: 'payload' },
+                    {
+                      field: 'a',
+                      value: JSON.stringify(Array.from({ length: 14_000 }, (_, i) => i)),
+                      operator: 'NOT_IN',
+                      on: 'payload',
+                    },
+                  ],
+                },
+              ],
+            },
           ],
         },
         'steps[0].filters[0].children[1].value',
       ],
-      ['a non-boolean preference', { name: 'x', steps: [], preferenceSettings: { email: 'no' } }, 'preferenceSettings.email'],
+      [
+        'a non-boolean preference',
+        { name: 'x', steps: [], preferenceSettings: { email: 'no' } },
+        'preferenceSettings.email',
+      ],
       ['non-string tags', { name: 'x', steps: [], tags: [1] }, 'tags'],
-      ['a malformed notificationGroupId', { name: 'x', steps: [], notificationGroupId: 'general' }, 'notificationGroupId'],
-      ['an unknown notificationGroupId', { name: 'x', steps: [], notificationGroupId: UNKNOWN_ID }, 'notificationGroupId'],
+      [
+        'a malformed notificationGroupId',
+        { name: 'x', steps: [], notificationGroupId: 'general' },
+        'notificationGroupId',
+      ],
+      [
+        'an unknown notificationGroupId',
+        { name: 'x', steps: [], notificationGroupId: UNKNOWN_ID },
+        'notificationGroupId',
+      ],
       ['an identifier with spaces', { name: 'x', identifier: 'a b', steps: [] }, 'identifier'],
       ['a name without letters and no identifier', { name: '!!!', steps: [] }, 'identifier'],
     ])('422 on %s', async (_name, body, path) => {
@@ -270,11 +432,20 @@ describe('workflows: /v1/workflows', () => {
       const created = await create({ name: 'Digest me', steps: [inApp('one'), inApp('two')] });
       const renamed = await t.api('put', `/v1/workflows/${created._id}`).send({ name: 'Digest me later', tags: ['x'] });
       expect(renamed.status).toBe(200);
-      expect(renamed.body).toMatchObject({ name: 'Digest me later', tags: ['x'], steps: created.steps, triggers: [{ identifier: 'digest-me' }] });
+      expect(renamed.body).toMatchObject({
+        name: 'Digest me later',
+        tags: ['x'],
+        steps: created.steps,
+        triggers: [{ identifier: 'digest-me' }],
+      });
 
       const [first] = created.steps;
       const res = await t.api('put', '/v1/workflows/digest-me').send({
-        steps: [{ ...first, template: { type: 'in_app', content: '{{ payload.count }} new' } }, digest({ type: 'regular', amount: 1, unit: 'hours' }), inApp('after')],
+        steps: [
+          { ...first, template: { type: 'in_app', content: '{{ payload.count }} new' } },
+          digest({ type: 'regular', amount: 1, unit: 'hours' }),
+          inApp('after'),
+        ],
       });
       expect(res.status).toBe(200);
       expect(res.body.steps).toHaveLength(3);
@@ -305,7 +476,9 @@ describe('workflows: /v1/workflows', () => {
         expect(Object.keys(res.body.errors)).toContain(path);
       }
       expect((await t.api('put', `/v1/workflows/${UNKNOWN_ID}`).send({ name: 'x' })).status).toBe(404);
-      expect((await t.api('put', `/v1/workflows/${created._id}`, production.apiKey).send({ name: 'x' })).status).toBe(404);
+      expect((await t.api('put', `/v1/workflows/${created._id}`, production.apiKey).send({ name: 'x' })).status).toBe(
+        404,
+      );
       expect((await t.api('put', `/v1/workflows/${created._id}`, foreign.apiKey).send({ name: 'x' })).status).toBe(404);
       expect((await t.http.put(`/v1/workflows/${created._id}`).send({ name: 'x' })).status).toBe(401);
       expect((await t.api('get', `/v1/workflows/${created._id}`)).body.name).toBe('Strict update');
@@ -330,7 +503,9 @@ describe('workflows: /v1/workflows', () => {
         expect(Object.keys(res.body.errors)).toEqual(['active']);
       }
       expect((await t.api('put', `/v1/workflows/${UNKNOWN_ID}/status`).send({ active: true })).status).toBe(404);
-      expect((await t.api('put', `/v1/workflows/${created._id}/status`, foreign.apiKey).send({ active: false })).status).toBe(404);
+      expect(
+        (await t.api('put', `/v1/workflows/${created._id}/status`, foreign.apiKey).send({ active: false })).status,
+      ).toBe(404);
       expect((await t.http.put(`/v1/workflows/${created._id}/status`).send({ active: false })).status).toBe(401);
     });
   });
@@ -361,12 +536,35 @@ describe('workflows: /v1/workflows', () => {
   describe('OpenAPI', () => {
     it('documents the workflow and integration routes with their body and response schemas', async () => {
       const doc = (await t.http.get('/api-docs-json')).body;
-      for (const path of ['/v1/workflows', '/v1/workflows/{workflowId}', '/v1/workflows/{workflowId}/status', '/v1/integrations', '/v1/integrations/active', '/v1/integrations/{integrationId}', '/v1/integrations/{integrationId}/set-primary']) {
+      for (const path of [
+        '/v1/workflows',
+        '/v1/workflows/{workflowId}',
+        '/v1/workflows/{workflowId}/status',
+        '/v1/integrations',
+        '/v1/integrations/active',
+        '/v1/integrations/{integrationId}',
+        '/v1/integrations/{integrationId}/set-primary',
+      ]) {
         expect(doc.paths[path]).toBeDefined();
       }
       expect(doc.paths['/v1/integrations/{integrationId}/set-primary'].post.responses['200']).toBeDefined();
-      expect(doc.paths['/v1/workflows'].post.responses['201'].content['application/json'].schema.$ref).toMatch(/WorkflowResponseDto$/);
-      for (const schema of ['CreateWorkflowDto', 'StepDefinition', 'StepTemplateDefinition', 'StepFilterDefinition', 'DigestRegularMetadata', 'DigestTimedMetadata', 'DelayRegularMetadata', 'DelayScheduledMetadata', 'TimedConfigDefinition', 'IntegrationResponseDto', 'CreateIntegrationDto', 'IntegrationCredentialsDto']) {
+      expect(doc.paths['/v1/workflows'].post.responses['201'].content['application/json'].schema.$ref).toMatch(
+        /WorkflowResponseDto$/,
+      );
+      for (const schema of [
+        'CreateWorkflowDto',
+        'StepDefinition',
+        'StepTemplateDefinition',
+        'StepFilterDefinition',
+        'DigestRegularMetadata',
+        'DigestTimedMetadata',
+        'DelayRegularMetadata',
+        'DelayScheduledMetadata',
+        'TimedConfigDefinition',
+        'IntegrationResponseDto',
+        'CreateIntegrationDto',
+        'IntegrationCredentialsDto',
+      ]) {
         expect(doc.components.schemas[schema]).toBeDefined();
       }
       expect(doc.components.schemas.StepDefinition.properties.metadata.oneOf).toHaveLength(4);

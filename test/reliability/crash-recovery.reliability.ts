@@ -46,7 +46,11 @@ describe(`crash recovery of a ${RECIPIENTS}-recipient fan-out (real processes)`,
       throw new Error(`${error.message}; state: ${JSON.stringify(await deployment.state(transactionId))}`);
     });
     const seconds = (Date.now() - started) / 1000;
-    await waitFor(async () => (await deployment.leftovers(transactionId)).openJobs === 0, { timeoutMs: 60_000, intervalMs: 500, description: 'jobs to finish' });
+    await waitFor(async () => (await deployment.leftovers(transactionId)).openJobs === 0, {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+      description: 'jobs to finish',
+    });
     const leftovers = await deployment.leftovers(transactionId);
     expect({ ...leftovers, messages: await deployment.messages(transactionId) }).toEqual({
       duplicated: 0,
@@ -62,21 +66,31 @@ describe(`crash recovery of a ${RECIPIENTS}-recipient fan-out (real processes)`,
     const transactionId = 'worker-crash';
     const started = Date.now();
     await trigger(transactionId);
-    await waitFor(async () => (await deployment.messages(transactionId)) >= MID_FAN_OUT, { timeoutMs: 120_000, intervalMs: 50, description: 'a tenth of the messages' });
+    await waitFor(async () => (await deployment.messages(transactionId)) >= MID_FAN_OUT, {
+      timeoutMs: 120_000,
+      intervalMs: 50,
+      description: 'a tenth of the messages',
+    });
     const before = await deployment.messages(transactionId);
     deployment.worker.child.kill('SIGKILL');
     await deployment.worker.waitForExit();
     expect(before).toBeLessThan(RECIPIENTS);
     await deployment.startWorker();
     const seconds = await expectExactlyOnce(transactionId, started);
-    console.log(`worker crash: killed at ${before}/${RECIPIENTS} messages; all delivered exactly once after ${seconds.toFixed(1)} s`);
+    console.log(
+      `worker crash: killed at ${before}/${RECIPIENTS} messages; all delivered exactly once after ${seconds.toFixed(1)} s`,
+    );
   });
 
   it('Redis killed mid fan-out and restarted empty: the recovery sweeper completes it, nothing lost or duplicated', async () => {
     const transactionId = 'queue-loss';
     const started = Date.now();
     await trigger(transactionId);
-    await waitFor(async () => (await deployment.messages(transactionId)) >= MID_FAN_OUT, { timeoutMs: 120_000, intervalMs: 50, description: 'a tenth of the messages' });
+    await waitFor(async () => (await deployment.messages(transactionId)) >= MID_FAN_OUT, {
+      timeoutMs: 120_000,
+      intervalMs: 50,
+      description: 'a tenth of the messages',
+    });
     const { keys: keysBefore } = await redis.inspect('set');
     await redis.kill();
     const before = await deployment.messages(transactionId);

@@ -68,11 +68,18 @@ describe('database outage under real api and worker processes', () => {
       });
     }
     const expectedBefore = acknowledged.length * RECIPIENTS_PER_TRIGGER;
-    const delivered = () => deployment.count(`SELECT count(*) AS n FROM messages WHERE transaction_id = ANY($1)`, [acknowledged]);
-    await waitFor(async () => (await delivered()) >= expectedBefore / 10, { timeoutMs: 60_000, intervalMs: 20, description: 'a tenth of the messages' });
+    const delivered = () =>
+      deployment.count(`SELECT count(*) AS n FROM messages WHERE transaction_id = ANY($1)`, [acknowledged]);
+    await waitFor(async () => (await delivered()) >= expectedBefore / 10, {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+      description: 'a tenth of the messages',
+    });
     // Triggers sent every 2 ms around the cut (some done before, some in flight, some after): each is
     // acknowledged (then it must be delivered) or a 503.
-    const edge = Array.from({ length: 40 }, (_, k) => sleep(2 * k).then(() => timed(`edge-${k}`, () => trigger(`edge-${k}`, recipientsOf(k)))));
+    const edge = Array.from({ length: 40 }, (_, k) =>
+      sleep(2 * k).then(() => timed(`edge-${k}`, () => trigger(`edge-${k}`, recipientsOf(k)))),
+    );
     await sleep(40);
     const deliveredAtCut = await delivered();
     await postgres.halt();
@@ -117,8 +124,14 @@ describe('database outage under real api and worker processes', () => {
     }
 
     // Back without a restart: same processes, healthy, accepting and serving again.
-    await waitFor(async () => (await health(deployment.api.port)()).status === 200, { timeoutMs: 30_000, description: 'api /health 200' });
-    await waitFor(async () => (await health(deployment.worker.port)()).status === 200, { timeoutMs: 30_000, description: 'worker /health 200' });
+    await waitFor(async () => (await health(deployment.api.port)()).status === 200, {
+      timeoutMs: 30_000,
+      description: 'api /health 200',
+    });
+    await waitFor(async () => (await health(deployment.worker.port)()).status === 200, {
+      timeoutMs: 30_000,
+      description: 'worker /health 200',
+    });
     const recoveredMs = Date.now() - restoredAt;
     expect(deployment.api.child.pid).toBe(apiPid);
     expect(deployment.worker.child.pid).toBe(workerPid);
@@ -130,13 +143,21 @@ describe('database outage under real api and worker processes', () => {
 
     // Every acknowledged trigger delivered, exactly one in_app message per recipient.
     const expected = acknowledged.length * RECIPIENTS_PER_TRIGGER;
-    await waitFor(async () => (await delivered()) >= expected, { timeoutMs: DELIVERY_TIMEOUT_MS, intervalMs: 500, description: `${expected} messages` }).catch(
-      async (error: Error) => {
-        throw new Error(`${error.message}; delivered ${await delivered()}; ${JSON.stringify(await deployment.state('outage-0'))}`);
-      },
-    );
+    await waitFor(async () => (await delivered()) >= expected, {
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      intervalMs: 500,
+      description: `${expected} messages`,
+    }).catch(async (error: Error) => {
+      throw new Error(
+        `${error.message}; delivered ${await delivered()}; ${JSON.stringify(await deployment.state('outage-0'))}`,
+      );
+    });
     const deliveredSeconds = (Date.now() - restoredAt) / 1000;
-    await waitFor(async () => (await openWork(deployment, acknowledged)) === 0, { timeoutMs: 60_000, intervalMs: 500, description: 'jobs and events to finish' });
+    await waitFor(async () => (await openWork(deployment, acknowledged)) === 0, {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+      description: 'jobs and events to finish',
+    });
     const perRecipient = await deployment.sql.query<{ transaction_id: string; n: number }>(
       `SELECT transaction_id, count(DISTINCT subscriber_id)::int AS n FROM messages WHERE transaction_id = ANY($1) GROUP BY 1`,
       [acknowledged],
@@ -156,10 +177,13 @@ describe('database outage under real api and worker processes', () => {
 
 /** Jobs not in a terminal status and events not done, over the given transactions. */
 async function openWork(deployment: Deployment, transactionIds: string[]): Promise<number> {
-  const jobs = await deployment.count('SELECT count(*) AS n FROM jobs WHERE transaction_id = ANY($1) AND NOT (status = ANY($2))', [
-    transactionIds,
-    TERMINAL_JOB_STATUSES,
-  ]);
-  const events = await deployment.count(`SELECT count(*) AS n FROM trigger_events WHERE transaction_id = ANY($1) AND status <> 'done'`, [transactionIds]);
+  const jobs = await deployment.count(
+    'SELECT count(*) AS n FROM jobs WHERE transaction_id = ANY($1) AND NOT (status = ANY($2))',
+    [transactionIds, TERMINAL_JOB_STATUSES],
+  );
+  const events = await deployment.count(
+    `SELECT count(*) AS n FROM trigger_events WHERE transaction_id = ANY($1) AND status <> 'done'`,
+    [transactionIds],
+  );
   return jobs + events;
 }

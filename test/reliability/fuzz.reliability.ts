@@ -60,11 +60,20 @@ function routesOf(document: { paths: Record<string, Record<string, any>> }): Rou
   return routes;
 }
 
-function requestArbitrary(route: Route, seeded: SeededResources, components: Record<string, Schema>): fc.Arbitrary<FuzzRequest> {
+function requestArbitrary(
+  route: Route,
+  seeded: SeededResources,
+  components: Record<string, Schema>,
+): fc.Arbitrary<FuzzRequest> {
   const params = route.pathParams.map((name) => pathParamArbitrary(seededParam(name, seeded)));
-  const path = fc.tuple(...params).map((values) =>
-    route.pathParams.reduce((url, name, index) => url.replace(`{${name}}`, encodePathSegment(values[index])), route.path),
-  );
+  const path = fc
+    .tuple(...params)
+    .map((values) =>
+      route.pathParams.reduce(
+        (url, name, index) => url.replace(`{${name}}`, encodePathSegment(values[index])),
+        route.path,
+      ),
+    );
   const wellFormed = route.body ? schemaArbitrary(route.body, components).map(serialize) : anyJson.map(serialize);
   const payload = fc.oneof(
     { weight: route.body ? 12 : 2, arbitrary: wellFormed },
@@ -75,11 +84,26 @@ function requestArbitrary(route: Route, seeded: SeededResources, components: Rec
   );
   const contentType = fc.oneof(
     { weight: 12, arbitrary: fc.constant('application/json') },
-    { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', '') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        'multipart/form-data; boundary=x',
+        '',
+      ),
+    },
   );
   const sendsBody = route.method !== 'GET';
   return fc
-    .record({ path, query: queryArbitrary(route.queryParams), payload, contentType, authorized: fc.oneof({ weight: 30, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) })
+    .record({
+      path,
+      query: queryArbitrary(route.queryParams),
+      payload,
+      contentType,
+      authorized: fc.oneof({ weight: 30, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    })
     .map(({ path: url, query, payload: body, contentType: type, authorized }) => ({
       url: query ? `${url}?${query}` : url,
       payload: sendsBody ? body : undefined,
@@ -124,7 +148,10 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const started = Date.now();
     for (const [index, route] of routes.entries()) {
       const name = `${route.method} ${route.path}`;
-      const samples = fc.sample(requestArbitrary(route, seeded, components), { numRuns: RUNS_PER_ROUTE, seed: SEED + index });
+      const samples = fc.sample(requestArbitrary(route, seeded, components), {
+        numRuns: RUNS_PER_ROUTE,
+        seed: SEED + index,
+      });
       for (const request of samples) {
         const headers: Record<string, string> = {};
         if (request.authorized) headers.authorization = `ApiKey ${t.apiKey}`;
@@ -138,12 +165,19 @@ describe('fuzzing every route of the OpenAPI document', () => {
         }
         sent++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (res.status >= 500) findings.push({ route: name, status: res.status, request, detail: res.body.slice(0, 300) });
+        if (res.status >= 500)
+          findings.push({ route: name, status: res.status, request, detail: res.body.slice(0, 300) });
         if (!WRITE_METHODS.has(route.method)) continue;
         const after = await checksum.take();
         if (res.status >= 400) {
           const changed = TableChecksum.changed(snapshot, after);
-          if (changed.length) findings.push({ route: name, status: res.status, request, detail: `rejected, yet changed ${changed.join(', ')}` });
+          if (changed.length)
+            findings.push({
+              route: name,
+              status: res.status,
+              request,
+              detail: `rejected, yet changed ${changed.join(', ')}`,
+            });
         }
         snapshot = after;
       }
@@ -160,8 +194,14 @@ describe('fuzzing every route of the OpenAPI document', () => {
     expect(unhandled).toEqual([]);
 
     const distinct = new Map<string, Finding>();
-    for (const finding of findings) distinct.set(`${finding.route} ${finding.status} ${finding.detail.slice(0, 80)}`, finding);
-    expect([...distinct.values()].map((finding) => `${finding.route} → ${finding.status}: ${finding.detail}\n  ${JSON.stringify(finding.request).slice(0, 600)}`)).toEqual([]);
+    for (const finding of findings)
+      distinct.set(`${finding.route} ${finding.status} ${finding.detail.slice(0, 80)}`, finding);
+    expect(
+      [...distinct.values()].map(
+        (finding) =>
+          `${finding.route} → ${finding.status}: ${finding.detail}\n  ${JSON.stringify(finding.request).slice(0, 600)}`,
+      ),
+    ).toEqual([]);
     // The default run is at least 20,000 requests; FUZZ_RUNS_PER_ROUTE may shrink it for a quick look.
     expect(sent).toBe(RUNS_PER_ROUTE * routes.length);
   });

@@ -18,7 +18,10 @@ function validBody(route: Route, other: SeededResources): Record<string, unknown
     'put /v1/workflows/{workflowId}': { name: 'Renamed', steps: [{ template: { type: 'in_app', content: 'x' } }] },
     'put /v1/workflows/{workflowId}/status': { active: false },
     'patch /v2/subscribers/{subscriberId}': { firstName: 'Renamed' },
-    'patch /v1/subscribers/{subscriberId}/credentials': { providerId: 'slack', credentials: { webhookUrl: 'https://example.com/hook' } },
+    'patch /v1/subscribers/{subscriberId}/credentials': {
+      providerId: 'slack',
+      credentials: { webhookUrl: 'https://example.com/hook' },
+    },
     'patch /v1/subscribers/{subscriberId}/online-status': { isOnline: true },
     'post /v1/subscribers/{subscriberId}/messages/mark-as': { messageId: other.messageId, markAs: 'read' },
     'patch /v2/subscribers/{subscriberId}/preferences': { channels: { email: false } },
@@ -58,8 +61,14 @@ describe('isolation between environments', () => {
     await seedResources(t, t.apiKey, 'own');
     const production = await t.createKeyFor('Production');
     const foreign = await t.createForeignKey();
-    others['Production of the same organization'] = { apiKey: production.apiKey, seeded: await seedResources(t, production.apiKey, 'prod') };
-    others['another organization'] = { apiKey: foreign.apiKey, seeded: await seedResources(t, foreign.apiKey, 'foreign') };
+    others['Production of the same organization'] = {
+      apiKey: production.apiKey,
+      seeded: await seedResources(t, production.apiKey, 'prod'),
+    };
+    others['another organization'] = {
+      apiKey: foreign.apiKey,
+      seeded: await seedResources(t, foreign.apiKey, 'foreign'),
+    };
     const document = (await t.http.get('/api-docs-json')).body as { paths: Record<string, Record<string, unknown>> };
     routes = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => ({ method: method as Route['method'], path })),
@@ -70,7 +79,7 @@ describe('isolation between environments', () => {
   });
 
   it.each(['Production of the same organization', 'another organization'])(
-    "every route naming a resource of %s answers 404 and changes nothing",
+    'every route naming a resource of %s answers 404 and changes nothing',
     async (name) => {
       const other = others[name].seeded;
       const checksum = await TableChecksum.create(t.runtime.database.pool);
@@ -79,7 +88,9 @@ describe('isolation between environments', () => {
       // Adding subscribers to an unknown topic key creates that topic in the caller's environment
       // (Novu's behaviour): it runs last so it cannot change what the other routes see.
       const creates = (route: Route) => route.method === 'post' && route.path === '/v2/topics/{key}/subscriptions';
-      const withParams = routes.filter((route) => route.path.includes('{')).sort((a, b) => Number(creates(a)) - Number(creates(b)));
+      const withParams = routes
+        .filter((route) => route.path.includes('{'))
+        .sort((a, b) => Number(creates(a)) - Number(creates(b)));
       expect(withParams.length).toBeGreaterThanOrEqual(20);
       const fresh = `never-${randomBytes(4).toString('hex')}`;
       for (const route of withParams) {
@@ -90,9 +101,18 @@ describe('isolation between environments', () => {
         };
         // The answer for the other environment's resource must be the answer for one that never existed.
         const { url, res } = await send((param) => seededParam(param, other));
-        const unknown = (await send((param) => (param.endsWith('Id') && param !== 'subscriberId' && param !== 'transactionId' ? newId() : fresh))).res;
-        const same = res.status === unknown.status && (res.status === 404 || normalise(res.body, other, fresh) === normalise(unknown.body, other, fresh));
-        if (res.status !== 404 && !same) leaks.push(`${route.method.toUpperCase()} ${url} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)} (unknown: ${unknown.status})`);
+        const unknown = (
+          await send((param) =>
+            param.endsWith('Id') && param !== 'subscriberId' && param !== 'transactionId' ? newId() : fresh,
+          )
+        ).res;
+        const same =
+          res.status === unknown.status &&
+          (res.status === 404 || normalise(res.body, other, fresh) === normalise(unknown.body, other, fresh));
+        if (res.status !== 404 && !same)
+          leaks.push(
+            `${route.method.toUpperCase()} ${url} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)} (unknown: ${unknown.status})`,
+          );
         if (creates(route)) continue;
         const changed = TableChecksum.changed(before, await checksum.take());
         if (changed.length) leaks.push(`${route.method.toUpperCase()} ${url} changed ${changed.join(', ')}`);
@@ -106,36 +126,39 @@ describe('isolation between environments', () => {
     },
   );
 
-  it.each(['Production of the same organization', 'another organization'])('no list or filter shows a resource of %s', async (name) => {
-    const other = others[name].seeded;
-    const lists = [
-      '/v1/tenants',
-      '/v1/integrations',
-      '/v1/workflows',
-      `/v1/workflows?query=${other.workflowIdentifier}`,
-      '/v2/subscribers',
-      `/v2/subscribers?subscriberId=${other.subscriberId}`,
-      '/v2/topics',
-      `/v2/topics?key=${other.topicKey}`,
-      '/v1/messages',
-      `/v1/messages?subscriberId=${other.subscriberId}`,
-      `/v1/messages?transactionId=${other.transactionId}`,
-      '/v1/notifications',
-      `/v1/notifications?transactionId=${other.transactionId}`,
-      `/v1/notifications?subscriberIds=${other.subscriberId}`,
-      `/v1/notifications?topicKey=${other.topicKey}`,
-    ];
-    const leaks: string[] = [];
-    for (const path of lists) {
-      const res = await t.api('get', path);
-      expect(res.status).toBe(200);
-      const text = JSON.stringify(res.body);
-      // A topic key is only a name: the subscription route above created a topic of that key in A.
-      const leaked = identifiers(other).filter((id) => id !== other.topicKey && text.includes(id));
-      if (leaked.length) leaks.push(`${path} shows ${leaked.join(', ')}`);
-    }
-    expect(leaks).toEqual([]);
-  });
+  it.each(['Production of the same organization', 'another organization'])(
+    'no list or filter shows a resource of %s',
+    async (name) => {
+      const other = others[name].seeded;
+      const lists = [
+        '/v1/tenants',
+        '/v1/integrations',
+        '/v1/workflows',
+        `/v1/workflows?query=${other.workflowIdentifier}`,
+        '/v2/subscribers',
+        `/v2/subscribers?subscriberId=${other.subscriberId}`,
+        '/v2/topics',
+        `/v2/topics?key=${other.topicKey}`,
+        '/v1/messages',
+        `/v1/messages?subscriberId=${other.subscriberId}`,
+        `/v1/messages?transactionId=${other.transactionId}`,
+        '/v1/notifications',
+        `/v1/notifications?transactionId=${other.transactionId}`,
+        `/v1/notifications?subscriberIds=${other.subscriberId}`,
+        `/v1/notifications?topicKey=${other.topicKey}`,
+      ];
+      const leaks: string[] = [];
+      for (const path of lists) {
+        const res = await t.api('get', path);
+        expect(res.status).toBe(200);
+        const text = JSON.stringify(res.body);
+        // A topic key is only a name: the subscription route above created a topic of that key in A.
+        const leaked = identifiers(other).filter((id) => id !== other.topicKey && text.includes(id));
+        if (leaked.length) leaks.push(`${path} shows ${leaked.join(', ')}`);
+      }
+      expect(leaks).toEqual([]);
+    },
+  );
 
   it('the active-integrations list covers the organization and nothing outside it', async () => {
     const res = await t.api('get', '/v1/integrations/active');
@@ -143,8 +166,8 @@ describe('isolation between environments', () => {
     const ids = (res.body as { _id: string; _organizationId: string }[]).map((integration) => integration._id);
     expect(ids).toContain(others['Production of the same organization'].seeded.integrationId);
     expect(ids).not.toContain(others['another organization'].seeded.integrationId);
-    expect(new Set((res.body as { _organizationId: string }[]).map((integration) => integration._organizationId))).toEqual(
-      new Set([t.environment.organizationId]),
-    );
+    expect(
+      new Set((res.body as { _organizationId: string }[]).map((integration) => integration._organizationId)),
+    ).toEqual(new Set([t.environment.organizationId]));
   });
 });

@@ -26,7 +26,9 @@ const REJECTION_SERVER_MEAN_MS = 5;
 const RSS_GROWTH_TOLERANCE = 0.15;
 
 function rssBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmRSS:'));
   return Number(line?.match(/\d+/)?.[0] ?? 0) * 1024;
 }
 
@@ -90,11 +92,14 @@ describe('overload: twice the measured maximum trigger rate', () => {
     const lastPeak = Math.max(...rss.slice(2 * third));
     const rejections = answered(overload, (status) => status === 429 || status === 503);
     const successes = answered(overload, (status) => status < 300);
-    const unexpected = [...overload.byStatus.keys()].filter((status) => status >= 300 && status !== 429 && status !== 503);
+    const unexpected = [...overload.byStatus.keys()].filter(
+      (status) => status >= 300 && status !== 429 && status !== 503,
+    );
     const sent = answered(overload, () => true).length / overload.seconds;
     const rejectionsAfter = await serverSideRejections(deployment.api.port);
     const serverRejections = rejectionsAfter.count - rejectionsBefore.count;
-    const serverMeanMs = serverRejections > 0 ? ((rejectionsAfter.seconds - rejectionsBefore.seconds) * 1000) / serverRejections : 0;
+    const serverMeanMs =
+      serverRejections > 0 ? ((rejectionsAfter.seconds - rejectionsBefore.seconds) * 1000) / serverRejections : 0;
     console.log(
       `overload: measured ${maxRate.toFixed(0)} triggers/s (50 connections); asked for ${Math.round(2 * maxRate)}/s over ${OVERLOAD_CONNECTIONS} connections ` +
         `for ${OVERLOAD_SECONDS} s, sent ${sent.toFixed(0)}/s (${(sent / maxRate).toFixed(1)}×) → ${(successes.length / overload.seconds).toFixed(0)} 2xx/s; ${describeLoad(overload)}; ` +

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort, startService, waitForHealthy, WORKER_MAIN, type ServiceProcess } from '../support/service-process.js';
+import {
+  freePort,
+  startService,
+  waitForHealthy,
+  WORKER_MAIN,
+  type ServiceProcess,
+} from '../support/service-process.js';
 import { TEST_ENCRYPTION_KEY } from '../support/test-app.js';
 import { waitFor } from '../support/wait.js';
 import { Deployment } from './support/deployment.js';
@@ -42,7 +48,11 @@ describe('poison step job (real processes)', () => {
     deployment.worker = worker;
     worker.child.once('exit', (code, signal) => {
       const output = worker.output().trim();
-      deaths.push({ code, signal, cause: /^.*FATAL ERROR.*$/m.exec(output)?.[0] ?? output.split('\n').slice(-3).join('\n').slice(-600) });
+      deaths.push({
+        code,
+        signal,
+        cause: /^.*FATAL ERROR.*$/m.exec(output)?.[0] ?? output.split('\n').slice(-3).join('\n').slice(-600),
+      });
       if (!supervising || restarts >= RESTART_CAP) return;
       restarts++;
       restarting = startWorker();
@@ -74,7 +84,10 @@ describe('poison step job (real processes)', () => {
   });
 
   const createWorkflow = async (name: string, content: string): Promise<string> => {
-    const res = await deployment.call('POST', '/v1/workflows', { name, steps: [{ template: { type: 'in_app', content } }] });
+    const res = await deployment.call('POST', '/v1/workflows', {
+      name,
+      steps: [{ template: { type: 'in_app', content } }],
+    });
     expect(res.status).toBe(201);
     return res.body.triggers[0].identifier as string;
   };
@@ -83,9 +96,11 @@ describe('poison step job (real processes)', () => {
     expect(res.status).toBe(201);
   };
   const jobOf = async (transactionId: string) =>
-    (await deployment.sql.query('SELECT id, status, error, stalls, attempts FROM jobs WHERE transaction_id = $1', [transactionId])).rows[0] as
-      | { id: string; status: string; error: string | null; stalls: number; attempts: number }
-      | undefined;
+    (
+      await deployment.sql.query('SELECT id, status, error, stalls, attempts FROM jobs WHERE transaction_id = $1', [
+        transactionId,
+      ])
+    ).rows[0] as { id: string; status: string; error: string | null; stalls: number; attempts: number } | undefined;
   const delivered = async (transactionId: string) => (await deployment.messages(transactionId)) === 1;
 
   it('the job fails after JOB_MAX_STALLS worker stops with a detail; deaths are bounded; the restarted worker delivers', async () => {
@@ -94,18 +109,28 @@ describe('poison step job (real processes)', () => {
     const started = Date.now();
     await trigger(poison, 'poison-sub', 'poison');
     // Meanwhile, once the poison has killed a worker, other work keeps being delivered.
-    await waitFor(() => deaths.length >= 1, { timeoutMs: 60_000, intervalMs: 100, description: 'the first worker death' });
+    await waitFor(() => deaths.length >= 1, {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      description: 'the first worker death',
+    });
     await trigger(normal, 'meanwhile-sub', 'meanwhile');
 
-    await waitFor(async () => (await jobOf('poison'))?.status === 'failed', { timeoutMs: TIMEOUT_MS, intervalMs: 250, description: 'the poison job to fail' }).catch(
-      async (error: Error) => {
-        throw new Error(`${error.message}; job ${JSON.stringify(await jobOf('poison'))}; deaths ${JSON.stringify(deaths, null, 1)}`);
-      },
-    );
+    await waitFor(async () => (await jobOf('poison'))?.status === 'failed', {
+      timeoutMs: TIMEOUT_MS,
+      intervalMs: 250,
+      description: 'the poison job to fail',
+    }).catch(async (error: Error) => {
+      throw new Error(
+        `${error.message}; job ${JSON.stringify(await jobOf('poison'))}; deaths ${JSON.stringify(deaths, null, 1)}`,
+      );
+    });
     const seconds = (Date.now() - started) / 1000;
     const job = (await jobOf('poison'))!;
     expect([job.status, job.error, job.stalls]).toEqual(['failed', DETAIL, MAX_STALLS]);
-    const details = await deployment.sql.query('SELECT status, detail FROM execution_details WHERE job_id = $1', [job.id]);
+    const details = await deployment.sql.query('SELECT status, detail FROM execution_details WHERE job_id = $1', [
+      job.id,
+    ]);
     expect(details.rows).toEqual([{ status: 'Failed', detail: DETAIL }]);
     expect(await deployment.messages('poison')).toBe(0);
 
@@ -115,14 +140,22 @@ describe('poison step job (real processes)', () => {
     expect(deathsAtFailure).toBeLessThanOrEqual(MAX_DEATHS);
     for (const death of deaths) expect(death.cause).toMatch(/heap out of memory/);
 
-    await waitFor(() => delivered('meanwhile'), { timeoutMs: 60_000, intervalMs: 250, description: 'the trigger sent meanwhile' });
+    await waitFor(() => delivered('meanwhile'), {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      description: 'the trigger sent meanwhile',
+    });
 
     // The worker alive now delivers a normal trigger and stays alive.
     await restarting;
     const worker = deployment.worker;
     await waitForHealthy(worker, 60_000);
     await trigger(normal, 'after-sub', 'after');
-    await waitFor(() => delivered('after'), { timeoutMs: 60_000, intervalMs: 250, description: 'the trigger sent afterwards' });
+    await waitFor(() => delivered('after'), {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      description: 'the trigger sent afterwards',
+    });
     expect(deployment.worker).toBe(worker);
     expect(worker.child.exitCode).toBeNull();
     expect(deaths).toHaveLength(deathsAtFailure);

@@ -89,7 +89,11 @@ describe('Redis buckets shared by several api processes', () => {
   it('concurrent takes through two connections never exceed the burst (one atomic script)', async () => {
     const key = `rl-test-${randomBytes(4).toString('hex')}`;
     const setting = { burst: 20, perSecond: 1 };
-    await waitFor(async () => (await stores[0].take(`${key}-warm`, setting)).allowed && (await stores[1].take(`${key}-warm`, setting)).allowed);
+    await waitFor(
+      async () =>
+        (await stores[0].take(`${key}-warm`, setting)).allowed &&
+        (await stores[1].take(`${key}-warm`, setting)).allowed,
+    );
     const decisions = await Promise.all(Array.from({ length: 100 }, (_, i) => stores[i % 2].take(key, setting)));
     const allowed = decisions.filter((decision) => decision.allowed).length;
     // One token may refill while the 100 calls run.

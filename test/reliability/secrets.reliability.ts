@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { loadConfig } from '#common';
-import { ensureBuilt, freePort, startService, waitForHealthy, type ServiceProcess } from '../support/service-process.js';
+import {
+  ensureBuilt,
+  freePort,
+  startService,
+  waitForHealthy,
+  type ServiceProcess,
+} from '../support/service-process.js';
 import { TEST_ENCRYPTION_KEY } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { waitFor } from '../support/wait.js';
@@ -49,7 +55,11 @@ describe('secrets', () => {
   const call = (method: string, path: string, body?: unknown, key = apiKey) =>
     fetch(`http://127.0.0.1:${service.port}${path}`, {
       method,
-      headers: { Authorization: `ApiKey ${key}`, 'Content-Type': 'application/json', 'X-Debug-Token': credentialValues[0] },
+      headers: {
+        Authorization: `ApiKey ${key}`,
+        'Content-Type': 'application/json',
+        'X-Debug-Token': credentialValues[0],
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
@@ -62,15 +72,41 @@ describe('secrets', () => {
     });
     expect(created.status).toBe(201);
     const integration = (await created.json()) as { _id: string };
-    expect((await call('POST', '/v1/integrations', { providerId: 'slack', channel: 'chat', credentials: { token: credentialValues[2] } })).status).toBe(201);
-    expect((await call('PUT', `/v1/integrations/${integration._id}`, { credentials: { apiKey: credentialValues[3], from: 'a@example.com' } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/v1/integrations', {
+          providerId: 'slack',
+          channel: 'chat',
+          credentials: { token: credentialValues[2] },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call('PUT', `/v1/integrations/${integration._id}`, {
+          credentials: { apiKey: credentialValues[3], from: 'a@example.com' },
+        })
+      ).status,
+    ).toBe(200);
     // Rejected requests carrying secrets are logged too: they must not carry them into the log.
-    expect((await call('PUT', `/v1/integrations/${integration._id}`, { credentials: { apiKey: 42, password: credentialValues[1] }, active: 'yes' })).status).toBe(422);
+    expect(
+      (
+        await call('PUT', `/v1/integrations/${integration._id}`, {
+          credentials: { apiKey: 42, password: credentialValues[1] },
+          active: 'yes',
+        })
+      ).status,
+    ).toBe(422);
     expect((await call('GET', '/v1/integrations', undefined, wrongKey)).status).toBe(401);
     expect((await call('GET', '/v1/test/error')).status).toBeGreaterThanOrEqual(404);
     expect((await call('POST', '/v2/subscribers', { subscriberId: 'secret-holder' })).status).toBe(201);
     expect(
-      (await call('PATCH', '/v1/subscribers/secret-holder/credentials', { providerId: 'slack', credentials: { webhookUrl: subscriberWebhook } })).status,
+      (
+        await call('PATCH', '/v1/subscribers/secret-holder/credentials', {
+          providerId: 'slack',
+          credentials: { webhookUrl: subscriberWebhook },
+        })
+      ).status,
     ).toBe(200);
     const listed = await (await call('GET', '/v1/integrations')).text();
     expect(listed.length).toBeGreaterThan(0);
@@ -88,19 +124,35 @@ describe('secrets', () => {
 
     // A template naming files (stored as an older version would have saved it): its job fails, no file text anywhere.
     const probes = [`{% render 'package.json' %}`, `{% include 'README.md' %}`, `{% layout 'tsconfig.json' %}x`];
-    const fileTexts = ['package.json', 'README.md', 'tsconfig.json'].map((file) => readFileSync(file, 'utf8').split('\n').slice(0, 3).join('\n'));
+    const fileTexts = ['package.json', 'README.md', 'tsconfig.json'].map((file) =>
+      readFileSync(file, 'utf8').split('\n').slice(0, 3).join('\n'),
+    );
     for (const [index, probe] of probes.entries()) {
-      const workflow = await call('POST', '/v1/workflows', { name: `file probe ${index}`, steps: [{ template: { type: 'in_app', content: 'placeholder' } }] });
+      const workflow = await call('POST', '/v1/workflows', {
+        name: `file probe ${index}`,
+        steps: [{ template: { type: 'in_app', content: 'placeholder' } }],
+      });
       expect(workflow.status).toBe(201);
-      const { _id: workflowId, triggers } = (await workflow.json()) as { _id: string; triggers: { identifier: string }[] };
-      await client.query(`UPDATE workflows SET steps = jsonb_set(steps, '{0,template,content}', to_jsonb($1::text)) WHERE id = $2`, [probe, workflowId]);
+      const { _id: workflowId, triggers } = (await workflow.json()) as {
+        _id: string;
+        triggers: { identifier: string }[];
+      };
+      await client.query(
+        `UPDATE workflows SET steps = jsonb_set(steps, '{0,template,content}', to_jsonb($1::text)) WHERE id = $2`,
+        [probe, workflowId],
+      );
       const triggered = await call('POST', '/v1/events/trigger', { name: triggers[0].identifier, to: 'secret-holder' });
       expect(triggered.status).toBe(201);
       const { transactionId } = (await triggered.json()) as { transactionId: string };
-      await waitFor(async () => (await client.query(`SELECT 1 FROM jobs WHERE transaction_id = $1 AND status = 'failed'`, [transactionId])).rowCount === 1, {
-        timeoutMs: 60_000,
-        description: `the file probe ${probe} to fail`,
-      });
+      await waitFor(
+        async () =>
+          (await client.query(`SELECT 1 FROM jobs WHERE transaction_id = $1 AND status = 'failed'`, [transactionId]))
+            .rowCount === 1,
+        {
+          timeoutMs: 60_000,
+          description: `the file probe ${probe} to fail`,
+        },
+      );
     }
     const withProbes = await databaseText(client);
     for (const text of fileTexts) expect(withProbes.includes(text)).toBe(false);
@@ -109,7 +161,9 @@ describe('secrets', () => {
     await service.stop();
     const output = service.output();
     expect(output).toContain('request completed');
-    const leaked = [apiKey, wrongKey, ...credentialValues, subscriberWebhook, ...fileTexts].filter((value) => output.includes(value));
+    const leaked = [apiKey, wrongKey, ...credentialValues, subscriberWebhook, ...fileTexts].filter((value) =>
+      output.includes(value),
+    );
     expect(leaked).toEqual([]);
   });
 });

@@ -46,8 +46,10 @@ describe('horizontal scale on the production artefact', () => {
     };
     apiPorts = [await freePort(), await freePort()];
     workerPorts = [await freePort(), await freePort()];
-    for (const port of apiPorts) processes.push(startService({ ...env, ROLE: 'api' }, port, join(RELEASE, 'apps/api/src/main.js')));
-    for (const port of workerPorts) processes.push(startService({ ...env, ROLE: 'worker' }, port, join(RELEASE, 'apps/worker/src/main.js')));
+    for (const port of apiPorts)
+      processes.push(startService({ ...env, ROLE: 'api' }, port, join(RELEASE, 'apps/api/src/main.js')));
+    for (const port of workerPorts)
+      processes.push(startService({ ...env, ROLE: 'worker' }, port, join(RELEASE, 'apps/worker/src/main.js')));
     await Promise.all(processes.map((service) => waitForHealthy(service, 60_000)));
   }, 240_000);
 
@@ -61,7 +63,10 @@ describe('horizontal scale on the production artefact', () => {
     const workflow = await fetch(`http://127.0.0.1:${apiPorts[0]}/v1/workflows`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name: 'Scale', steps: [{ template: { type: 'in_app', content: 'Hello {{subscriber.subscriberId}}' } }] }),
+      body: JSON.stringify({
+        name: 'Scale',
+        steps: [{ template: { type: 'in_app', content: 'Hello {{subscriber.subscriberId}}' } }],
+      }),
     });
     expect(workflow.status).toBe(201);
     const identifier = ((await workflow.json()) as { triggers: { identifier: string }[] }).triggers[0].identifier;
@@ -83,7 +88,14 @@ describe('horizontal scale on the production artefact', () => {
       }),
     );
     const failures = statuses.filter((status) => status !== 201);
-    const errorLogs = processes.flatMap((service) => service.output().split('\n').filter((line) => line.includes('"level":50'))).slice(0, 3);
+    const errorLogs = processes
+      .flatMap((service) =>
+        service
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"level":50')),
+      )
+      .slice(0, 3);
     expect({ failures, errorLogs }).toEqual({ failures: [], errorLogs: [] });
 
     const counts = async () =>
@@ -93,16 +105,28 @@ describe('horizontal scale on the production artefact', () => {
         );
         return rows[0];
       });
-    await waitFor(async () => (await counts()).messages >= TRIGGERS, { timeoutMs: 180_000, intervalMs: 1_000, description: 'all messages' });
+    await waitFor(async () => (await counts()).messages >= TRIGGERS, {
+      timeoutMs: 180_000,
+      intervalMs: 1_000,
+      description: 'all messages',
+    });
     expect(await counts()).toEqual({ messages: TRIGGERS, recipients: TRIGGERS });
-    const open = await withAdminClient(databaseUrlFor(base, database), async (client) =>
-      (await client.query(`SELECT count(*)::int AS n FROM jobs WHERE status NOT IN ('completed','failed','canceled','merged','skipped')`)).rows[0].n,
+    const open = await withAdminClient(
+      databaseUrlFor(base, database),
+      async (client) =>
+        (
+          await client.query(
+            `SELECT count(*)::int AS n FROM jobs WHERE status NOT IN ('completed','failed','canceled','merged','skipped')`,
+          )
+        ).rows[0].n,
     );
     expect(open).toBe(0);
 
     // A 'run-step' queue entry carries a batch of step jobs, so the work each worker did is read from
     // the messages it stored (deliveries_total), not from the number of queue entries it took.
-    const perWorker = await Promise.all(workerPorts.map((port) => metricSum(port, /^deliveries_total\{channel="in_app"/)));
+    const perWorker = await Promise.all(
+      workerPorts.map((port) => metricSum(port, /^deliveries_total\{channel="in_app"/)),
+    );
     for (const delivered of perWorker) expect(delivered).toBeGreaterThan(0);
     expect(perWorker.reduce((a, b) => a + b, 0)).toBe(TRIGGERS);
   }, 300_000);

@@ -18,8 +18,10 @@ describe('topics at scale', () => {
     await t?.close();
   });
 
-  const subscribe = (key: string, subscriptions: unknown) => t.api('post', `/v2/topics/${key}/subscriptions`).send({ subscriptions });
-  const unsubscribe = (key: string, subscriptions: unknown) => t.api('delete', `/v2/topics/${key}/subscriptions`).send({ subscriptions });
+  const subscribe = (key: string, subscriptions: unknown) =>
+    t.api('post', `/v2/topics/${key}/subscriptions`).send({ subscriptions });
+  const unsubscribe = (key: string, subscriptions: unknown) =>
+    t.api('delete', `/v2/topics/${key}/subscriptions`).send({ subscriptions });
 
   describe('a topic with 1,000,000 members', () => {
     const members = 1_000_000;
@@ -37,7 +39,9 @@ describe('topics at scale', () => {
 
     it('subscribe, unsubscribe and deep pages work; member pages walk the primary key (no scan, no sort)', async () => {
       const newcomers = Array.from({ length: 100 }, (_, i) => `huge-new-${i}`);
-      await t.api('post', '/v1/subscribers/bulk').send({ subscribers: newcomers.map((subscriberId) => ({ subscriberId })) });
+      await t
+        .api('post', '/v1/subscribers/bulk')
+        .send({ subscribers: newcomers.map((subscriberId) => ({ subscriberId })) });
 
       const added = await subscribe('huge', newcomers);
       expect(added.body.meta.successful).toBe(100);
@@ -45,11 +49,19 @@ describe('topics at scale', () => {
       expect(removed.body.meta.successful).toBe(50);
       const page = await t.api('get', '/v2/topics/huge/subscriptions?limit=100');
       expect(page.body.data).toHaveLength(100);
-      const deep = await t.api('get', '/v2/topics/huge/subscriptions?limit=100&after=f0000000-0000-4000-8000-000000000000');
+      const deep = await t.api(
+        'get',
+        '/v2/topics/huge/subscriptions?limit=100&after=f0000000-0000-4000-8000-000000000000',
+      );
       expect(deep.body.data.length).toBeGreaterThan(0);
 
       const repository = t.app.get(TopicRepository);
-      const fanOutPage = await repository.listMemberPage(t.environment.id, topicId, '80000000-0000-0000-0000-000000000000', 500);
+      const fanOutPage = await repository.listMemberPage(
+        t.environment.id,
+        topicId,
+        '80000000-0000-0000-0000-000000000000',
+        500,
+      );
       expect(fanOutPage).toHaveLength(500);
       expect(fanOutPage[0].subscriberId > '80000000-0000-0000-0000-000000000000').toBe(true);
       expect([...fanOutPage.map((m) => m.subscriberId)].sort()).toEqual(fanOutPage.map((m) => m.subscriberId));
@@ -60,7 +72,10 @@ describe('topics at scale', () => {
       const text = (plan.rows as Array<Record<string, string>>).map((row) => row['QUERY PLAN']).join('\n');
       expect(text).toContain('topic_subscribers_pk');
       expect(text).not.toMatch(/Seq Scan|Sort/);
-      const [{ total }] = (await t.db.select({ total: sql<number>`count(*)::int` }).from(topicSubscribers).where(and(eq(topicSubscribers.topicId, topicId)))) as Array<{ total: number }>;
+      const [{ total }] = (await t.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(topicSubscribers)
+        .where(and(eq(topicSubscribers.topicId, topicId)))) as Array<{ total: number }>;
       expect(total).toBe(members + 50);
     }, 120_000);
   });

@@ -8,7 +8,11 @@ import type { TestApp } from './test-app.js';
 type Body = Record<string, any>;
 
 /** POST /v2/subscribers; fails the test unless it answers 201. */
-export async function createSubscriber(t: TestApp, fields: Body & { subscriberId?: string } = {}, apiKey?: string): Promise<Body> {
+export async function createSubscriber(
+  t: TestApp,
+  fields: Body & { subscriberId?: string } = {},
+  apiKey?: string,
+): Promise<Body> {
   const body = { subscriberId: `sub-${newId().slice(-12)}`, ...fields };
   const res = await t.api('post', '/v2/subscribers', apiKey).send(body);
   expect(res.status).toBe(201);
@@ -16,7 +20,11 @@ export async function createSubscriber(t: TestApp, fields: Body & { subscriberId
 }
 
 /** POST /v1/integrations with sensible defaults for a channel provider. */
-export async function createIntegration(t: TestApp, fields: Body & { providerId: string; channel: string }, apiKey?: string): Promise<Body> {
+export async function createIntegration(
+  t: TestApp,
+  fields: Body & { providerId: string; channel: string },
+  apiKey?: string,
+): Promise<Body> {
   const res = await t.api('post', '/v1/integrations', apiKey).send({ credentials: {}, ...fields });
   expect(res.status).toBe(201);
   return res.body;
@@ -33,7 +41,11 @@ export async function createTopic(t: TestApp, key: string, name?: string, apiKey
  * Inserts messages straight through the repository (the engine normally creates them).
  * `subscriber` is a Subscriber response body; the environment is the subscriber's.
  */
-export async function insertMessages(t: TestApp, subscriber: Body, rows: Partial<NewMessageRow>[]): Promise<MessageRow[]> {
+export async function insertMessages(
+  t: TestApp,
+  subscriber: Body,
+  rows: Partial<NewMessageRow>[],
+): Promise<MessageRow[]> {
   const base = Date.now() - rows.length * 1000;
   return t.app.get(MessageRepository).insertMany(
     rows.map((row, index) => ({

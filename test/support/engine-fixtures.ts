@@ -30,7 +30,13 @@ export const inApp = (content = 'Hello {{subscriber.firstName}}', extra: Partial
 /** Inserts a workflow straight through the repository, so engine tests do not depend on the workflows API. */
 export async function createWorkflow(
   t: TestApp,
-  values: { identifier?: string; steps: StoredStep[]; active?: boolean; critical?: boolean; preferenceSettings?: Record<string, boolean> },
+  values: {
+    identifier?: string;
+    steps: StoredStep[];
+    active?: boolean;
+    critical?: boolean;
+    preferenceSettings?: Record<string, boolean>;
+  },
 ): Promise<WorkflowRow> {
   const repository = t.app.get(WorkflowRepository);
   const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
@@ -52,7 +58,13 @@ export async function createWorkflow(
 /** An integration with encrypted credentials, inserted through the repository. */
 export async function createIntegration(
   t: TestApp,
-  values: { providerId: string; channel: string; credentials: Record<string, unknown>; identifier?: string; active?: boolean },
+  values: {
+    providerId: string;
+    channel: string;
+    credentials: Record<string, unknown>;
+    identifier?: string;
+    active?: boolean;
+  },
 ): Promise<IntegrationRow> {
   const row = await t.app.get(IntegrationRepository).create(
     { environmentId: t.environment.id, organizationId: t.environment.organizationId },
@@ -75,11 +87,13 @@ export async function createIntegration(
 export async function triggerAndSettle(
   t: TestApp,
   body: Record<string, unknown>,
-  settled: (rows: JobRow[]) => boolean = (rows) => rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus)),
+  settled: (rows: JobRow[]) => boolean = (rows) =>
+    rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus)),
   timeoutMs = 15_000,
 ): Promise<{ transactionId: string; jobs: JobRow[] }> {
   const res = await t.api('post', '/v1/events/trigger').send(body);
-  if (res.status !== 201 || res.body.status !== 'processed') throw new Error(`trigger answered ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201 || res.body.status !== 'processed')
+    throw new Error(`trigger answered ${res.status} ${JSON.stringify(res.body)}`);
   const transactionId = res.body.transactionId as string;
   let rows: JobRow[] = [];
   await waitFor(
@@ -93,11 +107,19 @@ export async function triggerAndSettle(
 }
 
 export async function jobsOf(t: TestApp, transactionId: string): Promise<JobRow[]> {
-  return t.db.select().from(jobs).where(eq(jobs.transactionId, transactionId)).orderBy(asc(jobs.notificationId), asc(jobs.stepIndex));
+  return t.db
+    .select()
+    .from(jobs)
+    .where(eq(jobs.transactionId, transactionId))
+    .orderBy(asc(jobs.notificationId), asc(jobs.stepIndex));
 }
 
 export async function detailsOf(t: TestApp, jobId: string): Promise<ExecutionDetailRow[]> {
-  return t.db.select().from(executionDetails).where(eq(executionDetails.jobId, jobId)).orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
+  return t.db
+    .select()
+    .from(executionDetails)
+    .where(eq(executionDetails.jobId, jobId))
+    .orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
 }
 
 export async function messagesOf(t: TestApp, transactionId: string): Promise<MessageRow[]> {
@@ -105,9 +127,15 @@ export async function messagesOf(t: TestApp, transactionId: string): Promise<Mes
 }
 
 /** triggerAndSettle with another environment's key. */
-export async function triggerWithKeyAndSettle(t: TestApp, apiKey: string, body: Record<string, unknown>, timeoutMs = 15_000): Promise<{ transactionId: string; jobs: JobRow[] }> {
+export async function triggerWithKeyAndSettle(
+  t: TestApp,
+  apiKey: string,
+  body: Record<string, unknown>,
+  timeoutMs = 15_000,
+): Promise<{ transactionId: string; jobs: JobRow[] }> {
   const res = await t.api('post', '/v1/events/trigger', apiKey).send(body);
-  if (res.status !== 201 || res.body.status !== 'processed') throw new Error(`trigger answered ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201 || res.body.status !== 'processed')
+    throw new Error(`trigger answered ${res.status} ${JSON.stringify(res.body)}`);
   const transactionId = res.body.transactionId as string;
   let rows: JobRow[] = [];
   await waitFor(

@@ -43,7 +43,12 @@ export interface ReceivedRequest {
 }
 
 /** A local HTTP server recording every request; answers `status` (200 unless changed). */
-export async function startHttpReceiver(): Promise<{ url: string; requests: ReceivedRequest[]; status: { code: number }; close(): Promise<void> }> {
+export async function startHttpReceiver(): Promise<{
+  url: string;
+  requests: ReceivedRequest[];
+  status: { code: number };
+  close(): Promise<void>;
+}> {
   const requests: ReceivedRequest[] = [];
   const status = { code: 200 };
   const server: Server = createServer((request, response) => {
@@ -97,8 +102,16 @@ export interface ProviderReceiver {
 }
 
 /** A provider API stand-in on 127.0.0.1 (HTTP/1.1, or cleartext HTTP/2 for APNs) recording every request. */
-export async function startProviderReceiver(options: { http2?: boolean; answer?: ProviderReceiver['answer'] } = {}): Promise<ProviderReceiver> {
-  const state: ProviderReceiver = { url: '', requests: [], queue: [], answer: options.answer ?? (() => undefined), close: async () => undefined };
+export async function startProviderReceiver(
+  options: { http2?: boolean; answer?: ProviderReceiver['answer'] } = {},
+): Promise<ProviderReceiver> {
+  const state: ProviderReceiver = {
+    url: '',
+    requests: [],
+    queue: [],
+    answer: options.answer ?? (() => undefined),
+    close: async () => undefined,
+  };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- http and http2 request/response share what is used here
   const handler = (request: any, response: any) => {
     const chunks: Buffer[] = [];
@@ -111,7 +124,14 @@ export async function startProviderReceiver(options: { http2?: boolean; answer?:
       } catch {
         json = undefined;
       }
-      const recorded: ProviderRequest = { method: request.method, path: request.url, headers: request.headers, body, json, form: new URLSearchParams(body) };
+      const recorded: ProviderRequest = {
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+        body,
+        json,
+        form: new URLSearchParams(body),
+      };
       state.requests.push(recorded);
       const reply = state.queue.shift() ?? state.answer(recorded) ?? {};
       response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });

@@ -71,7 +71,8 @@ export function startService(env: Record<string, string>, port: number, script =
 export async function waitForHealthy(service: ServiceProcess, timeoutMs = 20_000): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    if (service.child.exitCode !== null) throw new Error(`service exited (${service.child.exitCode}):\n${service.output()}`);
+    if (service.child.exitCode !== null)
+      throw new Error(`service exited (${service.child.exitCode}):\n${service.output()}`);
     try {
       const res = await fetch(`http://127.0.0.1:${service.port}/health`);
       if (res.status === 200) return Date.now() - started;

@@ -9,7 +9,10 @@ export class TcpProxy {
   private server?: Server;
   port = 0;
 
-  private constructor(private readonly targetHost: string, private readonly targetPort: number) {}
+  private constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
 
   static async start(targetHost: string, targetPort: number): Promise<TcpProxy> {
     const proxy = new TcpProxy(targetHost, targetPort);

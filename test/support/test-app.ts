@@ -112,7 +112,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     environment,
     api: (method, path, key = apiKey) => http[method](path).set('Authorization', `ApiKey ${key}`),
     createForeignKey: async () => {
-      const [foreign] = await environments.createOrganization(`Foreign ${randomBytes(3).toString('hex')}`, ['Development']);
+      const [foreign] = await environments.createOrganization(`Foreign ${randomBytes(3).toString('hex')}`, [
+        'Development',
+      ]);
       return keyFor(foreign);
     },
     createKeyFor: async (name) => keyFor((await environments.findEnvironmentByName(name, environment.organizationId))!),

@@ -55,6 +55,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${prefix}_template`));
   return {
     databaseUrl: databaseUrlFor(base, name),
-    drop: () => withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }

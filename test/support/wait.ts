@@ -1,7 +1,11 @@
 /** Polls until the condition holds; fails with the description after the timeout. */
 export async function waitFor(
   condition: () => Promise<boolean> | boolean,
-  { timeoutMs = 10_000, intervalMs = 50, description = 'condition' }: { timeoutMs?: number; intervalMs?: number; description?: string } = {},
+  {
+    timeoutMs = 10_000,
+    intervalMs = 50,
+    description = 'condition',
+  }: { timeoutMs?: number; intervalMs?: number; description?: string } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -24,7 +24,20 @@ import { TestRoutesModule } from './test-routes/test-routes.module.js';
  * HTTP feature modules, registered only for the api role. Global guards run in the order of their
  * modules here: API key, then rate limit, then the Idempotency-Key claim.
  */
-const API_MODULES: NonNullable<ModuleMetadata['imports']> = [AuthModule, NotificationsModule, TenantsModule, EventsModule, IntegrationsModule, WorkflowsModule, SubscribersModule, PreferencesModule, TopicsModule, MessagesModule, RateLimitModule, IdempotencyModule];
+const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
+  AuthModule,
+  NotificationsModule,
+  TenantsModule,
+  EventsModule,
+  IntegrationsModule,
+  WorkflowsModule,
+  SubscribersModule,
+  PreferencesModule,
+  TopicsModule,
+  MessagesModule,
+  RateLimitModule,
+  IdempotencyModule,
+];
 
 /** One composition root: ROLE picks the api modules, the queue consumers, or both. */
 @Module({})

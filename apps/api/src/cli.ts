@@ -30,7 +30,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    process.stderr.write(`${error instanceof ConfigError ? 'Invalid configuration: ' : ''}${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof ConfigError ? 'Invalid configuration: ' : ''}${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -35,7 +35,10 @@ export async function runService(roleOverride?: Role): Promise<void> {
   if (config.workflowsDir && config.role !== 'worker') await app.get(LoadWorkflowsDirectoryUseCase).execute();
 
   await app.listen({ port: config.port, host: config.host });
-  logger.info({ port: config.port, role: config.role, queue: runtime.queueBackend.kind, embedded: Boolean(runtime.embedded) }, 'service started');
+  logger.info(
+    { port: config.port, role: config.role, queue: runtime.queueBackend.kind, embedded: Boolean(runtime.embedded) },
+    'service started',
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -38,7 +38,10 @@ function preparePrivateDataDir(dataDir: string, logger: Logger): void {
     chmodSync(dataDir, 0o700);
     logger.warn({ dataDir, mode: (mode & 0o777).toString(8) }, 'DATA_DIR was open to other users; restricted to 0700');
   } else {
-    logger.warn({ dataDir, mode: (mode & 0o777).toString(8) }, 'DATA_DIR is open to other users and holds other files: left as is (the database files, key and password in it are private)');
+    logger.warn(
+      { dataDir, mode: (mode & 0o777).toString(8) },
+      'DATA_DIR is open to other users and holds other files: left as is (the database files, key and password in it are private)',
+    );
   }
 }
 
@@ -56,7 +59,11 @@ function dataDirSecret(dataDir: string, name: string, generate: () => string): s
   return secret;
 }
 
-export async function prepareRuntime(config: AppConfig, logger: Logger, embeddedOptions?: { loadDataDir?: Blob }): Promise<Runtime> {
+export async function prepareRuntime(
+  config: AppConfig,
+  logger: Logger,
+  embeddedOptions?: { loadDataDir?: Blob },
+): Promise<Runtime> {
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -70,9 +77,13 @@ export async function prepareRuntime(config: AppConfig, logger: Logger, embedded
       const password = dataDirSecret(config.dataDir, 'database.password', () => randomBytes(32).toString('hex'));
       embedded = await EmbeddedPostgres.start({ dataDir: join(config.dataDir, 'pgdata'), password });
     }
-    if (!config.encryptionKey) config.encryptionKey = dataDirSecret(config.dataDir, 'encryption.key', generateEncryptionKey);
+    if (!config.encryptionKey)
+      config.encryptionKey = dataDirSecret(config.dataDir, 'encryption.key', generateEncryptionKey);
     databaseUrl = embedded.connectionString;
-    logger.info({ dataDir: config.dataDir, host: embedded.host, port: embedded.port }, 'embedded PostgreSQL (PGlite) started');
+    logger.info(
+      { dataDir: config.dataDir, host: embedded.host, port: embedded.port },
+      'embedded PostgreSQL (PGlite) started',
+    );
   }
   const database = connectDatabase(databaseUrl, config.databasePoolSize);
   try {

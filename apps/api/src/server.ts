@@ -20,11 +20,16 @@ const MAX_PATH_PARAMETER_LENGTH = 1_000;
 
 function requestIdFrom(request: { headers: Record<string, string | string[] | undefined> }): string {
   const incoming = request.headers[REQUEST_ID_HEADER];
-  return typeof incoming === 'string' && incoming.length > 0 && incoming.length <= MAX_INCOMING_REQUEST_ID ? incoming : newId();
+  return typeof incoming === 'string' && incoming.length > 0 && incoming.length <= MAX_INCOMING_REQUEST_ID
+    ? incoming
+    : newId();
 }
 
 /** Builds the Nest application (not yet listening) for a prepared runtime. */
-export async function createServer(runtime: Runtime, options: { clock?: Clock; swaggerUi?: boolean } = {}): Promise<NestFastifyApplication> {
+export async function createServer(
+  runtime: Runtime,
+  options: { clock?: Clock; swaggerUi?: boolean } = {},
+): Promise<NestFastifyApplication> {
   const { config, logger } = runtime;
   const filter = new HttpExceptionFilter(logger);
   const adapter = new FastifyAdapter({
@@ -71,7 +76,13 @@ export async function createServer(runtime: Runtime, options: { clock?: Clock; s
       reply.elapsedTime / 1000,
     );
     logger.info(
-      { reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        reqId: request.id,
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
       'request completed',
     );
   });

@@ -16,7 +16,22 @@ import { NotificationRepository } from './repositories/notification.repository.j
 import { JobRepository } from './repositories/job.repository.js';
 import { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
 
-const REPOSITORIES: Provider[] = [EnvironmentRepository, PreferenceRepository, ActivityFeedRepository, IdempotencyRepository, TenantRepository, SubscriberRepository, TopicRepository, MessageRepository, IntegrationRepository, WorkflowRepository, TriggerEventRepository, NotificationRepository, JobRepository, ExecutionDetailRepository];
+const REPOSITORIES: Provider[] = [
+  EnvironmentRepository,
+  PreferenceRepository,
+  ActivityFeedRepository,
+  IdempotencyRepository,
+  TenantRepository,
+  SubscriberRepository,
+  TopicRepository,
+  MessageRepository,
+  IntegrationRepository,
+  WorkflowRepository,
+  TriggerEventRepository,
+  NotificationRepository,
+  JobRepository,
+  ExecutionDetailRepository,
+];
 
 /**
  * The data-access layer: one connection, one repository per aggregate. Every repository method that

@@ -1,13 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
-import type { ChatMessage, EmailMessage, ProviderAdapter, ProviderMessage, PushMessage, SmsMessage } from './provider.js';
+import type {
+  ChatMessage,
+  EmailMessage,
+  ProviderAdapter,
+  ProviderMessage,
+  PushMessage,
+  SmsMessage,
+} from './provider.js';
 import { ProviderRegistry } from './provider-registry.js';
 import { sendOptions, startReceiver, type Receiver } from './testing/local-receiver.test.js';
 
 const SECRET = 'sekr3t-Value-0001';
 const email: EmailMessage = { channel: 'email', to: 'ada@example.com', subject: 'Hi', html: '<p>Hi</p>', text: 'Hi' };
 const sms: SmsMessage = { channel: 'sms', to: '+15550001111', content: 'Hi' };
-const rsaKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+const rsaKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+  type: 'pkcs8',
+  format: 'pem',
+}) as string;
 
 interface Case {
   providerId: string;
@@ -17,25 +27,65 @@ interface Case {
   credentials: (url: string) => Record<string, unknown>;
 }
 
-const chat = (path: string, extra: Partial<ChatMessage> = {}) => (url: string): ChatMessage => ({
-  channel: 'chat', webhookUrl: `${url}${path}`, content: 'Hi', payload: {}, subscriberId: 's', transactionId: 't', ...extra,
+const chat =
+  (path: string, extra: Partial<ChatMessage> = {}) =>
+  (url: string): ChatMessage => ({
+    channel: 'chat',
+    webhookUrl: `${url}${path}`,
+    content: 'Hi',
+    payload: {},
+    subscriberId: 's',
+    transactionId: 't',
+    ...extra,
+  });
+const push = (): PushMessage => ({
+  channel: 'push',
+  deviceToken: 'tok',
+  title: 'Hi',
+  content: 'Hi',
+  payload: {},
+  subscriberId: 's',
+  transactionId: 't',
 });
-const push = (): PushMessage => ({ channel: 'push', deviceToken: 'tok', title: 'Hi', content: 'Hi', payload: {}, subscriberId: 's', transactionId: 't' });
 const withBase = (fields: Record<string, unknown>) => (url: string) => ({ ...fields, baseUrl: url });
 
 /** Every HTTP adapter, configured with SECRET as its secret (or with it in the webhook path). */
 const CASES: Case[] = [
   { providerId: 'sendgrid', message: () => email, credentials: withBase({ apiKey: SECRET, from: 'a@acme.test' }) },
-  { providerId: 'mailgun', message: () => email, credentials: withBase({ apiKey: SECRET, domain: 'acme.test', from: 'a@acme.test' }) },
+  {
+    providerId: 'mailgun',
+    message: () => email,
+    credentials: withBase({ apiKey: SECRET, domain: 'acme.test', from: 'a@acme.test' }),
+  },
   { providerId: 'postmark', message: () => email, credentials: withBase({ apiKey: SECRET, from: 'a@acme.test' }) },
   { providerId: 'resend', message: () => email, credentials: withBase({ apiKey: SECRET, from: 'a@acme.test' }) },
-  { providerId: 'ses', message: () => email, credentials: withBase({ apiKey: 'AKID', secretKey: SECRET, region: 'us-east-1', from: 'a@acme.test' }) },
-  { providerId: 'twilio', message: () => sms, credentials: withBase({ accountSid: 'AC1', token: SECRET, from: '+1555' }) },
+  {
+    providerId: 'ses',
+    message: () => email,
+    credentials: withBase({ apiKey: 'AKID', secretKey: SECRET, region: 'us-east-1', from: 'a@acme.test' }),
+  },
+  {
+    providerId: 'twilio',
+    message: () => sms,
+    credentials: withBase({ accountSid: 'AC1', token: SECRET, from: '+1555' }),
+  },
   { providerId: 'vonage', message: () => sms, credentials: withBase({ apiKey: 'k', secretKey: SECRET, from: 'Acme' }) },
   { providerId: 'nexmo', message: () => sms, credentials: withBase({ apiKey: 'k', secretKey: SECRET, from: 'Acme' }) },
-  { providerId: 'plivo', message: () => sms, credentials: withBase({ accountSid: 'MA1', token: SECRET, from: '+1555' }) },
-  { providerId: 'sns', message: () => sms, credentials: withBase({ apiKey: 'AKID', secretKey: SECRET, region: 'us-east-1' }) },
-  { providerId: 'sms-webhook', message: () => sms, credentials: (url) => ({ webhookUrl: `${url}/sms`, secretKey: SECRET }) },
+  {
+    providerId: 'plivo',
+    message: () => sms,
+    credentials: withBase({ accountSid: 'MA1', token: SECRET, from: '+1555' }),
+  },
+  {
+    providerId: 'sns',
+    message: () => sms,
+    credentials: withBase({ apiKey: 'AKID', secretKey: SECRET, region: 'us-east-1' }),
+  },
+  {
+    providerId: 'sms-webhook',
+    message: () => sms,
+    credentials: (url) => ({ webhookUrl: `${url}/sms`, secretKey: SECRET }),
+  },
   { providerId: 'slack', message: chat(`/services/${SECRET}`), credentials: () => ({}) },
   { providerId: 'service-slack', message: chat(`/services/${SECRET}`), credentials: () => ({}) },
   { providerId: 'discord', message: chat(`/api/webhooks/1/${SECRET}`), credentials: () => ({}) },
@@ -43,15 +93,35 @@ const CASES: Case[] = [
   { providerId: 'mattermost', message: chat(`/hooks/${SECRET}`), credentials: () => ({}) },
   { providerId: 'ryver', message: chat(`/application/webhook/${SECRET}`), credentials: () => ({}) },
   { providerId: 'zulip', message: chat(`/api/v1/external/slack_incoming?api_key=${SECRET}`), credentials: () => ({}) },
-  { providerId: 'grafana-on-call', message: chat(`/integrations/v1/formatted_webhook/${SECRET}/`), credentials: () => ({}) },
-  { providerId: 'rocket-chat', message: chat('', { channelCredentials: { channel: 'ROOM' } }), credentials: () => ({ token: SECRET, user: 'u1' }) },
+  {
+    providerId: 'grafana-on-call',
+    message: chat(`/integrations/v1/formatted_webhook/${SECRET}/`),
+    credentials: () => ({}),
+  },
+  {
+    providerId: 'rocket-chat',
+    message: chat('', { channelCredentials: { channel: 'ROOM' } }),
+    credentials: () => ({ token: SECRET, user: 'u1' }),
+  },
   { providerId: 'getstream', message: chat('/hook'), credentials: () => ({ apiKey: SECRET }) },
-  { providerId: 'whatsapp-business', message: chat('', { phone: '+1555' }), credentials: withBase({ apiToken: SECRET, phoneNumberIdentification: '1055' }) },
+  {
+    providerId: 'whatsapp-business',
+    message: chat('', { phone: '+1555' }),
+    credentials: withBase({ apiToken: SECRET, phoneNumberIdentification: '1055' }),
+  },
   {
     providerId: 'fcm',
     secret: rsaKey,
     message: push,
-    credentials: (url) => ({ baseUrl: url, serviceAccount: JSON.stringify({ project_id: 'p', client_email: 'e@p.test', private_key: rsaKey, token_uri: `${url}/token` }) }),
+    credentials: (url) => ({
+      baseUrl: url,
+      serviceAccount: JSON.stringify({
+        project_id: 'p',
+        client_email: 'e@p.test',
+        private_key: rsaKey,
+        token_uri: `${url}/token`,
+      }),
+    }),
   },
   { providerId: 'expo', message: push, credentials: withBase({ apiKey: SECRET }) },
   { providerId: 'one-signal', message: push, credentials: withBase({ apiKey: SECRET, applicationId: 'app' }) },
@@ -100,28 +170,47 @@ describe('failure classification of every HTTP provider', () => {
     expect(error).toMatchObject({ retryable: true, message: expect.stringContaining('timed out after 100 ms') });
   });
 
-  it.each(CASES)('$providerId: an answer of 1 GB fails the call after its first MB, the rest is never read', async (testCase) => {
-    const before = receiver.streamedBytes;
-    const error = await failure(testCase, { status: 200, streamBytes: 1024 ** 3 }, { ...sendOptions, timeoutMs: 30_000 });
-    expect(error).toMatchObject({ retryable: false, message: expect.stringContaining('with a body larger than 1 MB') });
-    // The client stopped reading: what the receiver could hand over is the cap plus socket buffers.
-    expect(receiver.streamedBytes - before).toBeLessThan(16 * 1024 ** 2);
-  });
+  it.each(CASES)(
+    '$providerId: an answer of 1 GB fails the call after its first MB, the rest is never read',
+    async (testCase) => {
+      const before = receiver.streamedBytes;
+      const error = await failure(
+        testCase,
+        { status: 200, streamBytes: 1024 ** 3 },
+        { ...sendOptions, timeoutMs: 30_000 },
+      );
+      expect(error).toMatchObject({
+        retryable: false,
+        message: expect.stringContaining('with a body larger than 1 MB'),
+      });
+      // The client stopped reading: what the receiver could hand over is the cap plus socket buffers.
+      expect(receiver.streamedBytes - before).toBeLessThan(16 * 1024 ** 2);
+    },
+  );
 
   it('a declared Content-Length beyond the cap is refused before reading; a 5xx stays retryable', async () => {
     const sendgrid = CASES.find((testCase) => testCase.providerId === 'sendgrid')!;
     const before = receiver.streamedBytes;
-    const declared = await failure(sendgrid, { status: 200, streamBytes: 1024 ** 3, declareLength: true }, { ...sendOptions, timeoutMs: 30_000 });
+    const declared = await failure(
+      sendgrid,
+      { status: 200, streamBytes: 1024 ** 3, declareLength: true },
+      { ...sendOptions, timeoutMs: 30_000 },
+    );
     expect(declared.message).toBe('SendGrid answered HTTP 200 with a body larger than 1 MB; the call counts as failed');
     expect(receiver.streamedBytes - before).toBeLessThan(16 * 1024 ** 2);
     const overloaded = await failure(sendgrid, { status: 503, streamBytes: 2 * 1024 ** 2 });
-    expect(overloaded).toMatchObject({ retryable: true, message: expect.stringContaining('HTTP 503 with a body larger than 1 MB') });
+    expect(overloaded).toMatchObject({
+      retryable: true,
+      message: expect.stringContaining('HTTP 503 with a body larger than 1 MB'),
+    });
   });
 
   it.each(CASES)('$providerId: a refused connection is retryable', async (testCase) => {
     const adapter = registry.get(testCase.providerId) as ProviderAdapter;
     const closed = 'http://127.0.0.1:1';
-    const error = await adapter.send(testCase.message(closed), testCase.credentials(closed), sendOptions).catch((thrown) => thrown);
+    const error = await adapter
+      .send(testCase.message(closed), testCase.credentials(closed), sendOptions)
+      .catch((thrown) => thrown);
     expect(error).toMatchObject({ retryable: true });
     expect(error.message).not.toContain(SECRET);
   });

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { loadConfig, TERMINAL_JOB_STATUSES } from '#common';
-import { ensureBuilt, freePort, MAIN, startService, waitForHealthy, WORKER_MAIN, type ServiceProcess } from '../../support/service-process.js';
+import {
+  ensureBuilt,
+  freePort,
+  MAIN,
+  startService,
+  waitForHealthy,
+  WORKER_MAIN,
+  type ServiceProcess,
+} from '../../support/service-process.js';
 import { TEST_ENCRYPTION_KEY } from '../../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import type { PrivatePostgres } from './private-postgres.js';
@@ -40,7 +48,11 @@ export class Deployment {
       ...extraEnv,
     };
     try {
-      deployment.api = startService({ ...deployment.env, API_KEY: deployment.apiKey, ROLE: 'api' }, await freePort(), MAIN);
+      deployment.api = startService(
+        { ...deployment.env, API_KEY: deployment.apiKey, ROLE: 'api' },
+        await freePort(),
+        MAIN,
+      );
       await waitForHealthy(deployment.api, 60_000);
       if (options.worker !== false) await deployment.startWorker();
       deployment.sql = new pg.Pool({ connectionString: directUrl, max: 2 });
@@ -83,16 +95,25 @@ export class Deployment {
   async seedTopic(count: number): Promise<{ topicKey: string; workflow: string }> {
     const ids = Array.from({ length: count }, (_, i) => `r-${i}`);
     for (let i = 0; i < count; i += 500) {
-      await this.expectOk('POST', '/v1/subscribers/bulk', { subscribers: ids.slice(i, i + 500).map((subscriberId) => ({ subscriberId })) });
+      await this.expectOk('POST', '/v1/subscribers/bulk', {
+        subscribers: ids.slice(i, i + 500).map((subscriberId) => ({ subscriberId })),
+      });
     }
     const topicKey = 'reliability-all';
     await this.expectOk('POST', '/v2/topics', { key: topicKey, name: 'All' });
     const batches = [];
     for (let i = 0; i < count; i += 100) batches.push(ids.slice(i, i + 100));
     for (let i = 0; i < batches.length; i += 10) {
-      await Promise.all(batches.slice(i, i + 10).map((subscriptions) => this.expectOk('POST', `/v2/topics/${topicKey}/subscriptions`, { subscriptions })));
+      await Promise.all(
+        batches
+          .slice(i, i + 10)
+          .map((subscriptions) => this.expectOk('POST', `/v2/topics/${topicKey}/subscriptions`, { subscriptions })),
+      );
     }
-    const workflow = await this.expectOk('POST', '/v1/workflows', { name: 'Reliability', steps: [{ template: { type: 'in_app', content: 'Hi' } }] });
+    const workflow = await this.expectOk('POST', '/v1/workflows', {
+      name: 'Reliability',
+      steps: [{ template: { type: 'in_app', content: 'Hi' } }],
+    });
     return { topicKey, workflow: workflow.triggers[0].identifier };
   }
 
@@ -106,22 +127,37 @@ export class Deployment {
   }
 
   /** Subscribers of the transaction without exactly one message, and jobs or events not finished. */
-  async leftovers(transactionId: string): Promise<{ duplicated: number; distinct: number; openJobs: number; openEvents: number }> {
+  async leftovers(
+    transactionId: string,
+  ): Promise<{ duplicated: number; distinct: number; openJobs: number; openEvents: number }> {
     return {
       duplicated: await this.count(
         'SELECT count(*) AS n FROM (SELECT subscriber_id FROM messages WHERE transaction_id = $1 GROUP BY 1 HAVING count(*) > 1) d',
         [transactionId],
       ),
-      distinct: await this.count('SELECT count(DISTINCT subscriber_id) AS n FROM messages WHERE transaction_id = $1', [transactionId]),
-      openJobs: await this.count('SELECT count(*) AS n FROM jobs WHERE transaction_id = $1 AND NOT (status = ANY($2))', [transactionId, TERMINAL_JOB_STATUSES]),
-      openEvents: await this.count(`SELECT count(*) AS n FROM trigger_events WHERE transaction_id = $1 AND status <> 'done'`, [transactionId]),
+      distinct: await this.count('SELECT count(DISTINCT subscriber_id) AS n FROM messages WHERE transaction_id = $1', [
+        transactionId,
+      ]),
+      openJobs: await this.count(
+        'SELECT count(*) AS n FROM jobs WHERE transaction_id = $1 AND NOT (status = ANY($2))',
+        [transactionId, TERMINAL_JOB_STATUSES],
+      ),
+      openEvents: await this.count(
+        `SELECT count(*) AS n FROM trigger_events WHERE transaction_id = $1 AND status <> 'done'`,
+        [transactionId],
+      ),
     };
   }
 
   /** Job statuses, event status and message count of a transaction, for a failure message. */
   async state(transactionId: string): Promise<Record<string, unknown>> {
-    const jobs = await this.sql.query('SELECT status, count(*)::int AS n FROM jobs WHERE transaction_id = $1 GROUP BY 1', [transactionId]);
-    const events = await this.sql.query('SELECT status, error FROM trigger_events WHERE transaction_id = $1', [transactionId]);
+    const jobs = await this.sql.query(
+      'SELECT status, count(*)::int AS n FROM jobs WHERE transaction_id = $1 GROUP BY 1',
+      [transactionId],
+    );
+    const events = await this.sql.query('SELECT status, error FROM trigger_events WHERE transaction_id = $1', [
+      transactionId,
+    ]);
     return { messages: await this.messages(transactionId), jobs: jobs.rows, events: events.rows };
   }
 

@@ -57,6 +57,9 @@ export function answered(result: LoadResult, statuses: (status: number) => boole
 export function describeLoad(result: LoadResult): string {
   const parts = [...result.byStatus.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([status, ms]) => `${status}: ${ms.length} (p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms)`);
+    .map(
+      ([status, ms]) =>
+        `${status}: ${ms.length} (p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms)`,
+    );
   return `${parts.join('; ')}; errors ${result.errors}, timeouts ${result.timeouts} in ${result.seconds.toFixed(0)} s`;
 }

@@ -18,17 +18,59 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
-      '', ' ', '\u0000', 'a\u0000b', '\uD800', '\uDFFF', '\u202Eevil', '🦄💥', '\u00e9\u0301', 'null', 'undefined', 'true', '0', '-1',
-      "' OR 1=1 --", '"; DROP TABLE subscribers; --', '../../etc/passwd', '%00', '%2e%2e%2f', '{{7*7}}', '{% raw %}', '${process.exit()}',
-      '<script>alert(1)</script>', 'NaN', 'Infinity', '1e309', '9'.repeat(40), '2024-13-45T99:99:99Z', 'x'.repeat(5_000),
-      '__proto__', 'constructor', 'prototype',
+      '',
+      ' ',
+      '\u0000',
+      'a\u0000b',
+      '\uD800',
+      '\uDFFF',
+      '\u202Eevil',
+      '🦄💥',
+      '\u00e9\u0301',
+      'null',
+      'undefined',
+      'true',
+      '0',
+      '-1',
+      "' OR 1=1 --",
+      '"; DROP TABLE subscribers; --',
+      '../../etc/passwd',
+      '%00',
+      '%2e%2e%2f',
+      '{{7*7}}',
+      '{% raw %}',
+      '${process.exit()}',
+      '<script>alert(1)</script>',
+      'NaN',
+      'Infinity',
+      '1e309',
+      '9'.repeat(40),
+      '2024-13-45T99:99:99Z',
+      'x'.repeat(5_000),
+      '__proto__',
+      'constructor',
+      'prototype',
     ),
   },
   { weight: 1, arbitrary: fc.nat({ max: 60_000 }).map((n) => 'y'.repeat(n)) },
 );
 
 export const hostileKey: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '$where', '$gt', '', ' ') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      '$where',
+      '$gt',
+      '',
+      ' ',
+    ),
+  },
   { weight: 2, arbitrary: fc.string({ maxLength: 12 }) },
 );
 
@@ -51,11 +93,26 @@ export const anyJson: fc.Arbitrary<Json> = fc.letrec<{ json: Json }>((tie) => ({
 })).json;
 
 /** Nesting far deeper than any schema: arrays and objects, thousands of levels. */
-export const deepNesting: fc.Arbitrary<string> = fc.tuple(fc.integer({ min: 100, max: 20_000 }), fc.boolean()).map(([depth, arrays]) =>
-  arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
-);
+export const deepNesting: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 100, max: 20_000 }), fc.boolean())
+  .map(([depth, arrays]) =>
+    arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
+  );
 
-export const malformedJson = fc.constantFrom('{', '{"a":', '[1,2', 'nul', '{"a":1,}', "{'a':1}", '\u0000', '{"a":"\\ud800"}', '{"a":1}{"b":2}', '   ', '"\\u0000"', '{"__proto__":{"polluted":true}}');
+export const malformedJson = fc.constantFrom(
+  '{',
+  '{"a":',
+  '[1,2',
+  'nul',
+  '{"a":1,}',
+  "{'a':1}",
+  '\u0000',
+  '{"a":"\\ud800"}',
+  '{"a":1}{"b":2}',
+  '   ',
+  '"\\u0000"',
+  '{"__proto__":{"polluted":true}}',
+);
 
 /** An OpenAPI schema object (the subset Nest's swagger plugin emits). */
 export interface Schema {
@@ -93,16 +150,28 @@ export function schemaArbitrary(schema: Schema, components: Record<string, Schem
 function shaped(schema: Schema, components: Record<string, Schema>, depth: number): fc.Arbitrary<Json> {
   if (schema.$ref) return schemaArbitrary(components[schema.$ref.split('/').pop()!], components, depth);
   const alternatives = schema.oneOf ?? schema.anyOf;
-  if (alternatives?.length) return fc.oneof(...alternatives.map((alternative) => schemaArbitrary(alternative, components, depth)));
+  if (alternatives?.length)
+    return fc.oneof(...alternatives.map((alternative) => schemaArbitrary(alternative, components, depth)));
   if (schema.allOf?.length) return schemaArbitrary(schema.allOf[0], components, depth);
   if (depth > 6) return leaf;
-  if (schema.enum?.length) return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(schema.enum as Json[])) }, { weight: 1, arbitrary: hostileString });
+  if (schema.enum?.length)
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...(schema.enum as Json[])) },
+      { weight: 1, arbitrary: hostileString },
+    );
   switch (schema.type) {
     case 'string':
       if (schema.format === 'uuid') return fc.oneof(fc.uuid({ version: 7 }), hostileString);
-      if (schema.format === 'date-time') return fc.oneof(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), hostileString);
+      if (schema.format === 'date-time')
+        return fc.oneof(
+          fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+          hostileString,
+        );
       if (schema.format === 'email') return fc.oneof(fc.emailAddress(), hostileString);
-      return fc.oneof({ weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 20 }) }, { weight: 1, arbitrary: hostileString });
+      return fc.oneof(
+        { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 20 }) },
+        { weight: 1, arbitrary: hostileString },
+      );
     case 'integer':
     case 'number':
       return fc.oneof(fc.integer({ min: schema.minimum ?? -10, max: schema.maximum ?? 1000 }), hostileNumber);
@@ -113,18 +182,24 @@ function shaped(schema: Schema, components: Record<string, Schema>, depth: numbe
     case 'object':
     default: {
       const properties = Object.entries(schema.properties ?? {});
-      if (properties.length === 0) return fc.oneof(anyJson, fc.dictionary(fc.string({ maxLength: 8 }), leaf).map(toJson));
+      if (properties.length === 0)
+        return fc.oneof(anyJson, fc.dictionary(fc.string({ maxLength: 8 }), leaf).map(toJson));
       const required = new Set(schema.required ?? []);
       const fields = properties.map(([name, property]) =>
-        fc.option(schemaArbitrary(property, components, depth + 1).map((value): [string, Json] => [name, value]), {
-          freq: required.has(name) ? 12 : 2,
-          nil: undefined,
-        }),
+        fc.option(
+          schemaArbitrary(property, components, depth + 1).map((value): [string, Json] => [name, value]),
+          {
+            freq: required.has(name) ? 12 : 2,
+            nil: undefined,
+          },
+        ),
       );
       const extras = fc.array(fc.tuple(hostileKey, anyJson), { maxLength: 2 });
-      return fc.tuple(fc.tuple(...fields), extras).map(([present, extra]) =>
-        obj([...(present.filter((entry) => entry !== undefined) as [string, Json][]), ...extra]),
-      );
+      return fc
+        .tuple(fc.tuple(...fields), extras)
+        .map(([present, extra]) =>
+          obj([...(present.filter((entry) => entry !== undefined) as [string, Json][]), ...extra]),
+        );
     }
   }
 }
@@ -134,14 +209,50 @@ export function pathParamArbitrary(realValue: string): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(realValue) },
     { weight: 2, arbitrary: fc.uuid() },
-    { weight: 1, arbitrary: fc.constantFrom('not-an-id', '0', '-1', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '%', '%zz', '..', '.', '%2F', 'a%00b', 'x'.repeat(2_000)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'not-an-id',
+        '0',
+        '-1',
+        '00000000-0000-0000-0000-000000000000',
+        'ffffffff-ffff-ffff-ffff-ffffffffffff',
+        '%',
+        '%zz',
+        '..',
+        '.',
+        '%2F',
+        'a%00b',
+        'x'.repeat(2_000),
+      ),
+    },
     { weight: 3, arbitrary: hostileString.filter((value) => value.length > 0 && value.length < 3_000) },
   );
 }
 
 export const queryValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: hostileString.filter((value) => value.length < 6_000) },
-  { weight: 2, arbitrary: fc.constantFrom('1', '0', '-1', '100', '101', '1000000', '1.5', 'true', 'false', 'in_app', 'email', 'sms', 'chat', 'push', '2020-01-01', '2020-01-01T00:00:00Z') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '1',
+      '0',
+      '-1',
+      '100',
+      '101',
+      '1000000',
+      '1.5',
+      'true',
+      'false',
+      'in_app',
+      'email',
+      'sms',
+      'chat',
+      'push',
+      '2020-01-01',
+      '2020-01-01T00:00:00Z',
+    ),
+  },
   { weight: 1, arbitrary: fc.uuid() },
 );
 
@@ -157,9 +268,21 @@ const encode = (value: string) => {
 export function queryArbitrary(names: string[]): fc.Arbitrary<string> {
   const key = fc.oneof(
     { weight: 4, arbitrary: names.length ? fc.constantFrom(...names) : fc.constant('page') },
-    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', '__proto__[polluted]', 'constructor[prototype][polluted]', 'x[y][z]', '') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '__proto__',
+        'constructor',
+        '__proto__[polluted]',
+        'constructor[prototype][polluted]',
+        'x[y][z]',
+        '',
+      ),
+    },
   );
-  const pair = fc.tuple(key, fc.constantFrom('', '[]', '[0]', '[a]'), queryValue).map(([name, suffix, value]) => `${encode(name)}${suffix}=${encode(value)}`);
+  const pair = fc
+    .tuple(key, fc.constantFrom('', '[]', '[0]', '[a]'), queryValue)
+    .map(([name, suffix, value]) => `${encode(name)}${suffix}=${encode(value)}`);
   return fc.array(pair, { maxLength: 6 }).map((pairs) => pairs.join('&'));
 }
 

@@ -33,7 +33,8 @@ export class PrivatePostgres {
   static async start(): Promise<PrivatePostgres> {
     const folder = mkdtempSync(join(tmpdir(), 'private-pg-'));
     const cluster = new PrivatePostgres(folder, await freePort());
-    if (process.getuid?.() === 0) chownSync(folder, Number(execFileSync('id', ['-u', CLUSTER_OWNER], { encoding: 'utf8' })), 0);
+    if (process.getuid?.() === 0)
+      chownSync(folder, Number(execFileSync('id', ['-u', CLUSTER_OWNER], { encoding: 'utf8' })), 0);
     await cluster.run(binary('initdb'), ['-D', cluster.dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
     await cluster.resume();
     return cluster;
@@ -49,15 +50,29 @@ export class PrivatePostgres {
 
   /** Runs a PostgreSQL tool as the cluster's owner (without blocking the test's event loop). */
   private async run(command: string, args: string[]): Promise<void> {
-    const [file, fileArgs] = process.getuid?.() === 0 ? ['runuser', ['-u', CLUSTER_OWNER, '--', command, ...args]] : [command, args];
+    const [file, fileArgs] =
+      process.getuid?.() === 0 ? ['runuser', ['-u', CLUSTER_OWNER, '--', command, ...args]] : [command, args];
     await run(file, fileArgs, { cwd: this.folder });
   }
 
   /** Starts the server (again) on its port and waits until it accepts queries. */
   async resume(): Promise<void> {
     const options = `-p ${this.port} -k ${this.folder} -c listen_addresses=127.0.0.1 -c max_connections=100`;
-    await this.run(binary('pg_ctl'), ['start', '-D', this.dataDir, '-l', join(this.folder, 'server.log'), '-o', options, '-w']);
-    await waitFor(() => this.accepts(), { timeoutMs: 30_000, intervalMs: 100, description: `PostgreSQL on ${this.port}` });
+    await this.run(binary('pg_ctl'), [
+      'start',
+      '-D',
+      this.dataDir,
+      '-l',
+      join(this.folder, 'server.log'),
+      '-o',
+      options,
+      '-w',
+    ]);
+    await waitFor(() => this.accepts(), {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      description: `PostgreSQL on ${this.port}`,
+    });
   }
 
   /** `pg_ctl stop -m fast`: ends every session, checkpoints, exits. */

@@ -25,13 +25,21 @@ export class PrivateRedis {
   }
 
   private async launch(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.child = child;
     child.stdout?.on('data', (chunk) => (this.output += chunk));
     child.stderr?.on('data', (chunk) => (this.output += chunk));
-    await waitFor(() => this.ping(), { timeoutMs: 10_000, intervalMs: 50, description: `redis-server on ${this.port}` }).catch((error: Error) => {
+    await waitFor(() => this.ping(), {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+      description: `redis-server on ${this.port}`,
+    }).catch((error: Error) => {
       throw new Error(`${error.message}\n${this.output}`);
     });
   }

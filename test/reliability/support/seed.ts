@@ -16,26 +16,43 @@ export interface SeededResources {
   credentialValues: string[];
 }
 
-async function expectCreated(res: { status: number; body: Record<string, unknown> }, what: string): Promise<Record<string, any>> {
-  if (res.status !== 201 && res.status !== 200) throw new Error(`seeding ${what}: ${res.status} ${JSON.stringify(res.body)}`);
+async function expectCreated(
+  res: { status: number; body: Record<string, unknown> },
+  what: string,
+): Promise<Record<string, any>> {
+  if (res.status !== 201 && res.status !== 200)
+    throw new Error(`seeding ${what}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** Creates the resources through the API with `apiKey` (its environment), plus one message row. */
 export async function seedResources(t: TestApp, apiKey: string, label = newId().slice(-8)): Promise<SeededResources> {
   const subscriber = await expectCreated(
-    await t.api('post', '/v2/subscribers', apiKey).send({ subscriberId: `seed-${label}`, firstName: 'Seed', email: `seed-${label}@example.com` }),
+    await t
+      .api('post', '/v2/subscribers', apiKey)
+      .send({ subscriberId: `seed-${label}`, firstName: 'Seed', email: `seed-${label}@example.com` }),
     'subscriber',
   );
   const workflow = await expectCreated(
-    await t.api('post', '/v1/workflows', apiKey).send({ name: `Seed ${label}`, steps: [{ template: { type: 'in_app', content: 'Hi {{subscriber.firstName}}' } }] }),
+    await t.api('post', '/v1/workflows', apiKey).send({
+      name: `Seed ${label}`,
+      steps: [{ template: { type: 'in_app', content: 'Hi {{subscriber.firstName}}' } }],
+    }),
     'workflow',
   );
   const topicKey = `seed-topic-${label}`;
   await expectCreated(await t.api('post', '/v2/topics', apiKey).send({ key: topicKey, name: 'Seed topic' }), 'topic');
-  await expectCreated(await t.api('post', `/v2/topics/${topicKey}/subscriptions`, apiKey).send({ subscriptions: [subscriber.subscriberId] }), 'subscription');
+  await expectCreated(
+    await t
+      .api('post', `/v2/topics/${topicKey}/subscriptions`, apiKey)
+      .send({ subscriptions: [subscriber.subscriberId] }),
+    'subscription',
+  );
   const tenantIdentifier = `seed-tenant-${label}`;
-  await expectCreated(await t.api('post', '/v1/tenants', apiKey).send({ identifier: tenantIdentifier, name: 'Seed tenant' }), 'tenant');
+  await expectCreated(
+    await t.api('post', '/v1/tenants', apiKey).send({ identifier: tenantIdentifier, name: 'Seed tenant' }),
+    'tenant',
+  );
   const credentialValues = [`SG.secret-${newId()}`, `smtp-password-${newId()}`];
   const integration = await expectCreated(
     await t.api('post', '/v1/integrations', apiKey).send({
@@ -49,7 +66,9 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
   );
   const transactionId = `seed-tx-${label}`;
   await expectCreated(
-    await t.api('post', '/v1/events/trigger', apiKey).send({ name: workflow.triggers[0].identifier, to: subscriber.subscriberId, transactionId, payload: {} }),
+    await t
+      .api('post', '/v1/events/trigger', apiKey)
+      .send({ name: workflow.triggers[0].identifier, to: subscriber.subscriberId, transactionId, payload: {} }),
     'trigger',
   );
   const [message] = await insertMessages(t, subscriber, [{ channel: 'in_app', content: 'seeded', transactionId }]);

@@ -2,14 +2,20 @@ import type pg from 'pg';
 
 /** Row count and an order-independent hash of every row, per table of the public schema. */
 export class TableChecksum {
-  private constructor(private readonly pool: pg.Pool, private readonly sql: string) {}
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly sql: string,
+  ) {}
 
   static async create(pool: pg.Pool): Promise<TableChecksum> {
     const { rows } = await pool.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
     );
     const sql = rows
-      .map(({ table_name: name }) => `SELECT '${name}' AS t, count(*)::int AS n, coalesce(sum(hashtext(x::text)::bigint), 0)::text AS h FROM "${name}" x`)
+      .map(
+        ({ table_name: name }) =>
+          `SELECT '${name}' AS t, count(*)::int AS n, coalesce(sum(hashtext(x::text)::bigint), 0)::text AS h FROM "${name}" x`,
+      )
       .join(' UNION ALL ');
     return new TableChecksum(pool, sql);
   }

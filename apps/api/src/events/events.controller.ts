@@ -19,22 +19,39 @@ export class EventsController {
   ) {}
 
   @Post()
-  @ApiOperation({ summary: 'Trigger event', description: 'Runs the workflow named by `name` for every recipient of `to`.' })
+  @ApiOperation({
+    summary: 'Trigger event',
+    description: 'Runs the workflow named by `name` for every recipient of `to`.',
+  })
   @ApiCreatedResponse({ type: TriggerResponseDto })
-  async trigger(@Auth() auth: AuthContext, @Body() body: TriggerEventDto, @RequestId() requestId: string): Promise<TriggerResponseDto> {
+  async trigger(
+    @Auth() auth: AuthContext,
+    @Body() body: TriggerEventDto,
+    @RequestId() requestId: string,
+  ): Promise<TriggerResponseDto> {
     return this.triggerEvent.execute(auth, body, requestId);
   }
 
   @Post('bulk')
-  @ApiOperation({ summary: 'Bulk trigger event', description: '1 to 100 events; each answers in its own slot, in input order.' })
+  @ApiOperation({
+    summary: 'Bulk trigger event',
+    description: '1 to 100 events; each answers in its own slot, in input order.',
+  })
   @ApiBody({ type: BulkTriggerEventDto })
   @ApiCreatedResponse({ type: [TriggerResponseDto] })
-  async bulk(@Auth() auth: AuthContext, @Body() body: BulkTriggerEventDto, @RequestId() requestId: string): Promise<TriggerResponseDto[]> {
+  async bulk(
+    @Auth() auth: AuthContext,
+    @Body() body: BulkTriggerEventDto,
+    @RequestId() requestId: string,
+  ): Promise<TriggerResponseDto[]> {
     return this.bulkTrigger.execute(auth, body.events, requestId);
   }
 
   @Delete(':transactionId')
-  @ApiOperation({ summary: 'Cancel triggered event', description: 'Cancels the pending and delayed jobs of the transaction.' })
+  @ApiOperation({
+    summary: 'Cancel triggered event',
+    description: 'Cancels the pending and delayed jobs of the transaction.',
+  })
   @ApiOkResponse({ description: 'true when something was canceled', type: Boolean })
   async cancel(@Auth() auth: AuthContext, @Param('transactionId') transactionId: string): Promise<boolean> {
     return this.cancelTrigger.execute(auth, transactionId);

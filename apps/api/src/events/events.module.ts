@@ -5,5 +5,8 @@ import { BulkTriggerEventUseCase } from './use-cases/bulk-trigger-event.use-case
 import { CancelTriggerUseCase } from './use-cases/cancel-trigger.use-case.js';
 import { TriggerEventUseCase } from './use-cases/trigger-event.use-case.js';
 
-@Module({ controllers: [EventsController], providers: [TriggerEventUseCase, BulkTriggerEventUseCase, CancelTriggerUseCase, WorkflowCache] })
+@Module({
+  controllers: [EventsController],
+  providers: [TriggerEventUseCase, BulkTriggerEventUseCase, CancelTriggerUseCase, WorkflowCache],
+})
 export class EventsModule {}

@@ -40,7 +40,8 @@ export class EventLoopMonitor implements OnModuleInit, OnModuleDestroy {
     this.expected = now + TICK_MS;
     const second = Math.floor(now / 1000);
     // Seconds that passed without a tick (a stall spanning them) start empty.
-    for (let s = this.second + 1; s <= second && s <= this.second + WINDOW_SECONDS; s++) this.stalls[s % WINDOW_SECONDS] = 0;
+    for (let s = this.second + 1; s <= second && s <= this.second + WINDOW_SECONDS; s++)
+      this.stalls[s % WINDOW_SECONDS] = 0;
     this.second = second;
     this.stalls[second % WINDOW_SECONDS] = Math.max(this.stalls[second % WINDOW_SECONDS], lag);
     eventLoopLagMax.set(Math.max(...this.stalls) / 1000);

@@ -40,7 +40,8 @@ export class HealthController {
   @Get()
   @ApiOperation({
     summary: 'Liveness and dependency status (no authentication)',
-    description: '`degraded` (still 200): the event loop stalled longer than HEALTH_MAX_EVENT_LOOP_LAG_MS in the last 5 s',
+    description:
+      '`degraded` (still 200): the event loop stalled longer than HEALTH_MAX_EVENT_LOOP_LAG_MS in the last 5 s',
   })
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiServiceUnavailableResponse({ type: HealthResponseDto, description: 'The database is unreachable' })
@@ -50,7 +51,12 @@ export class HealthController {
       check(() => this.queue.queue('system').getJobCounts('waiting')),
     ]);
     const eventLoopLagMs = Math.round(this.loop.recentMaxMs());
-    const status = database !== 'up' || queue !== 'up' ? 'error' : eventLoopLagMs > this.config.healthMaxEventLoopLagMs ? 'degraded' : 'ok';
+    const status =
+      database !== 'up' || queue !== 'up'
+        ? 'error'
+        : eventLoopLagMs > this.config.healthMaxEventLoopLagMs
+          ? 'degraded'
+          : 'ok';
     if (database === 'down') reply.status(503);
     return { status, database, queue, eventLoopLagMs };
   }

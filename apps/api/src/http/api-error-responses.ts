@@ -11,7 +11,10 @@ export class ErrorResponseDto {
   @ApiPropertyOptional({
     description: 'On 422: per-field messages, keyed by the field path',
     type: 'object',
-    additionalProperties: { type: 'object', properties: { messages: { type: 'array', items: { type: 'string' } }, value: {} } },
+    additionalProperties: {
+      type: 'object',
+      properties: { messages: { type: 'array', items: { type: 'string' } }, value: {} },
+    },
   })
   errors?: Record<string, { messages: string[]; value?: unknown }>;
   @ApiPropertyOptional({ description: 'On 500: the id under which the error was logged' })

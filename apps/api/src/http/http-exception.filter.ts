@@ -46,9 +46,17 @@ export class HttpExceptionFilter implements ExceptionFilter {
   }
 
   toBody(exception: unknown, request: FastifyRequest): { body: ErrorBody; headers: Record<string, string> } {
-    const base = { path: request.url.length > 2_048 ? `${request.url.slice(0, 2_048)}…` : request.url, timestamp: new Date().toISOString() };
+    const base = {
+      path: request.url.length > 2_048 ? `${request.url.slice(0, 2_048)}…` : request.url,
+      timestamp: new Date().toISOString(),
+    };
     if (exception instanceof DomainError) {
-      const body: ErrorBody = { statusCode: exception.status, message: exception.message, error: reasonPhrase(exception.status), ...base };
+      const body: ErrorBody = {
+        statusCode: exception.status,
+        message: exception.message,
+        error: reasonPhrase(exception.status),
+        ...base,
+      };
       if (exception.fieldErrors) body.errors = exception.fieldErrors;
       const headers = { ...(exception.headers ?? {}) };
       if (exception.status === 429 && !headers['retry-after']) headers['retry-after'] = '1';
@@ -58,11 +66,21 @@ export class HttpExceptionFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const response = exception.getResponse();
       const message =
-        typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? exception.message);
+        typeof response === 'string'
+          ? response
+          : String((response as { message?: unknown }).message ?? exception.message);
       return { body: { statusCode: status, message, error: reasonPhrase(status), ...base }, headers: {} };
     }
     if (isUnstorableInput(exception)) {
-      return { body: { statusCode: 422, message: 'The request contains characters that cannot be stored', error: reasonPhrase(422), ...base }, headers: {} };
+      return {
+        body: {
+          statusCode: 422,
+          message: 'The request contains characters that cannot be stored',
+          error: reasonPhrase(422),
+          ...base,
+        },
+        headers: {},
+      };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn({ reqId: request.id, err: exception }, 'database unavailable');
@@ -73,13 +91,19 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     const fastifyError = exception as FastifyLikeError;
     if (fastifyError?.code?.startsWith('FST_') && fastifyError.statusCode && fastifyError.statusCode < 500) {
-      const status = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 400 : fastifyError.statusCode;
+      const status =
+        fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 400
+          : fastifyError.statusCode;
       // The router's own messages repeat the whole (possibly huge, possibly hostile) URL.
       const message = ROUTER_MESSAGES[fastifyError.code] ?? fastifyError.message ?? reasonPhrase(status);
       return { body: { statusCode: status, message, error: reasonPhrase(status), ...base }, headers: {} };
     }
     if (exception instanceof SyntaxError && (exception as FastifyLikeError).statusCode === 400) {
-      return { body: { statusCode: 400, message: 'Malformed JSON body', error: reasonPhrase(400), ...base }, headers: {} };
+      return {
+        body: { statusCode: 400, message: 'Malformed JSON body', error: reasonPhrase(400), ...base },
+        headers: {},
+      };
     }
     const errorId = newId();
     this.logger.error({ reqId: request.id, errorId, err: exception }, 'unhandled error');

@@ -18,7 +18,8 @@ export function assertAcceptableBody(body: unknown): void {
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_BODY_DEPTH) throw DomainError.validation('body', `The body must not be nested deeper than ${MAX_BODY_DEPTH} levels`);
+    if (depth >= MAX_BODY_DEPTH)
+      throw DomainError.validation('body', `The body must not be nested deeper than ${MAX_BODY_DEPTH} levels`);
     for (const [key, child] of Object.entries(value)) {
       assertStorableText(key);
       stack.push({ value: child, depth: depth + 1 });
@@ -29,10 +30,12 @@ export function assertAcceptableBody(body: unknown): void {
 /** PostgreSQL stores neither NUL nor lone UTF-16 surrogates (e.g. "\\udfff" in JSON). */
 function assertStorableText(text: string): void {
   if (text.includes(NUL)) throw DomainError.validation('body', 'Strings must not contain NUL characters');
-  if (!text.isWellFormed()) throw DomainError.validation('body', 'Strings must be well-formed Unicode (no lone surrogates)');
+  if (!text.isWellFormed())
+    throw DomainError.validation('body', 'Strings must be well-formed Unicode (no lone surrogates)');
 }
 
 /** A NUL anywhere in the path or query string (raw or percent-encoded) is refused. */
 export function assertAcceptableUrl(url: string): void {
-  if (url.includes(NUL) || /%00/i.test(url)) throw DomainError.validation('url', 'The URL must not contain NUL characters');
+  if (url.includes(NUL) || /%00/i.test(url))
+    throw DomainError.validation('url', 'The URL must not contain NUL characters');
 }

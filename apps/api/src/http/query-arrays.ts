@@ -12,11 +12,14 @@ export function parseQueryString(query: string): Record<string, string | string[
     const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
     const existing = result[key];
     if (existing === undefined) result[key] = rawKey.endsWith('[]') && !Array.isArray(value) ? [value] : value;
-    else result[key] = [...(Array.isArray(existing) ? existing : [existing]), ...(Array.isArray(value) ? value : [value])];
+    else
+      result[key] = [...(Array.isArray(existing) ? existing : [existing]), ...(Array.isArray(value) ? value : [value])];
   }
   return result;
 }
 
 /** DTO decorator: a single query value becomes a one-element array. */
 export const ToArray = () =>
-  Transform(({ value }) => (value === undefined || value === null || value === '' ? undefined : Array.isArray(value) ? value : [value]));
+  Transform(({ value }) =>
+    value === undefined || value === null || value === '' ? undefined : Array.isArray(value) ? value : [value],
+  );

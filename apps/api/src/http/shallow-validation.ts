@@ -17,13 +17,20 @@ export function ShallowValidation(): ClassDecorator {
   };
 }
 
-export const isShallowValidated = (type: unknown): type is DtoClass => typeof type === 'function' && shallowTypes.has(type);
+export const isShallowValidated = (type: unknown): type is DtoClass =>
+  typeof type === 'function' && shallowTypes.has(type);
 
 /** The properties a DTO class has rules for: its whitelist. */
 function fieldsOf(type: Function): string[] {
   let fields = fieldsByType.get(type);
   if (!fields) {
-    fields = [...new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((rule) => rule.propertyName))];
+    fields = [
+      ...new Set(
+        getMetadataStorage()
+          .getTargetValidationMetadatas(type, '', true, false)
+          .map((rule) => rule.propertyName),
+      ),
+    ];
     fieldsByType.set(type, fields);
   }
   return fields;
@@ -46,7 +53,13 @@ function shallowDto<T extends object>(type: DtoClass<T>, raw: unknown): T {
  * `raw` checked as a `type` on a shallow copy (see `shallowDto`). Synchronously: the rules of these
  * DTOs are all synchronous, and the async validate() costs a promise chain per call.
  */
-export function validateShallow<T extends object>(type: DtoClass<T>, raw: unknown): { dto: T; errors: ValidationError[] } {
+export function validateShallow<T extends object>(
+  type: DtoClass<T>,
+  raw: unknown,
+): { dto: T; errors: ValidationError[] } {
   const dto = shallowDto(type, raw);
-  return { dto, errors: validateSync(dto, { forbidUnknownValues: false, validationError: { target: false, value: true } }) };
+  return {
+    dto,
+    errors: validateSync(dto, { forbidUnknownValues: false, validationError: { target: false, value: true } }),
+  };
 }

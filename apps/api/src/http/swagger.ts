@@ -10,7 +10,9 @@ export const API_KEY_SECURITY = 'api-key';
 export function setupSwagger(app: INestApplication, options: { ui: boolean }): void {
   const config = new DocumentBuilder()
     .setTitle('Notification service API')
-    .setDescription('Novu-compatible notification API: triggers, workflows, subscribers, preferences, integrations, messages.')
+    .setDescription(
+      'Novu-compatible notification API: triggers, workflows, subscribers, preferences, integrations, messages.',
+    )
     .setVersion('1.0')
     .addSecurity(API_KEY_SECURITY, {
       type: 'apiKey',

@@ -3,7 +3,12 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { ReplayedWithout } from '../http/idempotency/idempotency.guard.js';
-import { CreateIntegrationDto, IntegrationIdParam, IntegrationResponseDto, UpdateIntegrationDto } from './dto/integration.dto.js';
+import {
+  CreateIntegrationDto,
+  IntegrationIdParam,
+  IntegrationResponseDto,
+  UpdateIntegrationDto,
+} from './dto/integration.dto.js';
 import { IntegrationPresenter } from './integration-presenter.js';
 import { CreateIntegrationUseCase } from './use-cases/create-integration.use-case.js';
 import { DeleteIntegrationUseCase } from './use-cases/delete-integration.use-case.js';
@@ -45,17 +50,24 @@ export class IntegrationsController {
   @Get('active')
   @ApiOperation({
     summary: 'List active integrations of every environment of the organization',
-    description: "Credentials are shown for the key's environment only; other environments' integrations have `credentials: {}`.",
+    description:
+      "Credentials are shown for the key's environment only; other environments' integrations have `credentials: {}`.",
   })
   @ApiOkResponse({ type: [IntegrationResponseDto] })
   async active(@Auth() auth: AuthContext): Promise<IntegrationResponseDto[]> {
-    return (await this.listIntegrations.activeInOrganization(auth)).map((row) => this.presenter.presentFor(auth.environmentId, row));
+    return (await this.listIntegrations.activeInOrganization(auth)).map((row) =>
+      this.presenter.presentFor(auth.environmentId, row),
+    );
   }
 
   @Put(':integrationId')
   @ApiOperation({ summary: 'Update an integration (partial)' })
   @ApiOkResponse({ type: IntegrationResponseDto })
-  async update(@Auth() auth: AuthContext, @Param() params: IntegrationIdParam, @Body() body: UpdateIntegrationDto): Promise<IntegrationResponseDto> {
+  async update(
+    @Auth() auth: AuthContext,
+    @Param() params: IntegrationIdParam,
+    @Body() body: UpdateIntegrationDto,
+  ): Promise<IntegrationResponseDto> {
     return this.presenter.present(await this.updateIntegration.execute(auth, params.integrationId, body));
   }
 

@@ -13,7 +13,10 @@ export class MessagesController {
   constructor(private readonly messages: MessagesService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List messages', description: 'Newest first; filter by subscriberId (external), channel and transactionId.' })
+  @ApiOperation({
+    summary: 'List messages',
+    description: 'Newest first; filter by subscriberId (external), channel and transactionId.',
+  })
   @ApiOkResponse({ type: MessagePageDto })
   async list(@Auth() auth: AuthContext, @Query() query: ListMessagesQueryDto): Promise<MessagePageDto> {
     const page = await this.messages.list(auth, query);

@@ -30,7 +30,9 @@ export class MetricsController {
   async metrics(@Headers('authorization') authorization?: string): Promise<string> {
     if (!this.config.metricsEnabled) throw new NotFoundException('Cannot GET /metrics');
     if (this.expected && !timingSafeEqual(digest(authorization ?? ''), this.expected)) {
-      throw new DomainError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, { 'www-authenticate': 'Bearer' });
+      throw new DomainError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, {
+        'www-authenticate': 'Bearer',
+      });
     }
     try {
       for (const [queue, counts] of Object.entries(await this.queue.depth())) {

@@ -7,7 +7,12 @@ import { UpdateSubscriberPreferencesUseCase } from './use-cases/update-subscribe
 
 @Module({
   controllers: [SubscriberPreferencesController],
-  providers: [PreferencesResponseBuilder, GetSubscriberPreferencesUseCase, UpdateSubscriberPreferencesUseCase, SubscriberPreferenceService],
+  providers: [
+    PreferencesResponseBuilder,
+    GetSubscriberPreferencesUseCase,
+    UpdateSubscriberPreferencesUseCase,
+    SubscriberPreferenceService,
+  ],
   exports: [SubscriberPreferenceService],
 })
 export class PreferencesModule {}

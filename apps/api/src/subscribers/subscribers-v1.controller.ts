@@ -4,8 +4,19 @@ import { toMessageResponse, toSubscriberResponse } from '#application';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { MessagePageDto, MessageResponseDto } from '../messages/dto/message.dto.js';
-import { BulkCreateSubscribersDto, BulkCreateSubscribersResponseDto, OnlineStatusSubscriberResponseDto, SubscriberResponseDto } from './dto/subscriber.dto.js';
-import { FeedQueryDto, MarkMessagesDto, UnseenCountDto, UpdateCredentialsDto, UpdateOnlineStatusDto } from './dto/subscriber-v1.dto.js';
+import {
+  BulkCreateSubscribersDto,
+  BulkCreateSubscribersResponseDto,
+  OnlineStatusSubscriberResponseDto,
+  SubscriberResponseDto,
+} from './dto/subscriber.dto.js';
+import {
+  FeedQueryDto,
+  MarkMessagesDto,
+  UnseenCountDto,
+  UpdateCredentialsDto,
+  UpdateOnlineStatusDto,
+} from './dto/subscriber-v1.dto.js';
 import { BulkUpsertSubscribersUseCase } from './use-cases/bulk-upsert-subscribers.use-case.js';
 import { MarkMessagesUseCase } from './use-cases/mark-messages.use-case.js';
 import { SubscriberFeedUseCase } from './use-cases/subscriber-feed.use-case.js';
@@ -25,30 +36,48 @@ export class SubscribersV1Controller {
   ) {}
 
   @Post('bulk')
-  @ApiOperation({ summary: 'Create or update up to 500 subscribers', description: 'Each item succeeds or fails on its own.' })
+  @ApiOperation({
+    summary: 'Create or update up to 500 subscribers',
+    description: 'Each item succeeds or fails on its own.',
+  })
   @ApiCreatedResponse({ type: BulkCreateSubscribersResponseDto })
-  async bulk(@Auth() auth: AuthContext, @Body() body: BulkCreateSubscribersDto): Promise<BulkCreateSubscribersResponseDto> {
+  async bulk(
+    @Auth() auth: AuthContext,
+    @Body() body: BulkCreateSubscribersDto,
+  ): Promise<BulkCreateSubscribersResponseDto> {
     return this.bulkUpsert.execute(auth, body.subscribers);
   }
 
   @Patch(':subscriberId/credentials')
   @ApiOperation({ summary: 'Upsert provider credentials', description: 'Given deviceTokens replace the stored list.' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async credentials(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string, @Body() body: UpdateCredentialsDto): Promise<SubscriberResponseDto> {
+  async credentials(
+    @Auth() auth: AuthContext,
+    @Param('subscriberId') subscriberId: string,
+    @Body() body: UpdateCredentialsDto,
+  ): Promise<SubscriberResponseDto> {
     return toSubscriberResponse(await this.updateCredentials.execute(auth, subscriberId, body));
   }
 
   @Patch(':subscriberId/online-status')
   @ApiOperation({ summary: 'Update subscriber online status' })
   @ApiOkResponse({ type: OnlineStatusSubscriberResponseDto })
-  async onlineStatus(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string, @Body() body: UpdateOnlineStatusDto): Promise<OnlineStatusSubscriberResponseDto> {
+  async onlineStatus(
+    @Auth() auth: AuthContext,
+    @Param('subscriberId') subscriberId: string,
+    @Body() body: UpdateOnlineStatusDto,
+  ): Promise<OnlineStatusSubscriberResponseDto> {
     return toSubscriberResponse(await this.updateOnlineStatus.execute(auth, subscriberId, body.isOnline));
   }
 
   @Post(':subscriberId/messages/mark-as')
   @ApiOperation({ summary: 'Mark in-app messages as read, unread, seen or unseen' })
   @ApiCreatedResponse({ type: [MessageResponseDto] })
-  async markAs(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string, @Body() body: MarkMessagesDto): Promise<MessageResponseDto[]> {
+  async markAs(
+    @Auth() auth: AuthContext,
+    @Param('subscriberId') subscriberId: string,
+    @Body() body: MarkMessagesDto,
+  ): Promise<MessageResponseDto[]> {
     const rows = await this.markMessages.execute(auth, subscriberId, body.messageId, body.markAs);
     return rows.map((row) => toMessageResponse(row));
   }
@@ -56,7 +85,11 @@ export class SubscribersV1Controller {
   @Get(':subscriberId/notifications/feed')
   @ApiOperation({ summary: "A subscriber's in-app messages, newest first" })
   @ApiOkResponse({ type: MessagePageDto })
-  async feed(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string, @Query() query: FeedQueryDto): Promise<MessagePageDto> {
+  async feed(
+    @Auth() auth: AuthContext,
+    @Param('subscriberId') subscriberId: string,
+    @Query() query: FeedQueryDto,
+  ): Promise<MessagePageDto> {
     const page = await this.feedUseCase.feed(auth, subscriberId, query);
     return { ...page, data: page.data.map((row) => toMessageResponse(row)) };
   }

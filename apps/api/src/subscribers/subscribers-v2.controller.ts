@@ -20,9 +20,16 @@ export class SubscribersV2Controller {
   constructor(private readonly subscribers: SubscribersService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create or update a subscriber', description: 'Upsert by subscriberId; undefined fields are kept, null clears.' })
+  @ApiOperation({
+    summary: 'Create or update a subscriber',
+    description: 'Upsert by subscriberId; undefined fields are kept, null clears.',
+  })
   @ApiCreatedResponse({ type: SubscriberResponseDto })
-  async upsert(@Auth() auth: AuthContext, @Body() body: CreateSubscriberDto, @Query() query: CreateSubscriberQueryDto): Promise<SubscriberResponseDto> {
+  async upsert(
+    @Auth() auth: AuthContext,
+    @Body() body: CreateSubscriberDto,
+    @Query() query: CreateSubscriberQueryDto,
+  ): Promise<SubscriberResponseDto> {
     return toSubscriberResponse(await this.subscribers.upsert(auth, body, query.failIfExists));
   }
 
@@ -44,13 +51,20 @@ export class SubscribersV2Controller {
   @Patch(':subscriberId')
   @ApiOperation({ summary: 'Update a subscriber', description: 'Partial: undefined fields are kept, null clears.' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async update(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string, @Body() body: UpdateSubscriberDto): Promise<SubscriberResponseDto> {
+  async update(
+    @Auth() auth: AuthContext,
+    @Param('subscriberId') subscriberId: string,
+    @Body() body: UpdateSubscriberDto,
+  ): Promise<SubscriberResponseDto> {
     return toSubscriberResponse(await this.subscribers.update(auth, subscriberId, body));
   }
 
   @Delete(':subscriberId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a subscriber', description: 'Soft delete: the subscriber receives nothing and reads answer 404 until it is created again.' })
+  @ApiOperation({
+    summary: 'Delete a subscriber',
+    description: 'Soft delete: the subscriber receives nothing and reads answer 404 until it is created again.',
+  })
   @ApiNoContentResponse()
   async delete(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string): Promise<void> {
     await this.subscribers.delete(auth, subscriberId);

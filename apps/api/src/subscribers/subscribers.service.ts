@@ -55,7 +55,11 @@ export function notFound(subscriberId: string): DomainError {
 }
 
 /** `next`/`previous` are the edge ids of the page when more rows lie in that direction. */
-export function toCursorPage<T extends { id: string }>(rows: T[], hasMore: boolean, cursor: { after?: string; before?: string }): CursorPage<T> {
+export function toCursorPage<T extends { id: string }>(
+  rows: T[],
+  hasMore: boolean,
+  cursor: { after?: string; before?: string },
+): CursorPage<T> {
   const first = rows[0]?.id ?? null;
   const last = rows.at(-1)?.id ?? null;
   if (cursor.before) return { data: rows, next: last, previous: hasMore ? first : null };

@@ -37,7 +37,11 @@ export class TenantsController {
   @Patch(':identifier')
   @ApiOperation({ summary: 'Update a tenant' })
   @ApiOkResponse({ type: TenantResponseDto })
-  async update(@Auth() auth: AuthContext, @Param('identifier') identifier: string, @Body() body: UpdateTenantDto): Promise<TenantResponseDto> {
+  async update(
+    @Auth() auth: AuthContext,
+    @Param('identifier') identifier: string,
+    @Body() body: UpdateTenantDto,
+  ): Promise<TenantResponseDto> {
     return TenantResponseDto.from(await this.tenants.update(auth, identifier, body));
   }
 

@@ -11,7 +11,11 @@ export class TenantsService {
   constructor(private readonly tenants: TenantRepository) {}
 
   async create(auth: AuthContext, body: CreateTenantDto): Promise<TenantRow> {
-    const row = await this.tenants.create(auth, { identifier: body.identifier, name: body.name, data: body.data ?? null });
+    const row = await this.tenants.create(auth, {
+      identifier: body.identifier,
+      name: body.name,
+      data: body.data ?? null,
+    });
     if (!row) throw new DomainError('CONFLICT', `Tenant with identifier ${body.identifier} already exists`);
     return row;
   }

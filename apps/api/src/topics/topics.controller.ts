@@ -26,9 +26,16 @@ export class TopicsController {
   ) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create or update a topic', description: 'Upsert by key; an omitted name keeps the stored one.' })
+  @ApiOperation({
+    summary: 'Create or update a topic',
+    description: 'Upsert by key; an omitted name keeps the stored one.',
+  })
   @ApiCreatedResponse({ type: TopicResponseDto })
-  async upsert(@Auth() auth: AuthContext, @Body() body: CreateTopicDto, @Query() query: CreateTopicQueryDto): Promise<TopicResponseDto> {
+  async upsert(
+    @Auth() auth: AuthContext,
+    @Body() body: CreateTopicDto,
+    @Query() query: CreateTopicQueryDto,
+  ): Promise<TopicResponseDto> {
     return TopicResponseDto.from(await this.topics.upsert(auth, body, query.failIfExists));
   }
 
@@ -56,23 +63,41 @@ export class TopicsController {
   }
 
   @Post(':key/subscriptions')
-  @ApiOperation({ summary: 'Subscribe subscribers to a topic', description: 'Creates the topic if missing; unknown subscribers are listed in `errors`.' })
+  @ApiOperation({
+    summary: 'Subscribe subscribers to a topic',
+    description: 'Creates the topic if missing; unknown subscribers are listed in `errors`.',
+  })
   @ApiCreatedResponse({ type: SubscriptionsResultDto })
-  async subscribe(@Auth() auth: AuthContext, @Param('key') key: string, @Body() body: SubscriptionsBodyDto): Promise<SubscriptionsResultDto> {
+  async subscribe(
+    @Auth() auth: AuthContext,
+    @Param('key') key: string,
+    @Body() body: SubscriptionsBodyDto,
+  ): Promise<SubscriptionsResultDto> {
     return this.subscriptions.subscribe(auth, key, body.subscriptions);
   }
 
   @Delete(':key/subscriptions')
   @ApiOperation({ summary: 'Unsubscribe subscribers from a topic' })
   @ApiOkResponse({ type: SubscriptionsResultDto })
-  async unsubscribe(@Auth() auth: AuthContext, @Param('key') key: string, @Body() body: SubscriptionsBodyDto): Promise<SubscriptionsResultDto> {
+  async unsubscribe(
+    @Auth() auth: AuthContext,
+    @Param('key') key: string,
+    @Body() body: SubscriptionsBodyDto,
+  ): Promise<SubscriptionsResultDto> {
     return this.subscriptions.unsubscribe(auth, key, body.subscriptions);
   }
 
   @Get(':key/subscriptions')
-  @ApiOperation({ summary: "List a topic's subscriptions", description: 'Ordered by internal subscriber id, cursor paginated.' })
+  @ApiOperation({
+    summary: "List a topic's subscriptions",
+    description: 'Ordered by internal subscriber id, cursor paginated.',
+  })
   @ApiOkResponse({ type: SubscriptionCursorPageDto })
-  async listSubscriptions(@Auth() auth: AuthContext, @Param('key') key: string, @Query() query: CursorQueryDto): Promise<SubscriptionCursorPageDto> {
+  async listSubscriptions(
+    @Auth() auth: AuthContext,
+    @Param('key') key: string,
+    @Query() query: CursorQueryDto,
+  ): Promise<SubscriptionCursorPageDto> {
     return this.subscriptions.list(auth, key, query);
   }
 }

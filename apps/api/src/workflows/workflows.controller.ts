@@ -2,7 +2,14 @@ import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
-import { CreateWorkflowDto, UpdateWorkflowDto, UpdateWorkflowStatusDto, WorkflowListQueryDto, WorkflowPageDto, WorkflowResponseDto } from './dto/workflow.dto.js';
+import {
+  CreateWorkflowDto,
+  UpdateWorkflowDto,
+  UpdateWorkflowStatusDto,
+  WorkflowListQueryDto,
+  WorkflowPageDto,
+  WorkflowResponseDto,
+} from './dto/workflow.dto.js';
 import { WorkflowsService } from './workflows.service.js';
 
 const WORKFLOW_PARAM = { name: 'workflowId', description: 'Internal id, trigger identifier, or slug of the name' };
@@ -39,7 +46,11 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Update a workflow (partial; steps, when sent, replace the list)' })
   @ApiParam(WORKFLOW_PARAM)
   @ApiOkResponse({ type: WorkflowResponseDto })
-  async update(@Auth() auth: AuthContext, @Param('workflowId') workflowId: string, @Body() body: UpdateWorkflowDto): Promise<WorkflowResponseDto> {
+  async update(
+    @Auth() auth: AuthContext,
+    @Param('workflowId') workflowId: string,
+    @Body() body: UpdateWorkflowDto,
+  ): Promise<WorkflowResponseDto> {
     return this.workflows.update(auth, workflowId, body);
   }
 
@@ -47,7 +58,11 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Activate or deactivate a workflow' })
   @ApiParam(WORKFLOW_PARAM)
   @ApiOkResponse({ type: WorkflowResponseDto })
-  async setStatus(@Auth() auth: AuthContext, @Param('workflowId') workflowId: string, @Body() body: UpdateWorkflowStatusDto): Promise<WorkflowResponseDto> {
+  async setStatus(
+    @Auth() auth: AuthContext,
+    @Param('workflowId') workflowId: string,
+    @Body() body: UpdateWorkflowStatusDto,
+  ): Promise<WorkflowResponseDto> {
     return this.workflows.setStatus(auth, workflowId, body.active);
   }
 

@@ -31,7 +31,8 @@ export class WorkflowsService {
 
   async setStatus(auth: AuthContext, key: string, active: boolean): Promise<WorkflowResponse> {
     const current = await this.find(auth, key);
-    const row = current.active === active ? current : await this.workflows.update(auth.environmentId, current.id, { active });
+    const row =
+      current.active === active ? current : await this.workflows.update(auth.environmentId, current.id, { active });
     return this.present(auth, row ?? current);
   }
 

@@ -32,7 +32,11 @@ function matchesKind(weekday: WeekDay, kind: string): boolean {
 }
 
 /** Whether a local date is the `ordinal`-th (1..5 or last) day of `kind` in its month. */
-function matchesOrdinal(date: { year: number; month: number; day: number; weekday: WeekDay }, ordinal: string, kind: string): boolean {
+function matchesOrdinal(
+  date: { year: number; month: number; day: number; weekday: WeekDay },
+  ordinal: string,
+  kind: string,
+): boolean {
   if (!matchesKind(date.weekday, kind)) return false;
   const sameKindDays: number[] = [];
   for (let day = 1; day <= daysInMonth(date.year, date.month); day++) {
@@ -46,7 +50,11 @@ function matchesOrdinal(date: { year: number; month: number; day: number; weekda
  * When a timed digest window closes, in the subscriber's timezone: minutes/hours count from now;
  * days, weeks and months pick the next matching calendar day at `atTime`.
  */
-export function nextTimedRelease(config: { amount?: unknown; unit?: unknown; timed?: TimedConfig }, timezone: string | null | undefined, now: Date): Date | undefined {
+export function nextTimedRelease(
+  config: { amount?: unknown; unit?: unknown; timed?: TimedConfig },
+  timezone: string | null | undefined,
+  now: Date,
+): Date | undefined {
   if (config.unit === 'seconds' || config.unit === 'minutes' || config.unit === 'hours') {
     const ms = durationMs(config.amount ?? 1, config.unit);
     return ms === undefined ? undefined : new Date(now.getTime() + ms);

@@ -26,20 +26,29 @@ export function durationMs(amount: unknown, unit: unknown): number | undefined {
 export type WaitResult = { runAt: Date } | { error: string };
 
 function capped(now: Date, runAt: Date): WaitResult {
-  if (runAt.getTime() - now.getTime() > MAX_DEFER_MS) return { error: 'Defer duration limit exceeded: a step may wait at most 180 days' };
+  if (runAt.getTime() - now.getTime() > MAX_DEFER_MS)
+    return { error: 'Defer duration limit exceeded: a step may wait at most 180 days' };
   return { runAt };
 }
 
 /** When a delay step releases: regular = amount × unit; scheduled = the ISO date at payload[delayPath]. */
-export function delayUntil(metadata: Record<string, unknown> | undefined, payload: Record<string, unknown>, now: Date, read: (path: string) => unknown): WaitResult {
+export function delayUntil(
+  metadata: Record<string, unknown> | undefined,
+  payload: Record<string, unknown>,
+  now: Date,
+  read: (path: string) => unknown,
+): WaitResult {
   const type = metadata?.type ?? 'regular';
   if (type === 'scheduled') {
     const path = metadata?.delayPath;
-    if (typeof path !== 'string' || !path) return { error: 'Invalid delay configuration: a scheduled delay needs delayPath' };
+    if (typeof path !== 'string' || !path)
+      return { error: 'Invalid delay configuration: a scheduled delay needs delayPath' };
     const raw = read(path);
     const date = typeof raw === 'string' ? new Date(raw) : undefined;
-    if (!date || Number.isNaN(date.getTime())) return { error: `Invalid delay configuration: payload.${path} is not an ISO date` };
-    if (date.getTime() <= now.getTime()) return { error: `Invalid delay configuration: payload.${path} (${raw}) is in the past` };
+    if (!date || Number.isNaN(date.getTime()))
+      return { error: `Invalid delay configuration: payload.${path} is not an ISO date` };
+    if (date.getTime() <= now.getTime())
+      return { error: `Invalid delay configuration: payload.${path} (${raw}) is in the past` };
     return capped(now, date);
   }
   if (type !== 'regular') return { error: `Invalid delay configuration: unknown delay type ${String(type)}` };

@@ -3,7 +3,12 @@ import type { FilterOperator } from '#common';
 import { evaluateStepFilters, parseList, type FilterContext, type StepFilter } from './step-filters.js';
 
 const context: FilterContext = {
-  subscriber: { subscriberId: 'sub-1', email: 'Ada@Example.com', firstName: 'Ada', data: { plan: 'pro', seats: 12, beta: true } },
+  subscriber: {
+    subscriberId: 'sub-1',
+    email: 'Ada@Example.com',
+    firstName: 'Ada',
+    data: { plan: 'pro', seats: 12, beta: true },
+  },
   payload: {
     amount: 50,
     amountText: '50',
@@ -22,7 +27,12 @@ const context: FilterContext = {
   tenant: { identifier: 'acme', data: { tier: 'gold' } },
 };
 
-function single(operator: FilterOperator, field: string, value: string, on: 'subscriber' | 'payload' | 'tenant' = 'payload'): StepFilter[] {
+function single(
+  operator: FilterOperator,
+  field: string,
+  value: string,
+  on: 'subscriber' | 'payload' | 'tenant' = 'payload',
+): StepFilter[] {
   return [{ isNegated: false, type: 'GROUP', value: 'AND', children: [{ on, field, operator, value }] }];
 }
 
@@ -157,7 +167,9 @@ describe('evaluateStepFilters: operators', () => {
 
   it('reads the tenant when given and fails when it is absent', () => {
     expect(evaluateStepFilters(single('EQUAL', 'data.tier', 'gold', 'tenant'), context).passed).toBe(true);
-    expect(evaluateStepFilters(single('EQUAL', 'data.tier', 'gold', 'tenant'), { ...context, tenant: undefined }).passed).toBe(false);
+    expect(
+      evaluateStepFilters(single('EQUAL', 'data.tier', 'gold', 'tenant'), { ...context, tenant: undefined }).passed,
+    ).toBe(false);
   });
 
   it('treats an empty or absent payload and subscriber as missing fields', () => {
@@ -177,7 +189,9 @@ describe('evaluateStepFilters: operators', () => {
     const result = evaluateStepFilters(bad, context);
     expect(result.passed).toBe(false);
     expect(result.detail).toContain('unknown operator');
-    const wrongTarget = [{ value: 'AND', children: [{ on: 'webhook', field: 'country', operator: 'EQUAL', value: 'FR' }] }];
+    const wrongTarget = [
+      { value: 'AND', children: [{ on: 'webhook', field: 'country', operator: 'EQUAL', value: 'FR' }] },
+    ];
     expect(evaluateStepFilters(wrongTarget, context).passed).toBe(false);
   });
 });
@@ -234,7 +248,9 @@ describe('evaluateStepFilters: combination', () => {
   it('runs the step when any filter passes', () => {
     expect(evaluateStepFilters([{ children: [fail] }, { children: [pass] }], context).passed).toBe(true);
     expect(evaluateStepFilters([{ children: [fail] }, { children: [fail2] }], context).passed).toBe(false);
-    expect(evaluateStepFilters([{ children: [fail] }, { isNegated: true, children: [fail2] }], context).passed).toBe(true);
+    expect(evaluateStepFilters([{ children: [fail] }, { isNegated: true, children: [fail2] }], context).passed).toBe(
+      true,
+    );
   });
 });
 
@@ -246,24 +262,36 @@ describe('evaluateStepFilters: detail', () => {
   });
 
   it('says when the field is missing', () => {
-    expect(evaluateStepFilters(single('LARGER', 'score', '3'), context).detail).toContain('payload.score LARGER "3" (actual: missing)');
+    expect(evaluateStepFilters(single('LARGER', 'score', '3'), context).detail).toContain(
+      'payload.score LARGER "3" (actual: missing)',
+    );
   });
 
   it('names only the failing conditions of an AND and every condition of a failing OR', () => {
     const and = evaluateStepFilters(
-      [{ value: 'AND', children: [
-        { on: 'payload', field: 'country', operator: 'EQUAL', value: 'FR' },
-        { on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'free' },
-      ] }],
+      [
+        {
+          value: 'AND',
+          children: [
+            { on: 'payload', field: 'country', operator: 'EQUAL', value: 'FR' },
+            { on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'free' },
+          ],
+        },
+      ],
       context,
     );
     expect(and.detail).toContain('subscriber.data.plan EQUAL "free" (actual: "pro")');
     expect(and.detail).not.toContain('payload.country');
     const or = evaluateStepFilters(
-      [{ value: 'OR', children: [
-        { on: 'payload', field: 'country', operator: 'EQUAL', value: 'DE' },
-        { on: 'payload', field: 'amount', operator: 'SMALLER', value: '5' },
-      ] }],
+      [
+        {
+          value: 'OR',
+          children: [
+            { on: 'payload', field: 'country', operator: 'EQUAL', value: 'DE' },
+            { on: 'payload', field: 'amount', operator: 'SMALLER', value: '5' },
+          ],
+        },
+      ],
       context,
     );
     expect(or.detail).toContain('none of payload.country EQUAL "DE"');
@@ -271,18 +299,27 @@ describe('evaluateStepFilters: detail', () => {
   });
 
   it('numbers the filters when there are several', () => {
-    const result = evaluateStepFilters([...single('EQUAL', 'country', 'DE'), ...single('EQUAL', 'country', 'IT')], context);
+    const result = evaluateStepFilters(
+      [...single('EQUAL', 'country', 'DE'), ...single('EQUAL', 'country', 'IT')],
+      context,
+    );
     expect(result.detail).toMatch(/Filter 1 failed: .*; Filter 2 failed: /);
   });
 
   it('explains a negated filter', () => {
-    const result = evaluateStepFilters([{ isNegated: true, children: [{ on: 'payload', field: 'country', operator: 'EQUAL', value: 'FR' }] }], context);
+    const result = evaluateStepFilters(
+      [{ isNegated: true, children: [{ on: 'payload', field: 'country', operator: 'EQUAL', value: 'FR' }] }],
+      context,
+    );
     expect(result.passed).toBe(false);
     expect(result.detail).toContain('negated filter, and it matched: payload.country EQUAL "FR"');
   });
 
   it('says which filter passed', () => {
-    const result = evaluateStepFilters([...single('EQUAL', 'country', 'DE'), ...single('EQUAL', 'country', 'FR')], context);
+    const result = evaluateStepFilters(
+      [...single('EQUAL', 'country', 'DE'), ...single('EQUAL', 'country', 'FR')],
+      context,
+    );
     expect(result).toEqual({ passed: true, detail: 'Filter 2 passed: payload.country EQUAL "FR" (actual: "FR")' });
   });
 });
@@ -304,7 +341,11 @@ describe('parseList', () => {
 describe('evaluateStepFilters: list operators stay linear', () => {
   const SIZE = 10_000;
   // Neither side shares a value with the other: every pair would be compared by a nested loop.
-  const payload = { arr: Array.from({ length: SIZE }, (_, i) => `item-${i}`), nums: Array.from({ length: SIZE }, (_, i) => i), word: 'absent' };
+  const payload = {
+    arr: Array.from({ length: SIZE }, (_, i) => `item-${i}`),
+    nums: Array.from({ length: SIZE }, (_, i) => i),
+    word: 'absent',
+  };
   const disjoint = Array.from({ length: SIZE }, (_, i) => `other-${i}`).join(',');
   const numbersAbove = JSON.stringify(Array.from({ length: SIZE }, (_, i) => SIZE + i));
   const sameNumbers = Array.from({ length: SIZE }, (_, i) => `${i}.0`).join(',');
@@ -343,7 +384,8 @@ describe('evaluateStepFilters: list operators stay linear', () => {
 
   it('compares by meaning in both directions, as the pairwise comparison did', () => {
     const data = { payload: { mixed: [1, '2', true, 'x', null, { a: 1 }, [3]], flags: [false] }, subscriber: null };
-    const check = (operator: FilterOperator, field: string, value: string) => evaluateStepFilters(single(operator, field, value), data).passed;
+    const check = (operator: FilterOperator, field: string, value: string) =>
+      evaluateStepFilters(single(operator, field, value), data).passed;
     expect(check('ALL_IN', 'mixed', '1.0, 2, TRUE, x')).toBe(true);
     expect(check('ANY_IN', 'mixed', '[2.00]')).toBe(true);
     expect(check('ANY_IN', 'mixed', 'null')).toBe(false);

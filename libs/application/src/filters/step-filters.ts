@@ -29,7 +29,14 @@ export interface FilterResult {
 }
 
 /** Operators whose value is a list (comma-separated or a JSON array). */
-export const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['IN', 'NOT_IN', 'ALL_IN', 'ANY_IN', 'BETWEEN', 'NOT_BETWEEN']);
+export const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set([
+  'IN',
+  'NOT_IN',
+  'ALL_IN',
+  'ANY_IN',
+  'BETWEEN',
+  'NOT_BETWEEN',
+]);
 
 /** Values one list condition may hold when saved; far above a hand-written list, far below a CPU concern. */
 export const MAX_FILTER_LIST_VALUES = 1000;
@@ -41,7 +48,10 @@ type Actual = unknown;
  * A step runs when ANY of its filters passes; no filters → it runs. Stored filters are JSON, so the
  * input is read defensively: an unknown operator or target is a failing condition, never a throw.
  */
-export function evaluateStepFilters(filters: readonly unknown[] | null | undefined, context: FilterContext): FilterResult {
+export function evaluateStepFilters(
+  filters: readonly unknown[] | null | undefined,
+  context: FilterContext,
+): FilterResult {
   if (!filters?.length) return { passed: true, detail: 'Step has no filters' };
   const failures: string[] = [];
   for (const [index, raw] of filters.entries()) {
@@ -65,7 +75,10 @@ function evaluateFilter(filter: StepFilter, context: FilterContext): Outcome {
   const results = children.map((child) => evaluateCondition(child ?? ({} as StepFilterPart), context));
   const inner = combine(results, combinator);
   if (filter.isNegated !== true) return inner;
-  return { passed: !inner.passed, reason: `negated filter, and ${inner.passed ? 'it matched' : 'it did not match'}: ${inner.reason}` };
+  return {
+    passed: !inner.passed,
+    reason: `negated filter, and ${inner.passed ? 'it matched' : 'it did not match'}: ${inner.reason}`,
+  };
 }
 
 /** AND names the conditions that failed; OR, when nothing matched, names them all. */
@@ -79,11 +92,15 @@ function combine(results: Outcome[], combinator: 'AND' | 'OR'): Outcome {
       : { passed: true, reason: passed.map((r) => r.reason).join(' and ') };
   }
   if (passed.length) return { passed: true, reason: passed[0].reason };
-  return { passed: false, reason: failed.length > 1 ? `none of ${failed.map((r) => r.reason).join(' or ')}` : failed[0].reason };
+  return {
+    passed: false,
+    reason: failed.length > 1 ? `none of ${failed.map((r) => r.reason).join(' or ')}` : failed[0].reason,
+  };
 }
 
 function evaluateCondition(part: StepFilterPart, context: FilterContext): Outcome {
-  const target = part.on === 'subscriber' || part.on === 'payload' || part.on === 'tenant' ? context[part.on] : undefined;
+  const target =
+    part.on === 'subscriber' || part.on === 'payload' || part.on === 'tenant' ? context[part.on] : undefined;
   const actual = readPath(target, String(part.field ?? ''));
   const expected = part.value === undefined || part.value === null ? '' : String(part.value);
   const operator = String(part.operator) as FilterOperator;

@@ -11,7 +11,14 @@ import {
 const step = (type: string, active = true) => ({ active, template: { type } });
 
 type Layer = boolean | undefined;
-type Row = [critical: boolean, template: Layer, global: Layer, perWorkflow: Layer, enabled: boolean, source: PreferenceSource];
+type Row = [
+  critical: boolean,
+  template: Layer,
+  global: Layer,
+  perWorkflow: Layer,
+  enabled: boolean,
+  source: PreferenceSource,
+];
 
 // Every combination of the three layers for one channel (email), for a normal and a critical workflow.
 const table: Row[] = [
@@ -40,14 +47,20 @@ const table: Row[] = [
 ];
 
 describe('resolveChannel', () => {
-  it.each(table)('critical=%s template=%s global=%s workflow=%s → %s from %s', (critical, template, global, perWorkflow, enabled, source) => {
-    const workflow: PreferenceWorkflow = { critical, preferenceSettings: template === undefined ? {} : { email: template } };
-    const layers = {
-      global: global === undefined ? null : { email: global },
-      workflow: perWorkflow === undefined ? undefined : { email: perWorkflow },
-    };
-    expect(resolveChannel(workflow, layers, 'email')).toEqual({ enabled, source });
-  });
+  it.each(table)(
+    'critical=%s template=%s global=%s workflow=%s → %s from %s',
+    (critical, template, global, perWorkflow, enabled, source) => {
+      const workflow: PreferenceWorkflow = {
+        critical,
+        preferenceSettings: template === undefined ? {} : { email: template },
+      };
+      const layers = {
+        global: global === undefined ? null : { email: global },
+        workflow: perWorkflow === undefined ? undefined : { email: perWorkflow },
+      };
+      expect(resolveChannel(workflow, layers, 'email')).toEqual({ enabled, source });
+    },
+  );
 
   it('reads each channel on its own', () => {
     const workflow: PreferenceWorkflow = { critical: false, preferenceSettings: { sms: false } };
@@ -65,13 +78,24 @@ describe('resolveChannel', () => {
   });
 
   it('handles a workflow without preferenceSettings', () => {
-    expect(resolveChannel({ critical: false, preferenceSettings: null }, {}, 'in_app')).toEqual({ enabled: true, source: 'template' });
+    expect(resolveChannel({ critical: false, preferenceSettings: null }, {}, 'in_app')).toEqual({
+      enabled: true,
+      source: 'template',
+    });
   });
 });
 
 describe('workflowChannels', () => {
   it('lists the channels of active steps once, in channel order', () => {
-    const steps = [step('email'), step('digest'), step('in_app'), step('email'), step('sms', false), step('delay'), step('push')];
+    const steps = [
+      step('email'),
+      step('digest'),
+      step('in_app'),
+      step('email'),
+      step('sms', false),
+      step('delay'),
+      step('push'),
+    ];
     expect(workflowChannels({ steps })).toEqual(['in_app', 'email', 'push']);
   });
 
@@ -89,7 +113,10 @@ describe('resolveWorkflowPreferences', () => {
       preferenceSettings: { email: false, sms: false, in_app: true },
       steps: [step('in_app'), step('email'), step('sms'), step('chat', false)],
     };
-    const result = resolveWorkflowPreferences(workflow, { global: { in_app: false, chat: false }, workflow: { sms: true } });
+    const result = resolveWorkflowPreferences(workflow, {
+      global: { in_app: false, chat: false },
+      workflow: { sms: true },
+    });
     expect(result).toEqual({
       enabled: true,
       channels: { in_app: false, email: false, sms: true },
@@ -102,7 +129,11 @@ describe('resolveWorkflowPreferences', () => {
   });
 
   it('keeps a critical workflow on the template values', () => {
-    const workflow: PreferenceWorkflow = { critical: true, preferenceSettings: {}, steps: [step('email'), step('push')] };
+    const workflow: PreferenceWorkflow = {
+      critical: true,
+      preferenceSettings: {},
+      steps: [step('email'), step('push')],
+    };
     expect(resolveWorkflowPreferences(workflow, { global: { email: false }, workflow: { push: false } })).toEqual({
       enabled: true,
       channels: { email: true, push: true },
@@ -114,7 +145,11 @@ describe('resolveWorkflowPreferences', () => {
   });
 
   it('gives an empty entry for a workflow without channel steps', () => {
-    expect(resolveWorkflowPreferences({ critical: false, steps: [step('delay')] }, {})).toEqual({ enabled: true, channels: {}, overrides: [] });
+    expect(resolveWorkflowPreferences({ critical: false, steps: [step('delay')] }, {})).toEqual({
+      enabled: true,
+      channels: {},
+      overrides: [],
+    });
   });
 });
 

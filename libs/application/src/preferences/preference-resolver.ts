@@ -51,7 +51,11 @@ export function workflowChannels(workflow: Pick<PreferenceWorkflow, 'steps'>): C
  * true when unset) → subscriber global → subscriber per-workflow. A critical workflow ignores the
  * subscriber layers.
  */
-export function resolveChannel(workflow: PreferenceWorkflow, layers: SubscriberLayers, channel: Channel): ResolvedChannel {
+export function resolveChannel(
+  workflow: PreferenceWorkflow,
+  layers: SubscriberLayers,
+  channel: Channel,
+): ResolvedChannel {
   const template = workflow.preferenceSettings?.[channel];
   let resolved: ResolvedChannel = { enabled: typeof template === 'boolean' ? template : true, source: 'template' };
   if (workflow.critical) return resolved;
@@ -63,7 +67,10 @@ export function resolveChannel(workflow: PreferenceWorkflow, layers: SubscriberL
 }
 
 /** A workflow's entry of the preferences response: only the channels its active steps use. */
-export function resolveWorkflowPreferences(workflow: PreferenceWorkflow, layers: SubscriberLayers): ResolvedWorkflowPreferences {
+export function resolveWorkflowPreferences(
+  workflow: PreferenceWorkflow,
+  layers: SubscriberLayers,
+): ResolvedWorkflowPreferences {
   const channels: ChannelPreferences = {};
   const overrides: PreferenceOverride[] = [];
   for (const channel of workflowChannels(workflow)) {

@@ -15,7 +15,12 @@ export type SendTimeWorkflow = PreferenceWorkflow & { id: string };
 export class SubscriberPreferenceService {
   constructor(private readonly preferences: PreferenceRepository) {}
 
-  async isChannelEnabled(environmentId: string, subscriberInternalId: string, workflow: SendTimeWorkflow, channel: Channel): Promise<boolean> {
+  async isChannelEnabled(
+    environmentId: string,
+    subscriberInternalId: string,
+    workflow: SendTimeWorkflow,
+    channel: Channel,
+  ): Promise<boolean> {
     const enabled = await this.isChannelEnabledForMany(environmentId, [subscriberInternalId], workflow, channel);
     return enabled.get(subscriberInternalId) ?? true;
   }
@@ -27,7 +32,9 @@ export class SubscriberPreferenceService {
     workflow: SendTimeWorkflow,
     channel: Channel,
   ): Promise<Map<string, boolean>> {
-    const rows = workflow.critical ? [] : await this.preferences.findLayers(environmentId, subscriberInternalIds, workflow.id);
+    const rows = workflow.critical
+      ? []
+      : await this.preferences.findLayers(environmentId, subscriberInternalIds, workflow.id);
     const bySubscriber = groupLayers(rows);
     return new Map(
       subscriberInternalIds.map((id) => [id, resolveChannel(workflow, bySubscriber.get(id) ?? {}, channel).enabled]),
@@ -40,7 +47,9 @@ export class SubscriberPreferenceService {
   }
 }
 
-function groupLayers(rows: PreferenceRow[]): Map<string, { global?: Record<string, boolean>; workflow?: Record<string, boolean> }> {
+function groupLayers(
+  rows: PreferenceRow[],
+): Map<string, { global?: Record<string, boolean>; workflow?: Record<string, boolean> }> {
   const layers = new Map<string, { global?: Record<string, boolean>; workflow?: Record<string, boolean> }>();
   for (const row of rows) {
     const entry = layers.get(row.subscriberId) ?? {};

@@ -24,17 +24,31 @@ export function validateSchedule(value: unknown, path = 'schedule'): ScheduleIss
   const weeklyPath = `${path}.weeklySchedule`;
   const weekly = value.weeklySchedule;
   if (weekly === undefined) {
-    if (value.isEnabled === true) issues.push({ path: weeklyPath, message: `${weeklyPath} is required when the schedule is enabled`, value: weekly });
+    if (value.isEnabled === true)
+      issues.push({
+        path: weeklyPath,
+        message: `${weeklyPath} is required when the schedule is enabled`,
+        value: weekly,
+      });
     return issues;
   }
-  if (!isObject(weekly)) return [...issues, { path: weeklyPath, message: `${weeklyPath} must be an object`, value: weekly }];
+  if (!isObject(weekly))
+    return [...issues, { path: weeklyPath, message: `${weeklyPath} must be an object`, value: weekly }];
   if (value.isEnabled === true && Object.keys(weekly).length === 0) {
-    issues.push({ path: weeklyPath, message: `${weeklyPath} must name at least one day when the schedule is enabled`, value: weekly });
+    issues.push({
+      path: weeklyPath,
+      message: `${weeklyPath} must name at least one day when the schedule is enabled`,
+      value: weekly,
+    });
   }
   for (const [key, day] of Object.entries(weekly)) {
     const dayPath = `${weeklyPath}.${key}`;
     if (!(WEEK_DAYS as readonly string[]).includes(key)) {
-      issues.push({ path: dayPath, message: `${key} is not a day of the week; use one of ${WEEK_DAYS.join(', ')}`, value: day });
+      issues.push({
+        path: dayPath,
+        message: `${key} is not a day of the week; use one of ${WEEK_DAYS.join(', ')}`,
+        value: day,
+      });
       continue;
     }
     issues.push(...validateDay(day, dayPath));
@@ -49,7 +63,8 @@ function validateDay(day: unknown, path: string): ScheduleIssue[] {
     issues.push({ path: `${path}.isEnabled`, message: `${path}.isEnabled must be a boolean`, value: day.isEnabled });
   }
   if (day.hours === undefined) return issues;
-  if (!Array.isArray(day.hours)) return [...issues, { path: `${path}.hours`, message: `${path}.hours must be an array`, value: day.hours }];
+  if (!Array.isArray(day.hours))
+    return [...issues, { path: `${path}.hours`, message: `${path}.hours must be an array`, value: day.hours }];
   day.hours.forEach((range: unknown, index) => {
     const rangePath = `${path}.hours[${index}]`;
     if (!isObject(range)) {

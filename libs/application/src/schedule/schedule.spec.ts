@@ -8,7 +8,13 @@ const at = (iso: string) => new Date(iso);
 const nineToFive = { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] };
 const weekdays: Schedule = {
   isEnabled: true,
-  weeklySchedule: { monday: nineToFive, tuesday: nineToFive, wednesday: nineToFive, thursday: nineToFive, friday: nineToFive },
+  weeklySchedule: {
+    monday: nineToFive,
+    tuesday: nineToFive,
+    wednesday: nineToFive,
+    thursday: nineToFive,
+    friday: nineToFive,
+  },
 };
 
 describe('parseTime12h', () => {
@@ -27,12 +33,23 @@ describe('parseTime12h', () => {
     expect(parseTime12h(input)).toBe(minutes);
   });
 
-  it.each(['13:00 PM', '0:30 AM', '9:60 AM', '9 AM', '09:00', '17:00', '9:00 XM', '9:0 AM', '', 'noon', 900, null, undefined])(
-    'rejects %j',
-    (input) => {
-      expect(parseTime12h(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    '13:00 PM',
+    '0:30 AM',
+    '9:60 AM',
+    '9 AM',
+    '09:00',
+    '17:00',
+    '9:00 XM',
+    '9:0 AM',
+    '',
+    'noon',
+    900,
+    null,
+    undefined,
+  ])('rejects %j', (input) => {
+    expect(parseTime12h(input)).toBeUndefined();
+  });
 });
 
 describe('validateSchedule', () => {
@@ -41,7 +58,12 @@ describe('validateSchedule', () => {
     [{ isEnabled: true, weeklySchedule: { monday: { isEnabled: true } } }],
     [{ isEnabled: true, weeklySchedule: { sunday: { isEnabled: false, hours: [] } } }],
     [{ isEnabled: false, weeklySchedule: {} }],
-    [{ isEnabled: true, weeklySchedule: { friday: { isEnabled: true, hours: [{ start: '10:00 pm', end: '2:00 AM' }] } } }],
+    [
+      {
+        isEnabled: true,
+        weeklySchedule: { friday: { isEnabled: true, hours: [{ start: '10:00 pm', end: '2:00 AM' }] } },
+      },
+    ],
     [weekdays],
   ])('accepts %j', (schedule) => {
     expect(validateSchedule(schedule)).toEqual([]);
@@ -61,14 +83,26 @@ describe('validateSchedule', () => {
     [{ isEnabled: true, weeklySchedule: { monday: true } }, 'schedule.weeklySchedule.monday'],
     [{ isEnabled: true, weeklySchedule: { monday: {} } }, 'schedule.weeklySchedule.monday.isEnabled'],
     [{ isEnabled: true, weeklySchedule: { monday: { isEnabled: 1 } } }, 'schedule.weeklySchedule.monday.isEnabled'],
-    [{ isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: 'all' } } }, 'schedule.weeklySchedule.monday.hours'],
-    [{ isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: ['9-5'] } } }, 'schedule.weeklySchedule.monday.hours[0]'],
     [
-      { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '17:00', end: '05:00 PM' }] } } },
+      { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: 'all' } } },
+      'schedule.weeklySchedule.monday.hours',
+    ],
+    [
+      { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: ['9-5'] } } },
+      'schedule.weeklySchedule.monday.hours[0]',
+    ],
+    [
+      {
+        isEnabled: true,
+        weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '17:00', end: '05:00 PM' }] } },
+      },
       'schedule.weeklySchedule.monday.hours[0].start',
     ],
     [
-      { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [nineToFive.hours[0], { start: '9:00 AM' }] } } },
+      {
+        isEnabled: true,
+        weeklySchedule: { monday: { isEnabled: true, hours: [nineToFive.hours[0], { start: '9:00 AM' }] } },
+      },
       'schedule.weeklySchedule.monday.hours[1].end',
     ],
   ])('rejects %j at %s', (schedule, path) => {
@@ -78,7 +112,10 @@ describe('validateSchedule', () => {
   });
 
   it('reports every problem at once, under the given root path', () => {
-    const issues = validateSchedule({ weeklySchedule: { moonday: {}, monday: { hours: [{ start: 'x', end: 'y' }] } } }, 'body.schedule');
+    const issues = validateSchedule(
+      { weeklySchedule: { moonday: {}, monday: { hours: [{ start: 'x', end: 'y' }] } } },
+      'body.schedule',
+    );
     expect(issues.map((issue) => issue.path).sort()).toEqual([
       'body.schedule.isEnabled',
       'body.schedule.weeklySchedule.monday.hours[0].end',
@@ -145,7 +182,13 @@ describe('isWithinSchedule', () => {
         monday: { isEnabled: true },
         tuesday: { isEnabled: false, hours: [{ start: '9:00 AM', end: '5:00 PM' }] },
         wednesday: { isEnabled: true, hours: [] },
-        thursday: { isEnabled: true, hours: [{ start: '8:00 AM', end: '10:00 AM' }, { start: '2:00 PM', end: '3:00 PM' }] },
+        thursday: {
+          isEnabled: true,
+          hours: [
+            { start: '8:00 AM', end: '10:00 AM' },
+            { start: '2:00 PM', end: '3:00 PM' },
+          ],
+        },
       },
     };
     it.each([
@@ -163,7 +206,10 @@ describe('isWithinSchedule', () => {
   });
 
   describe('a range crossing midnight', () => {
-    const nights: Schedule = { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '10:00 PM', end: '2:00 AM' }] } } };
+    const nights: Schedule = {
+      isEnabled: true,
+      weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '10:00 PM', end: '2:00 AM' }] } },
+    };
     it.each([
       ['2024-01-01T21:59:00Z', false],
       ['2024-01-01T22:00:00Z', true],
@@ -178,7 +224,10 @@ describe('isWithinSchedule', () => {
     });
 
     it('treats equal start and end as a full 24 hours from the start', () => {
-      const allDay: Schedule = { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '6:00 AM', end: '6:00 AM' }] } } };
+      const allDay: Schedule = {
+        isEnabled: true,
+        weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '6:00 AM', end: '6:00 AM' }] } },
+      };
       expect(isWithinSchedule(allDay, 'UTC', at('2024-01-01T05:59:00Z'))).toBe(false);
       expect(isWithinSchedule(allDay, 'UTC', at('2024-01-01T06:00:00Z'))).toBe(true);
       expect(isWithinSchedule(allDay, 'UTC', at('2024-01-02T05:59:00Z'))).toBe(true);
@@ -186,14 +235,20 @@ describe('isWithinSchedule', () => {
     });
 
     it('ending exactly at midnight stays within the day', () => {
-      const evening: Schedule = { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '6:00 PM', end: '12:00 AM' }] } } };
+      const evening: Schedule = {
+        isEnabled: true,
+        weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '6:00 PM', end: '12:00 AM' }] } },
+      };
       expect(isWithinSchedule(evening, 'UTC', at('2024-01-01T23:59:00Z'))).toBe(true);
       expect(isWithinSchedule(evening, 'UTC', at('2024-01-02T00:00:00Z'))).toBe(false);
     });
   });
 
   it('treats an enabled schedule without a single open hour as no restriction', () => {
-    const never: Schedule = { isEnabled: true, weeklySchedule: { monday: { isEnabled: false }, sunday: { isEnabled: true, hours: [] } } };
+    const never: Schedule = {
+      isEnabled: true,
+      weeklySchedule: { monday: { isEnabled: false }, sunday: { isEnabled: true, hours: [] } },
+    };
     expect(isWithinSchedule(never, 'UTC', at('2024-01-01T10:00:00Z'))).toBe(true);
     expect(nextOpenSlot(never, 'UTC', at('2024-01-01T10:00:00Z'))).toEqual(at('2024-01-01T10:00:00Z'));
   });
@@ -219,18 +274,30 @@ describe('nextOpenSlot', () => {
 
   it('computes the slot in the subscriber zone (Asia/Kolkata, UTC+05:30)', () => {
     // Saturday 10:00 UTC → next Monday 09:00 IST = Monday 03:30 UTC.
-    expect(nextOpenSlot(weekdays, 'Asia/Kolkata', at('2024-01-06T10:00:00Z')).toISOString()).toBe('2024-01-08T03:30:00.000Z');
+    expect(nextOpenSlot(weekdays, 'Asia/Kolkata', at('2024-01-06T10:00:00Z')).toISOString()).toBe(
+      '2024-01-08T03:30:00.000Z',
+    );
     // Monday 02:00 UTC = Monday 07:30 IST → the same day at 03:30 UTC.
-    expect(nextOpenSlot(weekdays, 'Asia/Kolkata', at('2024-01-01T02:00:00Z')).toISOString()).toBe('2024-01-01T03:30:00.000Z');
+    expect(nextOpenSlot(weekdays, 'Asia/Kolkata', at('2024-01-01T02:00:00Z')).toISOString()).toBe(
+      '2024-01-01T03:30:00.000Z',
+    );
     // Friday 12:00 UTC = Friday 17:30 IST (closed) → Monday 03:30 UTC.
-    expect(nextOpenSlot(weekdays, 'Asia/Kolkata', at('2024-01-05T12:00:00Z')).toISOString()).toBe('2024-01-08T03:30:00.000Z');
+    expect(nextOpenSlot(weekdays, 'Asia/Kolkata', at('2024-01-05T12:00:00Z')).toISOString()).toBe(
+      '2024-01-08T03:30:00.000Z',
+    );
   });
 
   it('finds the next range the same day, then the next day with hours', () => {
     const split: Schedule = {
       isEnabled: true,
       weeklySchedule: {
-        wednesday: { isEnabled: true, hours: [{ start: '2:00 PM', end: '3:00 PM' }, { start: '8:00 AM', end: '10:00 AM' }] },
+        wednesday: {
+          isEnabled: true,
+          hours: [
+            { start: '2:00 PM', end: '3:00 PM' },
+            { start: '8:00 AM', end: '10:00 AM' },
+          ],
+        },
         friday: { isEnabled: true, hours: [{ start: '7:30 AM', end: '8:00 AM' }] },
       },
     };
@@ -250,11 +317,16 @@ describe('nextOpenSlot', () => {
     const saturdays: Schedule = { isEnabled: true, weeklySchedule: { saturday: { isEnabled: true } } };
     expect(nextOpenSlot(saturdays, 'UTC', at('2024-01-03T12:00:00Z')).toISOString()).toBe('2024-01-06T00:00:00.000Z');
     // Saturday 00:00 in Tokyo (UTC+9) is Friday 15:00 UTC.
-    expect(nextOpenSlot(saturdays, 'Asia/Tokyo', at('2024-01-03T12:00:00Z')).toISOString()).toBe('2024-01-05T15:00:00.000Z');
+    expect(nextOpenSlot(saturdays, 'Asia/Tokyo', at('2024-01-03T12:00:00Z')).toISOString()).toBe(
+      '2024-01-05T15:00:00.000Z',
+    );
   });
 
   it('handles ranges crossing midnight', () => {
-    const nights: Schedule = { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '10:00 PM', end: '2:00 AM' }] } } };
+    const nights: Schedule = {
+      isEnabled: true,
+      weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '10:00 PM', end: '2:00 AM' }] } },
+    };
     // Tuesday 01:00 is still inside Monday's night.
     expect(nextOpenSlot(nights, 'UTC', at('2024-01-02T01:00:00Z')).toISOString()).toBe('2024-01-02T01:00:00.000Z');
     // Tuesday 03:00 → next Monday 22:00.
@@ -265,7 +337,9 @@ describe('nextOpenSlot', () => {
 
   it('follows daylight saving time (America/New_York, clocks forward on 2024-03-10)', () => {
     // Saturday 2024-03-09 is still EST (UTC-5); Monday 2024-03-11 is EDT (UTC-4).
-    expect(nextOpenSlot(weekdays, 'America/New_York', at('2024-03-09T12:00:00Z')).toISOString()).toBe('2024-03-11T13:00:00.000Z');
+    expect(nextOpenSlot(weekdays, 'America/New_York', at('2024-03-09T12:00:00Z')).toISOString()).toBe(
+      '2024-03-11T13:00:00.000Z',
+    );
     expect(isWithinSchedule(weekdays, 'America/New_York', at('2024-03-11T13:00:00Z'))).toBe(true);
     expect(isWithinSchedule(weekdays, 'America/New_York', at('2024-03-08T13:30:00Z'))).toBe(false);
   });

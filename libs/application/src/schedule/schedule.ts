@@ -25,7 +25,7 @@ export function parseTime12h(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const match = TIME_12H.exec(value.trim());
   if (!match) return undefined;
-  const hour = Number(match[1]) % 12 + (match[3].toUpperCase() === 'PM' ? 12 : 0);
+  const hour = (Number(match[1]) % 12) + (match[3].toUpperCase() === 'PM' ? 12 : 0);
   return hour * 60 + Number(match[2]);
 }
 
@@ -63,19 +63,28 @@ function restricts(schedule: Schedule | null | undefined): schedule is Schedule 
 function openAt(schedule: Schedule, timeZone: string, instant: number): boolean {
   const local = zonedParts(instant, timeZone);
   const minute = local.hour * 60 + local.minute;
-  if (openIntervals(dayOf(schedule, local.weekday)).some(([start, end]) => minute >= start && minute < end)) return true;
+  if (openIntervals(dayOf(schedule, local.weekday)).some(([start, end]) => minute >= start && minute < end))
+    return true;
   const yesterday = addLocalDays(local.year, local.month, local.day, -1).weekday;
   return openIntervals(dayOf(schedule, yesterday)).some(([, end]) => minute + MINUTES_PER_DAY < end);
 }
 
 /** Whether `now` falls inside the schedule, read in the subscriber's IANA zone (UTC when none or unknown). */
-export function isWithinSchedule(schedule: Schedule | null | undefined, timezone: string | null | undefined, now: Date): boolean {
+export function isWithinSchedule(
+  schedule: Schedule | null | undefined,
+  timezone: string | null | undefined,
+  now: Date,
+): boolean {
   if (!restricts(schedule)) return true;
   return openAt(schedule, resolveTimeZone(timezone), now.getTime());
 }
 
 /** `now` when inside the schedule, else the start of the next open range (searched over the coming week). */
-export function nextOpenSlot(schedule: Schedule | null | undefined, timezone: string | null | undefined, now: Date): Date {
+export function nextOpenSlot(
+  schedule: Schedule | null | undefined,
+  timezone: string | null | undefined,
+  now: Date,
+): Date {
   if (!restricts(schedule)) return now;
   const timeZone = resolveTimeZone(timezone);
   const from = now.getTime();
@@ -86,7 +95,8 @@ export function nextOpenSlot(schedule: Schedule | null | undefined, timezone: st
     const date = addLocalDays(today.year, today.month, today.day, offset);
     for (const [start] of openIntervals(dayOf(schedule, date.weekday))) {
       const instant = zonedToInstant(date.year, date.month, date.day, start, timeZone);
-      if (instant > from && openAt(schedule, timeZone, instant) && (best === undefined || instant < best)) best = instant;
+      if (instant > from && openAt(schedule, timeZone, instant) && (best === undefined || instant < best))
+        best = instant;
     }
   }
   return best === undefined ? now : new Date(best);

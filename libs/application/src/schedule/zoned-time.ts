@@ -69,10 +69,18 @@ const DAY_MS = 86_400_000;
  * The instant at which the zone's wall clock shows that local time. A wall time skipped by a DST jump
  * lands just after the jump; a repeated one resolves to its first occurrence.
  */
-export function zonedToInstant(year: number, month: number, day: number, minuteOfDay: number, timeZone: string): number {
+export function zonedToInstant(
+  year: number,
+  month: number,
+  day: number,
+  minuteOfDay: number,
+  timeZone: string,
+): number {
   const wall = Date.UTC(year, month - 1, day, 0, minuteOfDay);
   // The offsets a day either side cover both sides of any DST transition near this wall time.
-  const candidates = [offsetAt(wall - DAY_MS, timeZone), offsetAt(wall + DAY_MS, timeZone)].map((offset) => wall - offset);
+  const candidates = [offsetAt(wall - DAY_MS, timeZone), offsetAt(wall + DAY_MS, timeZone)].map(
+    (offset) => wall - offset,
+  );
   const exact = candidates.filter((instant) => {
     const p = zonedParts(instant, timeZone);
     return p.day === day && p.hour * 60 + p.minute === minuteOfDay;
@@ -81,7 +89,12 @@ export function zonedToInstant(year: number, month: number, day: number, minuteO
 }
 
 /** Calendar arithmetic on a local date, independent of any zone. */
-export function addLocalDays(year: number, month: number, day: number, days: number): { year: number; month: number; day: number; weekday: WeekDay } {
+export function addLocalDays(
+  year: number,
+  month: number,
+  day: number,
+  days: number,
+): { year: number; month: number; day: number; weekday: WeekDay } {
   const date = new Date(Date.UTC(year, month - 1, day + days));
   return {
     year: date.getUTCFullYear(),

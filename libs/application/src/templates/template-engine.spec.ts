@@ -6,7 +6,10 @@ import { TemplateEngine, type TemplateVariables } from './template-engine.js';
 import { TemplateLimitError, TemplateRenderError } from './template-errors.js';
 
 const engine = new TemplateEngine(parseConfig({}));
-const variables = (firstName = 'Ann', payload: Record<string, unknown> = { count: 2, items: ['a', 'b'] }): TemplateVariables => ({
+const variables = (
+  firstName = 'Ann',
+  payload: Record<string, unknown> = { count: 2, items: ['a', 'b'] },
+): TemplateVariables => ({
   subscriber: { firstName },
   payload,
   actor: null,
@@ -40,28 +43,50 @@ async function outcome(source: string, vars = variables()): Promise<{ output?: s
 
 describe('TemplateEngine', () => {
   it('renders every string of a template, keeping its shape; a template parsed once renders for each set of variables', async () => {
-    const template = { type: 'in_app', content: 'Hi {{subscriber.firstName}}, {{payload.count}} new', cta: { data: { url: '/x/{{payload.items | join: "-"}}' } } };
-    expect(await engine.render(template, variables('Ann'))).toEqual({ type: 'in_app', content: 'Hi Ann, 2 new', cta: { data: { url: '/x/a-b' } } });
-    expect(await engine.render(template, variables('Bo'))).toEqual({ type: 'in_app', content: 'Hi Bo, 2 new', cta: { data: { url: '/x/a-b' } } });
+    const template = {
+      type: 'in_app',
+      content: 'Hi {{subscriber.firstName}}, {{payload.count}} new',
+      cta: { data: { url: '/x/{{payload.items | join: "-"}}' } },
+    };
+    expect(await engine.render(template, variables('Ann'))).toEqual({
+      type: 'in_app',
+      content: 'Hi Ann, 2 new',
+      cta: { data: { url: '/x/a-b' } },
+    });
+    expect(await engine.render(template, variables('Bo'))).toEqual({
+      type: 'in_app',
+      content: 'Hi Bo, 2 new',
+      cta: { data: { url: '/x/a-b' } },
+    });
   });
 
   it('unknown variables render empty; a syntax error or an unknown filter is a TemplateRenderError naming the field, every time', async () => {
     expect(await engine.render({ content: '[{{nope.deeper}}]' }, variables())).toEqual({ content: '[]' });
     for (let attempt = 0; attempt < 2; attempt++) {
-      await expect(engine.render({ content: 'Hi {{ subscriber.firstName ' }, variables())).rejects.toThrow(TemplateRenderError);
-      await expect(engine.render({ subject: '{{ payload.count | no_such_filter }}' }, variables())).rejects.toThrow(/template\.subject/);
+      await expect(engine.render({ content: 'Hi {{ subscriber.firstName ' }, variables())).rejects.toThrow(
+        TemplateRenderError,
+      );
+      await expect(engine.render({ subject: '{{ payload.count | no_such_filter }}' }, variables())).rejects.toThrow(
+        /template\.subject/,
+      );
     }
   });
 
   it('escapes variables in HTML fields unless the last filter is raw; other fields stay text', async () => {
     const hostile = variables('<b>Ann</b>', { html: '<script>alert(1)</script>', name: 'Tom & "Jerry"' });
-    const template = { subject: 'Hi {{ subscriber.firstName }}', content: '<p>{{ payload.html }} {{ payload.name | upcase }}</p>{{ payload.html | raw }}', cta: { data: { url: '/u/{{ payload.name }}' } } };
+    const template = {
+      subject: 'Hi {{ subscriber.firstName }}',
+      content: '<p>{{ payload.html }} {{ payload.name | upcase }}</p>{{ payload.html | raw }}',
+      cta: { data: { url: '/u/{{ payload.name }}' } },
+    };
     expect(await engine.render(template, hostile, { htmlFields: ['content'] })).toEqual({
       subject: 'Hi <b>Ann</b>',
       content: '<p>&lt;script&gt;alert(1)&lt;/script&gt; TOM &amp; &#34;JERRY&#34;</p><script>alert(1)</script>',
       cta: { data: { url: '/u/Tom & "Jerry"' } },
     });
-    expect(await engine.render(template, hostile)).toMatchObject({ content: '<p><script>alert(1)</script> TOM & "JERRY"</p><script>alert(1)</script>' });
+    expect(await engine.render(template, hostile)).toMatchObject({
+      content: '<p><script>alert(1)</script> TOM & "JERRY"</p><script>alert(1)</script>',
+    });
   });
 
   it('refuses every tag that loads a file or another template, at parse, without reading anything', async () => {
@@ -75,23 +100,56 @@ describe('TemplateEngine', () => {
   });
 
   it('names each field that does not parse, by its path, and accepts valid ones', () => {
-    const template = { type: 'email', subject: '{% if %}x', content: [{ type: 'text', content: 'ok {{ payload.x }}' }, { type: 'text', content: '{% render "a" %}' }], cta: { data: { url: '{{ x | nope }}' } } };
+    const template = {
+      type: 'email',
+      subject: '{% if %}x',
+      content: [
+        { type: 'text', content: 'ok {{ payload.x }}' },
+        { type: 'text', content: '{% render "a" %}' },
+      ],
+      cta: { data: { url: '{{ x | nope }}' } },
+    };
     expect(Object.keys(engine.errorsOf(template, 'steps[0].template')).sort()).toEqual([
       'steps[0].template.content[1].content',
       'steps[0].template.cta.data.url',
       'steps[0].template.subject',
     ]);
-    expect(engine.errorsOf({ content: 'Hi {{ subscriber.firstName | upcase }}{% for i in payload.items %}{{ i }}{% endfor %}' }, 't')).toEqual({});
+    expect(
+      engine.errorsOf(
+        { content: 'Hi {{ subscriber.firstName | upcase }}{% for i in payload.items %}{{ i }}{% endfor %}' },
+        't',
+      ),
+    ).toEqual({});
   });
 
   it.each([
     ['a huge loop', '{% for i in (1..100000000) %}x{% endfor %}', /memory limit/],
-    ['nested loops', '{% for i in (1..3000) %}{% for j in (1..3000) %}{% for k in (1..3000) %}x{% endfor %}{% endfor %}{% endfor %}', /render time limit|memory limit/],
-    ['a string doubled by assign', '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}', /memory limit/],
-    ['a long filter chain', `{{ "x"${' | append: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"'.repeat(3000)} }}`, /render time limit|memory limit/],
+    [
+      'nested loops',
+      '{% for i in (1..3000) %}{% for j in (1..3000) %}{% for k in (1..3000) %}x{% endfor %}{% endfor %}{% endfor %}',
+      /render time limit|memory limit/,
+    ],
+    [
+      'a string doubled by assign',
+      '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}',
+      /memory limit/,
+    ],
+    [
+      'a long filter chain',
+      `{{ "x"${' | append: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"'.repeat(3000)} }}`,
+      /render time limit|memory limit/,
+    ],
     ['a loop printing a large value', '{% for i in (1..100000) %}{{ payload.big }}{% endfor %}', /memory limit/],
-    ['capture of a loop', '{% capture c %}{% for i in (1..100000) %}{{ payload.big }}{% endfor %}{% endcapture %}{{ c | size }}', /memory limit/],
-    ['sorting a large array again and again', `{{ payload.many${' | sort | reverse'.repeat(400)} | size }}`, /render time limit|memory limit/],
+    [
+      'capture of a loop',
+      '{% capture c %}{% for i in (1..100000) %}{{ payload.big }}{% endfor %}{% endcapture %}{{ c | size }}',
+      /memory limit/,
+    ],
+    [
+      'sorting a large array again and again',
+      `{{ payload.many${' | sort | reverse'.repeat(400)} | size }}`,
+      /render time limit|memory limit/,
+    ],
     ['output beyond the size cap', '{% for i in (1..30) %}{{ payload.big }}{% endfor %}', /output size limit/],
   ])('stops %s with a limit error within a bounded time', async (_name, source, limit) => {
     const payload = { big: 'y'.repeat(10_000), many: Array.from({ length: 20_000 }, (_, i) => (i * 7919) % 20_000) };
@@ -113,9 +171,19 @@ describe('TemplateEngine', () => {
   });
 
   it('applies the configured limits', async () => {
-    const strict = new TemplateEngine(parseConfig({ TEMPLATE_MEMORY_LIMIT: '10000', TEMPLATE_OUTPUT_LIMIT_BYTES: '1000', TEMPLATE_SOURCE_LIMIT_CHARS: '1000' }));
-    await expect(strict.renderString('{% for i in (1..20000) %}{% endfor %}', variables())).rejects.toThrow('memory limit (10000)');
-    await expect(strict.renderString('{{ "abcdefghij" | append: "x" }}{% for i in (1..1000) %}{{ i }}{% endfor %}', variables())).rejects.toThrow('output size limit (1000 bytes)');
+    const strict = new TemplateEngine(
+      parseConfig({
+        TEMPLATE_MEMORY_LIMIT: '10000',
+        TEMPLATE_OUTPUT_LIMIT_BYTES: '1000',
+        TEMPLATE_SOURCE_LIMIT_CHARS: '1000',
+      }),
+    );
+    await expect(strict.renderString('{% for i in (1..20000) %}{% endfor %}', variables())).rejects.toThrow(
+      'memory limit (10000)',
+    );
+    await expect(
+      strict.renderString('{{ "abcdefghij" | append: "x" }}{% for i in (1..1000) %}{{ i }}{% endfor %}', variables()),
+    ).rejects.toThrow('output size limit (1000 bytes)');
     expect(strict.check(`{{ x }}${' '.repeat(1000)}`)).toMatch(/parse length limit/);
     // The same sources pass the defaults.
     await expect(engine.renderString('{% for i in (1..20000) %}{% endfor %}', variables())).resolves.toBe('');
@@ -161,7 +229,10 @@ describe('TemplateEngine', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fragment, { maxLength: 12 }), async (fragments) => {
         const started = performance.now();
-        const { output, error } = await outcome(fragments.join(''), variables('Ann', { count: 2, items: ['a', 'b', 'c'], big: 'z'.repeat(5_000) }));
+        const { output, error } = await outcome(
+          fragments.join(''),
+          variables('Ann', { count: 2, items: ['a', 'b', 'c'], big: 'z'.repeat(5_000) }),
+        );
         expect(performance.now() - started).toBeLessThan(2_000);
         if (error) expect(error).toBeInstanceOf(TemplateRenderError);
         for (const secret of secrets) expect(`${output ?? ''}${error?.message ?? ''}`).not.toContain(secret);

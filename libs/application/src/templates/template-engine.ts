@@ -168,8 +168,13 @@ export class TemplateEngine {
       return error ? { [path]: error } : {};
     }
     if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return {};
-    const entries = Array.isArray(value) ? value.map((item, index) => [`${path}[${index}]`, item] as const) : Object.entries(value).map(([key, item]) => [`${path}.${key}`, item] as const);
-    return Object.assign({}, ...entries.map(([itemPath, item]) => this.errorsOf(item, itemPath, depth + 1))) as Record<string, string>;
+    const entries = Array.isArray(value)
+      ? value.map((item, index) => [`${path}[${index}]`, item] as const)
+      : Object.entries(value).map(([key, item]) => [`${path}.${key}`, item] as const);
+    return Object.assign({}, ...entries.map(([itemPath, item]) => this.errorsOf(item, itemPath, depth + 1))) as Record<
+      string,
+      string
+    >;
   }
 
   /** Renders one template string; `html` escapes its outputs (see RenderOptions). */
@@ -190,12 +195,15 @@ export class TemplateEngine {
 
   /** Renders every string inside a step template (content, subject, blocks, cta urls...), keeping its shape. */
   async render<T>(value: T, variables: TemplateVariables, options: RenderOptions = {}): Promise<T> {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return this.renderValue(value, variables, 'template', 0);
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return this.renderValue(value, variables, 'template', 0);
     const rendered: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       const path = `template.${key}`;
       rendered[key] =
-        typeof item === 'string' && options.htmlFields?.includes(key) ? await this.renderString(item, variables, path, true) : await this.renderValue(item, variables, path, 1);
+        typeof item === 'string' && options.htmlFields?.includes(key)
+          ? await this.renderString(item, variables, path, true)
+          : await this.renderValue(item, variables, path, 1);
     }
     return rendered as T;
   }
@@ -205,11 +213,13 @@ export class TemplateEngine {
     if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
       const items: unknown[] = [];
-      for (const [index, item] of value.entries()) items.push(await this.renderValue(item, variables, `${path}[${index}]`, depth + 1));
+      for (const [index, item] of value.entries())
+        items.push(await this.renderValue(item, variables, `${path}[${index}]`, depth + 1));
       return items as T;
     }
     const rendered: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) rendered[key] = await this.renderValue(item, variables, `${path}.${key}`, depth + 1);
+    for (const [key, item] of Object.entries(value as Record<string, unknown>))
+      rendered[key] = await this.renderValue(item, variables, `${path}.${key}`, depth + 1);
     return rendered as T;
   }
 

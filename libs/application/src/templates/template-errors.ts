@@ -12,7 +12,10 @@ export class TemplateRenderError extends Error {
 
 /** A template field whose render broke one of the engine's limits (`render time limit (250 ms)`). */
 export class TemplateLimitError extends TemplateRenderError {
-  constructor(field: string, readonly limit: string) {
+  constructor(
+    field: string,
+    readonly limit: string,
+  ) {
     super(field, undefined, `Template of ${field} exceeded the ${limit}`);
     this.name = 'TemplateLimitError';
   }

@@ -34,7 +34,8 @@ export class LoadWorkflowsDirectoryUseCase {
     if (!directory) return 0;
     const definitions = await this.readDirectory(directory);
     const environment = await this.environments.findEnvironmentByName(WORKFLOWS_DIR_ENVIRONMENT);
-    if (!environment) throw new WorkflowFileError(`WORKFLOWS_DIR: no ${WORKFLOWS_DIR_ENVIRONMENT} environment to load workflows into`);
+    if (!environment)
+      throw new WorkflowFileError(`WORKFLOWS_DIR: no ${WORKFLOWS_DIR_ENVIRONMENT} environment to load workflows into`);
     const scope = { environmentId: environment.id, organizationId: environment.organizationId };
     for (const { definition } of definitions) await this.writer.upsert(scope, definition);
     this.logger.info({ directory, count: definitions.length }, 'workflows loaded from WORKFLOWS_DIR');
@@ -53,7 +54,8 @@ export class LoadWorkflowsDirectoryUseCase {
     for (const file of names) {
       const definition = this.validate(file, await this.parse(join(directory, file), file));
       const identifier = definition.identifier ?? slugify(definition.name);
-      if (!identifier) throw new WorkflowFileError(`${file}: identifier: required when the name has no letters or digits`);
+      if (!identifier)
+        throw new WorkflowFileError(`${file}: identifier: required when the name has no letters or digits`);
       const owner = owners.get(identifier);
       if (owner) throw new WorkflowFileError(`${file}: identifier: "${identifier}" is already defined by ${owner}`);
       owners.set(identifier, file);
@@ -67,7 +69,9 @@ export class LoadWorkflowsDirectoryUseCase {
     try {
       return extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
     } catch (error) {
-      throw new WorkflowFileError(`${file}: not valid ${extname(file).slice(1).toUpperCase()}: ${(error as Error).message}`);
+      throw new WorkflowFileError(
+        `${file}: not valid ${extname(file).slice(1).toUpperCase()}: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -75,7 +79,10 @@ export class LoadWorkflowsDirectoryUseCase {
     const { definition, errors } = validateWorkflowDefinition(input);
     if (!definition) throw new WorkflowFileError(`${file}: ${errors.join('; ')}`);
     const templateErrors = Object.entries(this.writer.templateErrors(definition.steps));
-    if (templateErrors.length > 0) throw new WorkflowFileError(`${file}: ${templateErrors.map(([path, message]) => `${path}: ${message}`).join('; ')}`);
+    if (templateErrors.length > 0)
+      throw new WorkflowFileError(
+        `${file}: ${templateErrors.map(([path, message]) => `${path}: ${message}`).join('; ')}`,
+      );
     return definition;
   }
 }

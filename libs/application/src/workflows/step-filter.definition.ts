@@ -22,7 +22,9 @@ export class FieldFilterPartDefinition {
   @IsString()
   field: string;
 
-  @ApiProperty({ description: `For IN, NOT_IN, ALL_IN, ANY_IN, BETWEEN, NOT_BETWEEN: a comma-separated list or a JSON array of at most ${MAX_FILTER_LIST_VALUES} values` })
+  @ApiProperty({
+    description: `For IN, NOT_IN, ALL_IN, ANY_IN, BETWEEN, NOT_BETWEEN: a comma-separated list or a JSON array of at most ${MAX_FILTER_LIST_VALUES} values`,
+  })
   @IsString()
   @IsBoundedFilterList()
   value: string;

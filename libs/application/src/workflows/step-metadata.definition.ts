@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, Matches, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { TIME_UNITS, WEEK_DAYS, type TimeUnit, type WeekDay } from '#common';
 
 const ORDINALS = ['1', '2', '3', '4', '5', 'last'] as const;
@@ -135,4 +146,9 @@ export function toMetadataInstance(stepType: unknown, metadata: unknown): unknow
   return plainToInstance(form, metadata);
 }
 
-export const METADATA_SCHEMAS = [DigestRegularMetadata, DigestTimedMetadata, DelayRegularMetadata, DelayScheduledMetadata];
+export const METADATA_SCHEMAS = [
+  DigestRegularMetadata,
+  DigestTimedMetadata,
+  DelayRegularMetadata,
+  DelayScheduledMetadata,
+];

@@ -21,7 +21,10 @@ import { METADATA_SCHEMAS, toMetadataInstance } from './step-metadata.definition
 const IsStringOrArray = () =>
   ValidateBy({
     name: 'isStringOrArray',
-    validator: { validate: (value) => typeof value === 'string' || Array.isArray(value), defaultMessage: () => '$property must be a string or an array of blocks' },
+    validator: {
+      validate: (value) => typeof value === 'string' || Array.isArray(value),
+      defaultMessage: () => '$property must be a string or an array of blocks',
+    },
   });
 
 /** The message template of a step; fields beyond these are dropped. Rendered with Liquid at send time. */
@@ -32,19 +35,31 @@ export class StepTemplateDefinition {
 
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1000) subject?: string;
 
-  @ApiPropertyOptional({ description: 'A string, or an array of email blocks', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }] })
+  @ApiPropertyOptional({
+    description: 'A string, or an array of email blocks',
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }],
+  })
   @IsOptional()
   @IsStringOrArray()
   content?: string | unknown[];
 
   @ApiPropertyOptional() @IsOptional() @IsString() title?: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'MessageCTA' }) @IsOptional() @IsObject() cta?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'MessageCTA' })
+  @IsOptional()
+  @IsObject()
+  cta?: Record<string, unknown>;
   @ApiPropertyOptional() @IsOptional() @IsString() senderName?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() preheader?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() layoutId?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() avatar?: string;
-  @ApiPropertyOptional({ enum: ['editor', 'customHtml'] }) @IsOptional() @IsIn(['editor', 'customHtml']) contentType?: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() data?: Record<string, unknown>;
+  @ApiPropertyOptional({ enum: ['editor', 'customHtml'] })
+  @IsOptional()
+  @IsIn(['editor', 'customHtml'])
+  contentType?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() data?: Record<
+    string,
+    unknown
+  >;
 }
 
 export class ReplyCallbackDefinition {
@@ -79,7 +94,8 @@ export class StepDefinition {
   filters?: StepFilterDefinition[];
 
   @ApiPropertyOptional({
-    description: 'Required on digest and delay steps: one of the four metadata forms, chosen by template.type and metadata.type',
+    description:
+      'Required on digest and delay steps: one of the four metadata forms, chosen by template.type and metadata.type',
     oneOf: METADATA_SCHEMAS.map((schema) => ({ $ref: getSchemaPath(schema) })),
   })
   @ValidateIf((step: StepDefinition) => WAIT_STEPS.has(String(step.template?.type)) || step.metadata !== undefined)

@@ -2,7 +2,8 @@ import type { StoredStep } from '#dal';
 
 const TEMPLATE_FIELDS = ['subject', 'content', 'title', 'cta'] as const;
 const LIQUID_TAG = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
-const referencePattern = (root: string) => new RegExp(`\\b${root}\\.([A-Za-z_$][\\w$-]*(?:\\.[A-Za-z_$][\\w$-]*)*)`, 'g');
+const referencePattern = (root: string) =>
+  new RegExp(`\\b${root}\\.([A-Za-z_$][\\w$-]*(?:\\.[A-Za-z_$][\\w$-]*)*)`, 'g');
 
 function collectStrings(value: unknown, into: string[]): void {
   if (typeof value === 'string') into.push(value);

@@ -5,7 +5,13 @@ import { templateVariables } from './trigger-variables.js';
 import { validateWorkflowDefinition } from './validate-definition.js';
 import { buildSteps } from './workflow-writer.js';
 
-const step = (template: StoredStep['template']): StoredStep => ({ _id: 'x', active: true, shouldStopOnFail: false, template, filters: [] });
+const step = (template: StoredStep['template']): StoredStep => ({
+  _id: 'x',
+  active: true,
+  shouldStopOnFail: false,
+  template,
+  filters: [],
+});
 
 describe('slugify', () => {
   it.each([
@@ -19,15 +25,31 @@ describe('slugify', () => {
 describe('templateVariables', () => {
   it('lists payload paths used inside Liquid tags, once, in order of first use', () => {
     const steps = [
-      step({ type: 'email', subject: '{{ payload.subject | upcase }}', content: '{% if payload.flag %}{{payload.user.name}}{% endif %} payload.outside' }),
-      step({ type: 'in_app', content: [{ type: 'text', content: '{{ payload.subject }} {{ payload.items[0].id }}' }], cta: { data: { url: '/{{payload.path}}' } } }),
+      step({
+        type: 'email',
+        subject: '{{ payload.subject | upcase }}',
+        content: '{% if payload.flag %}{{payload.user.name}}{% endif %} payload.outside',
+      }),
+      step({
+        type: 'in_app',
+        content: [{ type: 'text', content: '{{ payload.subject }} {{ payload.items[0].id }}' }],
+        cta: { data: { url: '/{{payload.path}}' } },
+      }),
       step({ type: 'sms', content: 'x', footer: '{{ payload.ignored }}' }),
     ];
-    expect(templateVariables(steps, 'payload')).toEqual([{ name: 'subject' }, { name: 'flag' }, { name: 'user.name' }, { name: 'items' }, { name: 'path' }]);
+    expect(templateVariables(steps, 'payload')).toEqual([
+      { name: 'subject' },
+      { name: 'flag' },
+      { name: 'user.name' },
+      { name: 'items' },
+      { name: 'path' },
+    ]);
   });
 
   it('lists subscriber paths separately', () => {
-    expect(templateVariables([step({ type: 'sms', content: '{{ subscriber.firstName }} {{ payload.a }}' })], 'subscriber')).toEqual([{ name: 'firstName' }]);
+    expect(
+      templateVariables([step({ type: 'sms', content: '{{ subscriber.firstName }} {{ payload.a }}' })], 'subscriber'),
+    ).toEqual([{ name: 'firstName' }]);
   });
 });
 
@@ -48,7 +70,10 @@ describe('validateWorkflowDefinition', () => {
   it('names the path of each failure', () => {
     const { definition, errors } = validateWorkflowDefinition({
       name: 'bad',
-      steps: [{ template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'ages' } }, { template: { type: 'nope' } }],
+      steps: [
+        { template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'ages' } },
+        { template: { type: 'nope' } },
+      ],
     });
     expect(definition).toBeUndefined();
     expect(errors.some((error) => error.startsWith('steps[0].metadata.unit: '))).toBe(true);
@@ -62,8 +87,14 @@ describe('validateWorkflowDefinition', () => {
 
 describe('buildSteps', () => {
   it('keeps ids sent back, generates the others, and by position only when asked', () => {
-    const previous = buildSteps(validateWorkflowDefinition({ name: 'a', steps: [{ template: { type: 'sms' } }, { template: { type: 'email' } }] }).definition!.steps);
-    const definitions = validateWorkflowDefinition({ name: 'a', steps: [{ template: { type: 'sms' } }, { _id: previous[1]._id, template: { type: 'email' } }] }).definition!.steps;
+    const previous = buildSteps(
+      validateWorkflowDefinition({ name: 'a', steps: [{ template: { type: 'sms' } }, { template: { type: 'email' } }] })
+        .definition!.steps,
+    );
+    const definitions = validateWorkflowDefinition({
+      name: 'a',
+      steps: [{ template: { type: 'sms' } }, { _id: previous[1]._id, template: { type: 'email' } }],
+    }).definition!.steps;
     const byId = buildSteps(definitions, previous);
     expect(byId[0]._id).not.toBe(previous[0]._id);
     expect(byId[1]._id).toBe(previous[1]._id);

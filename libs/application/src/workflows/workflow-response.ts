@@ -43,7 +43,10 @@ export interface WorkflowResponse {
 
 /** Channels a workflow leaves unset default to on. */
 export function workflowPreferenceSettings(row: Pick<WorkflowRow, 'preferenceSettings'>): Record<Channel, boolean> {
-  return Object.fromEntries(CHANNELS.map((channel) => [channel, row.preferenceSettings[channel] ?? true])) as Record<Channel, boolean>;
+  return Object.fromEntries(CHANNELS.map((channel) => [channel, row.preferenceSettings[channel] ?? true])) as Record<
+    Channel,
+    boolean
+  >;
 }
 
 export function toWorkflowResponse(row: WorkflowRow, group?: NotificationGroupRow): WorkflowResponse {
@@ -61,7 +64,16 @@ export function toWorkflowResponse(row: WorkflowRow, group?: NotificationGroupRo
     _creatorId: row.creatorId,
     _environmentId: row.environmentId,
     _notificationGroupId: row.notificationGroupId,
-    ...(group ? { notificationGroup: { _id: group.id, name: group.name, _environmentId: group.environmentId, _organizationId: group.organizationId } } : {}),
+    ...(group
+      ? {
+          notificationGroup: {
+            _id: group.id,
+            name: group.name,
+            _environmentId: group.environmentId,
+            _organizationId: group.organizationId,
+          },
+        }
+      : {}),
     triggers: [
       {
         type: 'event',

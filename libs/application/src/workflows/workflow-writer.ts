@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, newId, type FieldErrors } from '#common';
-import { isUniqueViolation, WorkflowRepository, type NotificationGroupRow, type StoredStep, type WorkflowRow, type WorkflowScope, type WorkflowValues } from '#dal';
+import {
+  isUniqueViolation,
+  WorkflowRepository,
+  type NotificationGroupRow,
+  type StoredStep,
+  type WorkflowRow,
+  type WorkflowScope,
+  type WorkflowValues,
+} from '#dal';
 import { TemplateEngine } from '../templates/template-engine.js';
 import { slugify } from './slugify.js';
 import type { StepDefinition } from './step.definition.js';
@@ -21,7 +29,11 @@ function withoutNulls(fields: Partial<WorkflowDefinition>): Partial<WorkflowValu
  * Step ids stay stable across updates when the client sends them back; new steps get new ids. Files
  * of WORKFLOWS_DIR carry no ids, so there a step keeps the id of the step at its position.
  */
-export function buildSteps(definitions: StepDefinition[], previous: StoredStep[] = [], keepByPosition = false): StoredStep[] {
+export function buildSteps(
+  definitions: StepDefinition[],
+  previous: StoredStep[] = [],
+  keepByPosition = false,
+): StoredStep[] {
   const known = new Set(previous.map((step) => step._id));
   return definitions.map((definition, index) => {
     const positional = keepByPosition && !definition._id ? previous[index]?._id : undefined;
@@ -55,10 +67,17 @@ export class WorkflowWriter {
    * saved rather than failing each recipient's step at delivery.
    */
   templateErrors(steps: StepDefinition[]): Record<string, string> {
-    return Object.assign({}, ...steps.map((step, index) => this.templates.errorsOf(step.template, `steps[${index}].template`))) as Record<string, string>;
+    return Object.assign(
+      {},
+      ...steps.map((step, index) => this.templates.errorsOf(step.template, `steps[${index}].template`)),
+    ) as Record<string, string>;
   }
 
-  async create(scope: WorkflowScope, creatorId: string | null, definition: WorkflowDefinition): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
+  async create(
+    scope: WorkflowScope,
+    creatorId: string | null,
+    definition: WorkflowDefinition,
+  ): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
     this.assertTemplates(definition.steps);
     const group = await this.resolveGroup(scope, definition.notificationGroupId);
     const values = this.toValues(definition, group.id, creatorId);
@@ -68,11 +87,16 @@ export class WorkflowWriter {
   }
 
   /** Partial: fields left out stay; `steps`, when given, replace the list (ids sent back are kept). */
-  async update(scope: WorkflowScope, current: WorkflowRow, changes: Partial<WorkflowDefinition>): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
+  async update(
+    scope: WorkflowScope,
+    current: WorkflowRow,
+    changes: Partial<WorkflowDefinition>,
+  ): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
     if (changes.steps) this.assertTemplates(changes.steps);
     const group = changes.notificationGroupId
       ? await this.resolveGroup(scope, changes.notificationGroupId)
-      : ((await this.workflows.findGroupById(scope.environmentId, current.notificationGroupId)) ?? (await this.resolveGroup(scope)));
+      : ((await this.workflows.findGroupById(scope.environmentId, current.notificationGroupId)) ??
+        (await this.resolveGroup(scope)));
     const { notificationGroupId: _ignored, steps, preferenceSettings, ...fields } = changes;
     try {
       const row = await this.workflows.update(scope.environmentId, current.id, {
@@ -84,7 +108,8 @@ export class WorkflowWriter {
       if (!row) throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${current.id} not found`);
       return { row, group };
     } catch (error) {
-      if (isUniqueViolation(error)) throw new DomainError('CONFLICT', `Workflow with identifier ${changes.identifier} already exists`);
+      if (isUniqueViolation(error))
+        throw new DomainError('CONFLICT', `Workflow with identifier ${changes.identifier} already exists`);
       throw error;
     }
   }
@@ -100,7 +125,9 @@ export class WorkflowWriter {
   }
 
   async groupsOf(environmentId: string, rows: WorkflowRow[]): Promise<Map<string, NotificationGroupRow>> {
-    const groups = await this.workflows.findGroupsByIds(environmentId, [...new Set(rows.map((row) => row.notificationGroupId))]);
+    const groups = await this.workflows.findGroupsByIds(environmentId, [
+      ...new Set(rows.map((row) => row.notificationGroupId)),
+    ]);
     return new Map(groups.map((group) => [group.id, group]));
   }
 
@@ -108,16 +135,29 @@ export class WorkflowWriter {
     const errors = Object.entries(this.templateErrors(steps));
     if (errors.length === 0) return;
     const fields: FieldErrors = Object.fromEntries(errors.map(([path, message]) => [path, { messages: [message] }]));
-    throw new DomainError('VALIDATION_FAILED', errors.map(([path, message]) => `${path}: ${message}`).join('; '), fields);
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      errors.map(([path, message]) => `${path}: ${message}`).join('; '),
+      fields,
+    );
   }
 
   private identifierOf(definition: WorkflowDefinition): string {
     const identifier = definition.identifier ?? slugify(definition.name);
-    if (!identifier) throw DomainError.validation('identifier', 'identifier is required when the name has no letters or digits', definition.identifier);
+    if (!identifier)
+      throw DomainError.validation(
+        'identifier',
+        'identifier is required when the name has no letters or digits',
+        definition.identifier,
+      );
     return identifier;
   }
 
-  private toValues(definition: WorkflowDefinition, notificationGroupId: string, creatorId: string | null): WorkflowValues {
+  private toValues(
+    definition: WorkflowDefinition,
+    notificationGroupId: string,
+    creatorId: string | null,
+  ): WorkflowValues {
     return {
       identifier: this.identifierOf(definition),
       name: definition.name,

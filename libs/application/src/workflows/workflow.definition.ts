@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { StepDefinition } from './step.definition.js';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
@@ -25,15 +36,23 @@ export class WorkflowDefinition {
   @IsOptional()
   @IsString()
   @MaxLength(255)
-  @Matches(IDENTIFIER_PATTERN, { message: 'identifier may contain letters, digits, dots, colons, dashes and underscores' })
+  @Matches(IDENTIFIER_PATTERN, {
+    message: 'identifier may contain letters, digits, dots, colons, dashes and underscores',
+  })
   identifier?: string;
 
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000) description?: string;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() active?: boolean;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() draft?: boolean;
-  @ApiPropertyOptional({ default: false, description: 'Critical workflows ignore subscriber preferences' }) @IsOptional() @IsBoolean() critical?: boolean;
+  @ApiPropertyOptional({ default: false, description: 'Critical workflows ignore subscriber preferences' })
+  @IsOptional()
+  @IsBoolean()
+  critical?: boolean;
 
-  @ApiPropertyOptional({ type: ChannelPreferencesDefinition, description: 'Workflow default per channel (true when absent)' })
+  @ApiPropertyOptional({
+    type: ChannelPreferencesDefinition,
+    description: 'Workflow default per channel (true when absent)',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => ChannelPreferencesDefinition)

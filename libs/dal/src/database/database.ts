@@ -41,12 +41,24 @@ export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '235
  * Server-side ends of a session (57P01 admin shutdown, 57P02 crash shutdown, 57P03 starting up or
  * shutting down) and socket failures: the database is unreachable rather than the query wrong.
  */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** Connection-level failures: the database is unreachable rather than the query being wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = pgErrorCode(error);
   if (code && (code.startsWith('08') || UNAVAILABLE_CODES.has(code))) return true;
   const message = String((error as Error)?.message ?? '') + String((error as { cause?: Error })?.cause?.message ?? '');
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    message,
+  );
 }

@@ -78,7 +78,14 @@ describe('embedded PostgreSQL login', () => {
   });
 
   const tryLogin = async (password: string | undefined, user = 'postgres') => {
-    const client = new pg.Client({ host: '127.0.0.1', port: Number(url.port), user, database: 'postgres', password, connectionTimeoutMillis: 5_000 });
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port: Number(url.port),
+      user,
+      database: 'postgres',
+      password,
+      connectionTimeoutMillis: 5_000,
+    });
     try {
       await client.connect();
       return (await client.query<{ value: string }>('SELECT value FROM secrets')).rows[0]?.value;
@@ -107,7 +114,9 @@ describe('embedded PostgreSQL login', () => {
   });
 
   it('answers a startup message with a SCRAM-SHA-256 request; a query sent instead of the exchange gets no rows', async () => {
-    const answer = describeAnswer(await rawExchange(embedded.port, startupMessage('postgres'), queryMessage('SELECT value FROM secrets')));
+    const answer = describeAnswer(
+      await rawExchange(embedded.port, startupMessage('postgres'), queryMessage('SELECT value FROM secrets')),
+    );
     expect(answer.auth).toEqual([10]); // AuthenticationSASL, never AuthenticationOk (0)
     expect(answer.errors).toEqual(['08P01']); // protocol violation, as PostgreSQL answers it
     expect(answer.rows).toBe(0);
@@ -125,7 +134,9 @@ describe('embedded PostgreSQL login', () => {
   it('many pooled connections work as before', async () => {
     const pool = new pg.Pool({ connectionString: embedded.connectionString, max: 10 });
     try {
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => pool.query<{ n: number }>('SELECT $1::int AS n', [i])));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => pool.query<{ n: number }>('SELECT $1::int AS n', [i])),
+      );
       expect(results.map((result) => result.rows[0].n)).toEqual(Array.from({ length: 50 }, (_, i) => i));
       const client = await pool.connect();
       try {

@@ -18,7 +18,9 @@ export interface EmbeddedPostgresOptions {
 }
 
 /** Extended-query protocol messages that leave a sequence open until the next Sync. */
-const IN_SEQUENCE = new Set([0x50 /* Parse */, 0x42 /* Bind */, 0x44 /* Describe */, 0x45 /* Execute */, 0x43 /* Close */, 0x48 /* Flush */]);
+const IN_SEQUENCE = new Set([
+  0x50 /* Parse */, 0x42 /* Bind */, 0x44 /* Describe */, 0x45 /* Execute */, 0x43 /* Close */, 0x48 /* Flush */,
+]);
 
 /**
  * pglite-socket runs the protocol messages of all connections one at a time on the single session,
@@ -80,7 +82,13 @@ export class EmbeddedPostgres {
       server = new PGLiteSocketServer({ db: withExtendedQueryAtomicity(pglite), path: socketPath, maxConnections });
       await server.start();
       const password = options.password ?? randomBytes(32).toString('hex');
-      const gate = await PasswordGate.start({ host: '127.0.0.1', port: 0, target: socketPath, password, maxConnections });
+      const gate = await PasswordGate.start({
+        host: '127.0.0.1',
+        port: 0,
+        target: socketPath,
+        password,
+        maxConnections,
+      });
       const connectionString = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${gate.port}/postgres`;
       return new EmbeddedPostgres(pglite, server, gate, socketDir, connectionString);
     } catch (error) {

@@ -205,7 +205,8 @@ class Login {
   /** SASLInitialResponse: mechanism\0, int32 length, client-first-message `n,,n=<user>,r=<nonce>`. */
   private handleInitialResponse(body: Buffer): void {
     const end = body.indexOf(0);
-    if (end < 0 || body.subarray(0, end).toString() !== MECHANISM) throw new LoginRefused('28000', `only ${MECHANISM} is offered`);
+    if (end < 0 || body.subarray(0, end).toString() !== MECHANISM)
+      throw new LoginRefused('28000', `only ${MECHANISM} is offered`);
     const clientFirst = body.subarray(end + 5).toString('utf8');
     // gs2 header: `n` (no channel binding) or `y` (client could, thinks we cannot), an optional authzid.
     const gs2 = /^([ny]),(a=[^,]*)?,(.*)$/.exec(clientFirst);
@@ -236,7 +237,9 @@ class Login {
       // The proof is ClientKey XOR ClientSignature; the password is right if H(ClientKey) = StoredKey.
       timingSafeEqual(sha256(Buffer.from(proof.map((byte, i) => byte ^ clientSignature[i]))), this.verifier.storedKey);
     if (!valid) throw new LoginRefused('28P01', `password authentication failed for user "${this.user}"`);
-    this.client.write(authentication(12, Buffer.from(`v=${hmac(this.verifier.serverKey, authMessage).toString('base64')}`)));
+    this.client.write(
+      authentication(12, Buffer.from(`v=${hmac(this.verifier.serverKey, authMessage).toString('base64')}`)),
+    );
     this.phase = 'done';
     this.admit();
   }

@@ -19,21 +19,39 @@ export interface ActivityFilter {
 /** A page's notification as the feed shows it; timestamps are ISO 8601 text (UTC, milliseconds). */
 export interface FeedNotification extends Pick<
   NotificationRow,
-  'id' | 'environmentId' | 'organizationId' | 'eventId' | 'subscriberId' | 'workflowId' | 'transactionId' | 'digestedNotificationId' | 'channels' | 'tags' | 'controls' | 'to' | 'topics'
+  | 'id'
+  | 'environmentId'
+  | 'organizationId'
+  | 'eventId'
+  | 'subscriberId'
+  | 'workflowId'
+  | 'transactionId'
+  | 'digestedNotificationId'
+  | 'channels'
+  | 'tags'
+  | 'controls'
+  | 'to'
+  | 'topics'
 > {
   createdAt: string;
   updatedAt: string;
 }
 export type FeedSubscriber = Pick<SubscriberRow, 'id' | 'subscriberId' | 'firstName' | 'lastName' | 'email' | 'phone'>;
 export type FeedWorkflow = Pick<WorkflowRow, 'id' | 'identifier' | 'name' | 'steps'>;
-export interface FeedJob extends Pick<JobRow, 'id' | 'notificationId' | 'type' | 'digest' | 'step' | 'providerId' | 'status'> {
+export interface FeedJob extends Pick<
+  JobRow,
+  'id' | 'notificationId' | 'type' | 'digest' | 'step' | 'providerId' | 'status'
+> {
   updatedAt: string;
 }
 /** A page's trigger event: the payload and overrides its notifications and jobs show. */
 export interface FeedEvent extends TriggerFields {
   id: string;
 }
-export interface FeedExecutionDetail extends Pick<ExecutionDetailRow, 'id' | 'jobId' | 'status' | 'detail' | 'source' | 'providerId' | 'raw' | 'isRetry' | 'isTest'> {
+export interface FeedExecutionDetail extends Pick<
+  ExecutionDetailRow,
+  'id' | 'jobId' | 'status' | 'detail' | 'source' | 'providerId' | 'raw' | 'isRetry' | 'isTest'
+> {
   createdAt: string;
 }
 
@@ -69,14 +87,30 @@ const likeEscaped = (param: string) => `regexp_replace(${param}, '([\\\\%_])', '
 
 /** In a fixed order, so equal filter sets give equal statement texts. emails, subscriberIds and search all select subscribers. */
 const FILTER_CLAUSES: { [Key in keyof ActivityFilter]-?: FilterClause } = {
-  subscriberIds: { on: 'subscriber', condition: (p) => `s.subscriber_id = ANY(${p}::text[])`, value: (f) => f.subscriberIds },
+  subscriberIds: {
+    on: 'subscriber',
+    condition: (p) => `s.subscriber_id = ANY(${p}::text[])`,
+    value: (f) => f.subscriberIds,
+  },
   emails: { on: 'subscriber', condition: (p) => `s.email = ANY(${p}::text[])`, value: (f) => f.emails },
   // Deprecated search: an email substring or an exact subscriberId.
-  search: { on: 'subscriber', condition: (p) => `(s.email ILIKE '%' || ${likeEscaped(p)} || '%' OR s.subscriber_id = ${p})`, value: (f) => f.search },
+  search: {
+    on: 'subscriber',
+    condition: (p) => `(s.email ILIKE '%' || ${likeEscaped(p)} || '%' OR s.subscriber_id = ${p})`,
+    value: (f) => f.search,
+  },
   channels: { on: 'notification', condition: (p) => `n.channels && ${p}::text[]`, value: (f) => f.channels },
-  workflowIds: { on: 'notification', condition: (p) => `n.workflow_id = ANY(${p}::uuid[])`, value: (f) => f.workflowIds },
+  workflowIds: {
+    on: 'notification',
+    condition: (p) => `n.workflow_id = ANY(${p}::uuid[])`,
+    value: (f) => f.workflowIds,
+  },
   transactionId: { on: 'notification', condition: (p) => `n.transaction_id = ${p}`, value: (f) => f.transactionId },
-  topicKey: { on: 'notification', condition: (p) => `n.topics @> ${p}::jsonb`, value: (f) => JSON.stringify([{ topicKey: f.topicKey }]) },
+  topicKey: {
+    on: 'notification',
+    condition: (p) => `n.topics @> ${p}::jsonb`,
+    value: (f) => JSON.stringify([{ topicKey: f.topicKey }]),
+  },
   after: { on: 'notification', condition: (p) => `n.created_at >= ${p}`, value: (f) => f.after },
   before: { on: 'notification', condition: (p) => `n.created_at <= ${p}`, value: (f) => f.before },
 };
@@ -93,10 +127,14 @@ function pageIdsStatement(present: (keyof ActivityFilter)[]): string {
   const subscriberConditions: string[] = [];
   present.forEach((key, index) => {
     const clause = FILTER_CLAUSES[key];
-    (clause.on === 'notification' ? notificationConditions : subscriberConditions).push(clause.condition(`$${index + 5}`));
+    (clause.on === 'notification' ? notificationConditions : subscriberConditions).push(
+      clause.condition(`$${index + 5}`),
+    );
   });
   if (subscriberConditions.length > 0) {
-    notificationConditions.push(`n.subscriber_id IN (SELECT s.id FROM subscribers s WHERE s.environment_id = $1 AND ${subscriberConditions.join(' AND ')})`);
+    notificationConditions.push(
+      `n.subscriber_id IN (SELECT s.id FROM subscribers s WHERE s.environment_id = $1 AND ${subscriberConditions.join(' AND ')})`,
+    );
   }
   // Only ids: the rows an OFFSET skips are read from the index alone, not fetched and converted.
   return `SELECT n.id FROM notifications n WHERE ${notificationConditions.join(' AND ')}
@@ -113,7 +151,8 @@ const pageStatements = new Map<string, string>();
 function pageStatement(present: (keyof ActivityFilter)[]): string {
   const key = present.join(',');
   let text = pageStatements.get(key);
-  if (text === undefined) pageStatements.set(key, (text = `SELECT * FROM activity_feed_page($1, ARRAY(${pageIdsStatement(present)}), $4)`));
+  if (text === undefined)
+    pageStatements.set(key, (text = `SELECT * FROM activity_feed_page($1, ARRAY(${pageIdsStatement(present)}), $4)`));
   return text;
 }
 
@@ -135,7 +174,13 @@ export class ActivityFeedRepository {
   async page(environmentId: string, filter: ActivityFilter, page: number, limit: number): Promise<ActivityPage> {
     const present = FILTER_KEYS.filter((key) => isPresent(filter[key]));
     const values = present.map((key) => FILTER_CLAUSES[key].value(filter));
-    const result = await this.db.$client.query<ActivityPageRow>(pageStatement(present), [environmentId, limit + 1, page * limit, limit, ...values]);
+    const result = await this.db.$client.query<ActivityPageRow>(pageStatement(present), [
+      environmentId,
+      limit + 1,
+      page * limit,
+      limit,
+      ...values,
+    ]);
     const [row] = result.rows;
     return {
       notifications: row.notification_rows,

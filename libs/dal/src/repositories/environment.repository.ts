@@ -57,7 +57,12 @@ export class EnvironmentRepository {
   async findEnvironmentByName(name: string, organizationId?: string): Promise<Environment | undefined> {
     const conditions = [eq(environments.name, name)];
     if (organizationId) conditions.push(eq(environments.organizationId, organizationId));
-    const [row] = await this.db.select().from(environments).where(and(...conditions)).orderBy(environments.createdAt).limit(1);
+    const [row] = await this.db
+      .select()
+      .from(environments)
+      .where(and(...conditions))
+      .orderBy(environments.createdAt)
+      .limit(1);
     return row;
   }
 
@@ -74,7 +79,13 @@ export class EnvironmentRepository {
   async insertApiKey(environment: Environment, keyHash: string, prefix: string): Promise<void> {
     await this.db
       .insert(apiKeys)
-      .values({ id: newId(), environmentId: environment.id, organizationId: environment.organizationId, keyHash, prefix })
+      .values({
+        id: newId(),
+        environmentId: environment.id,
+        organizationId: environment.organizationId,
+        keyHash,
+        prefix,
+      })
       .onConflictDoNothing({ target: apiKeys.keyHash });
   }
 }

@@ -19,7 +19,13 @@ export class IdempotencyRepository {
    * Claims the key for this request. Returns undefined when this request owns it now (new key, or
    * an expired one taken over), otherwise the existing record.
    */
-  async claim(scope: IdempotencyScope, key: string, requestHash: string, now: Date, ttlSeconds: number): Promise<IdempotencyKeyRow | undefined> {
+  async claim(
+    scope: IdempotencyScope,
+    key: string,
+    requestHash: string,
+    now: Date,
+    ttlSeconds: number,
+  ): Promise<IdempotencyKeyRow | undefined> {
     const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
     const inserted = await this.db
       .insert(idempotencyKeys)
@@ -30,7 +36,13 @@ export class IdempotencyRepository {
     const takenOver = await this.db
       .update(idempotencyKeys)
       .set({ requestHash, state: 'in_flight', responseStatus: null, responseBody: null, expiresAt, updatedAt: now })
-      .where(and(eq(idempotencyKeys.environmentId, scope.environmentId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.expiresAt, now)))
+      .where(
+        and(
+          eq(idempotencyKeys.environmentId, scope.environmentId),
+          eq(idempotencyKeys.key, key),
+          lt(idempotencyKeys.expiresAt, now),
+        ),
+      )
       .returning({ id: idempotencyKeys.id });
     if (takenOver.length > 0) return undefined;
     const [existing] = await this.db
@@ -50,11 +62,16 @@ export class IdempotencyRepository {
 
   /** A failed first request releases its key, so the client's retry runs again. */
   async release(environmentId: string, key: string): Promise<void> {
-    await this.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.environmentId, environmentId), eq(idempotencyKeys.key, key)));
+    await this.db
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.environmentId, environmentId), eq(idempotencyKeys.key, key)));
   }
 
   async deleteExpired(now: Date): Promise<number> {
-    const rows = await this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).returning({ id: idempotencyKeys.id });
+    const rows = await this.db
+      .delete(idempotencyKeys)
+      .where(lt(idempotencyKeys.expiresAt, now))
+      .returning({ id: idempotencyKeys.id });
     return rows.length;
   }
 }

@@ -22,7 +22,9 @@ export interface NewIntegration {
   conditions: unknown[];
 }
 
-export type IntegrationChanges = Partial<Pick<IntegrationRow, 'name' | 'identifier' | 'credentials' | 'configurations' | 'active' | 'conditions'>>;
+export type IntegrationChanges = Partial<
+  Pick<IntegrationRow, 'name' | 'identifier' | 'credentials' | 'configurations' | 'active' | 'conditions'>
+>;
 
 /** Only these channels route through a primary integration (BEHAVIOR §4); others get one only on request. */
 const CHANNELS_WITH_AUTOMATIC_PRIMARY = new Set(['email', 'sms']);
@@ -34,24 +36,43 @@ function violatedConstraint(error: unknown): string | undefined {
   return candidate?.constraint ?? candidate?.cause?.constraint;
 }
 
-const live = (environmentId: string) => and(eq(integrations.environmentId, environmentId), eq(integrations.deleted, false));
+const live = (environmentId: string) =>
+  and(eq(integrations.environmentId, environmentId), eq(integrations.deleted, false));
 function byFailoverOrder(a: IntegrationRow, b: IntegrationRow): number {
-  return Number(b.primary) - Number(a.primary) || b.priority - a.priority || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
+  return (
+    Number(b.primary) - Number(a.primary) ||
+    b.priority - a.priority ||
+    a.createdAt.getTime() - b.createdAt.getTime() ||
+    a.id.localeCompare(b.id)
+  );
 }
 
-const failoverOrder = [desc(integrations.primary), desc(integrations.priority), asc(integrations.createdAt), asc(integrations.id)];
+const failoverOrder = [
+  desc(integrations.primary),
+  desc(integrations.priority),
+  asc(integrations.createdAt),
+  asc(integrations.id),
+];
 
 @Injectable()
 export class IntegrationRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async findById(environmentId: string, id: string): Promise<IntegrationRow | undefined> {
-    const [row] = await this.db.select().from(integrations).where(and(live(environmentId), eq(integrations.id, id))).limit(1);
+    const [row] = await this.db
+      .select()
+      .from(integrations)
+      .where(and(live(environmentId), eq(integrations.id, id)))
+      .limit(1);
     return row;
   }
 
   async listByEnvironment(environmentId: string): Promise<IntegrationRow[]> {
-    return this.db.select().from(integrations).where(live(environmentId)).orderBy(asc(integrations.channel), ...failoverOrder);
+    return this.db
+      .select()
+      .from(integrations)
+      .where(live(environmentId))
+      .orderBy(asc(integrations.channel), ...failoverOrder);
   }
 
   /** Primary first, then by priority, then oldest: the order delivery fails over in. */
@@ -64,7 +85,11 @@ export class IntegrationRepository {
   }
 
   /** The newest active integration of a provider (and identifier, when given). */
-  async findActiveByProvider(environmentId: string, providerId: string, identifier?: string): Promise<IntegrationRow | undefined> {
+  async findActiveByProvider(
+    environmentId: string,
+    providerId: string,
+    identifier?: string,
+  ): Promise<IntegrationRow | undefined> {
     const conditions = [live(environmentId), eq(integrations.providerId, providerId), eq(integrations.active, true)];
     if (identifier !== undefined) conditions.push(eq(integrations.identifier, identifier));
     const [row] = await this.db
@@ -80,7 +105,13 @@ export class IntegrationRepository {
     return this.db
       .select()
       .from(integrations)
-      .where(and(eq(integrations.organizationId, organizationId), eq(integrations.active, true), eq(integrations.deleted, false)))
+      .where(
+        and(
+          eq(integrations.organizationId, organizationId),
+          eq(integrations.active, true),
+          eq(integrations.deleted, false),
+        ),
+      )
       .orderBy(asc(integrations.environmentId), asc(integrations.channel), ...failoverOrder);
   }
 
@@ -93,7 +124,10 @@ export class IntegrationRepository {
     try {
       return await this.retryPrimaryRace(() =>
         this.db.transaction(async (tx) => {
-          const [row] = await tx.insert(integrations).values({ id: newId(), ...scope, ...values }).returning();
+          const [row] = await tx
+            .insert(integrations)
+            .values({ id: newId(), ...scope, ...values })
+            .returning();
           return (await this.ensurePrimary(tx, scope.environmentId, row.channel, row.id)) ?? row;
         }),
       );
@@ -120,7 +154,12 @@ export class IntegrationRepository {
     );
   }
 
-  async softDelete(environmentId: string, id: string, deletedBy: string, now: Date): Promise<IntegrationRow | undefined> {
+  async softDelete(
+    environmentId: string,
+    id: string,
+    deletedBy: string,
+    now: Date,
+  ): Promise<IntegrationRow | undefined> {
     return this.retryPrimaryRace(() =>
       this.db.transaction(async (tx) => {
         const [current] = await this.lockChannelOf(tx, environmentId, id);
@@ -150,7 +189,14 @@ export class IntegrationRepository {
         await tx
           .update(integrations)
           .set({ primary: false, updatedAt: new Date() })
-          .where(and(live(environmentId), eq(integrations.channel, target.channel), eq(integrations.primary, true), ne(integrations.id, id)));
+          .where(
+            and(
+              live(environmentId),
+              eq(integrations.channel, target.channel),
+              eq(integrations.primary, true),
+              ne(integrations.id, id),
+            ),
+          );
         // Failover order afterwards: the new primary first, then the other active ones in their old order.
         const others = channelRows.filter((row) => row.active && row.id !== id);
         const ranked = [target, ...others];
@@ -178,7 +224,12 @@ export class IntegrationRepository {
       try {
         return await work();
       } catch (error) {
-        if (!isUniqueViolation(error) || violatedConstraint(error) !== PRIMARY_INDEX || attempt >= MAX_PRIMARY_RACE_RETRIES) throw error;
+        if (
+          !isUniqueViolation(error) ||
+          violatedConstraint(error) !== PRIMARY_INDEX ||
+          attempt >= MAX_PRIMARY_RACE_RETRIES
+        )
+          throw error;
       }
     }
   }
@@ -188,7 +239,10 @@ export class IntegrationRepository {
    * found). Returns [] when the integration does not exist in the environment.
    */
   private async lockChannelOf(tx: DbExecutor, environmentId: string, id: string): Promise<IntegrationRow[]> {
-    const [target] = await tx.select({ channel: integrations.channel }).from(integrations).where(and(live(environmentId), eq(integrations.id, id)));
+    const [target] = await tx
+      .select({ channel: integrations.channel })
+      .from(integrations)
+      .where(and(live(environmentId), eq(integrations.id, id)));
     if (!target) return [];
     const rows = await tx
       .select()
@@ -206,7 +260,12 @@ export class IntegrationRepository {
    * Email and sms always have a primary while one of their integrations is active: promotes the first
    * active one by priority when none is. Returns the row of `watchId` when that one was promoted.
    */
-  private async ensurePrimary(tx: DbExecutor, environmentId: string, channel: string, watchId?: string): Promise<IntegrationRow | undefined> {
+  private async ensurePrimary(
+    tx: DbExecutor,
+    environmentId: string,
+    channel: string,
+    watchId?: string,
+  ): Promise<IntegrationRow | undefined> {
     if (!CHANNELS_WITH_AUTOMATIC_PRIMARY.has(channel)) return undefined;
     const candidates = await tx
       .select()

@@ -23,7 +23,8 @@ export interface JobOutcome {
 }
 
 /** Jobs a runner may take: waiting to run, or waiting (delayed) and due at `now`. */
-const claimable = (now: Date) => sql`(jobs.status IN ('pending', 'queued') OR (jobs.status = 'delayed' AND (jobs.run_at IS NULL OR jobs.run_at <= ${now})))`;
+const claimable = (now: Date) =>
+  sql`(jobs.status IN ('pending', 'queued') OR (jobs.status = 'delayed' AND (jobs.run_at IS NULL OR jobs.run_at <= ${now})))`;
 
 /** Identifies the digest window a job belongs to. */
 export interface DigestKey {
@@ -39,23 +40,42 @@ export class JobRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async insertMany(rows: NewJobRow[], executor: DbExecutor = this.db): Promise<JobRow[]> {
-    return bulkInsert<NewJobRow, JobRow>(executor, jobs, rows, { onConflictDoNothing: ['notificationId', 'stepIndex'], returning: 'all' });
+    return bulkInsert<NewJobRow, JobRow>(executor, jobs, rows, {
+      onConflictDoNothing: ['notificationId', 'stepIndex'],
+      returning: 'all',
+    });
   }
 
   /**
    * The fan-out's write: rows completed by the values they share (the step and event), sent
    * once; returns what the fan-out enqueues of the rows inserted.
    */
-  async insertBatch(rows: Partial<NewJobRow>[], shared: Partial<NewJobRow>, executor: DbExecutor = this.db): Promise<Pick<JobRow, 'id' | 'environmentId' | 'status'>[]> {
-    return bulkInsert(executor, jobs, rows, { shared, onConflictDoNothing: ['notificationId', 'stepIndex'], returning: ['id', 'environmentId', 'status'] });
+  async insertBatch(
+    rows: Partial<NewJobRow>[],
+    shared: Partial<NewJobRow>,
+    executor: DbExecutor = this.db,
+  ): Promise<Pick<JobRow, 'id' | 'environmentId' | 'status'>[]> {
+    return bulkInsert(executor, jobs, rows, {
+      shared,
+      onConflictDoNothing: ['notificationId', 'stepIndex'],
+      returning: ['id', 'environmentId', 'status'],
+    });
   }
 
   async findById(environmentId: string, id: string, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
-    const [row] = await executor.select().from(jobs).where(and(eq(jobs.environmentId, environmentId), eq(jobs.id, id))).limit(1);
+    const [row] = await executor
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.id, id)))
+      .limit(1);
     return row;
   }
 
-  async findByNotification(environmentId: string, notificationId: string, executor: DbExecutor = this.db): Promise<JobRow[]> {
+  async findByNotification(
+    environmentId: string,
+    notificationId: string,
+    executor: DbExecutor = this.db,
+  ): Promise<JobRow[]> {
     return executor
       .select()
       .from(jobs)
@@ -99,7 +119,12 @@ export class JobRepository {
     return tableRows<JobRow>(jobs, result.rows);
   }
 
-  async update(environmentId: string, id: string, changes: JobChanges, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
+  async update(
+    environmentId: string,
+    id: string,
+    changes: JobChanges,
+    executor: DbExecutor = this.db,
+  ): Promise<JobRow | undefined> {
     const [row] = await executor
       .update(jobs)
       .set({ ...changes, updatedAt: new Date() })
@@ -112,10 +137,24 @@ export class JobRepository {
    * `update` of status, runAt, error and providerId for many jobs of one environment, in one
    * statement; returns the ids written (an unclaimed outcome whose row was taken meanwhile is not).
    */
-  async setOutcomes(environmentId: string, outcomes: JobOutcome[], now: Date, executor: DbExecutor = this.db): Promise<Set<string>> {
+  async setOutcomes(
+    environmentId: string,
+    outcomes: JobOutcome[],
+    now: Date,
+    executor: DbExecutor = this.db,
+  ): Promise<Set<string>> {
     if (outcomes.length === 0) return new Set();
     // One JSON array per outcome, like bulkInsert's rows.
-    const values = JSON.stringify(outcomes.map((o) => [o.id, o.status, o.runAt ?? null, o.error ?? null, o.providerId ?? null, o.unclaimed ?? false]));
+    const values = JSON.stringify(
+      outcomes.map((o) => [
+        o.id,
+        o.status,
+        o.runAt ?? null,
+        o.error ?? null,
+        o.providerId ?? null,
+        o.unclaimed ?? false,
+      ]),
+    );
     const result = await executor.execute<{ id: string }>(sql`
       UPDATE jobs SET status = v.status, run_at = COALESCE(v.run_at, jobs.run_at), error = COALESCE(v.error, jobs.error),
         provider_id = COALESCE(v.provider_id, jobs.provider_id), attempts = jobs.attempts + CASE WHEN v.unclaimed THEN 1 ELSE 0 END,
@@ -132,7 +171,13 @@ export class JobRepository {
   }
 
   /** Moves the listed jobs that are still in one of `from` to `status`; returns the moved rows. */
-  async transition(environmentId: string, ids: string[], from: JobStatus[], status: JobStatus, executor: DbExecutor = this.db): Promise<JobRow[]> {
+  async transition(
+    environmentId: string,
+    ids: string[],
+    from: JobStatus[],
+    status: JobStatus,
+    executor: DbExecutor = this.db,
+  ): Promise<JobRow[]> {
     if (ids.length === 0) return [];
     return executor
       .update(jobs)
@@ -142,7 +187,12 @@ export class JobRepository {
   }
 
   /** The jobs after `stepIndex` of a notification that have not started. */
-  async findPendingAfter(environmentId: string, notificationId: string, stepIndex: number, executor: DbExecutor = this.db): Promise<JobRow[]> {
+  async findPendingAfter(
+    environmentId: string,
+    notificationId: string,
+    stepIndex: number,
+    executor: DbExecutor = this.db,
+  ): Promise<JobRow[]> {
     return executor
       .select()
       .from(jobs)
@@ -158,11 +208,23 @@ export class JobRepository {
   }
 
   /** Moves the first pending job after `stepIndex` to `queued` in one statement; returns it, if any. */
-  async queueNext(environmentId: string, notificationId: string, stepIndex: number, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
+  async queueNext(
+    environmentId: string,
+    notificationId: string,
+    stepIndex: number,
+    executor: DbExecutor = this.db,
+  ): Promise<JobRow | undefined> {
     const next = executor
       .select({ id: jobs.id })
       .from(jobs)
-      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.notificationId, notificationId), gt(jobs.stepIndex, stepIndex), eq(jobs.status, 'pending')))
+      .where(
+        and(
+          eq(jobs.environmentId, environmentId),
+          eq(jobs.notificationId, notificationId),
+          gt(jobs.stepIndex, stepIndex),
+          eq(jobs.status, 'pending'),
+        ),
+      )
       .orderBy(asc(jobs.stepIndex))
       .limit(1);
     const [row] = await executor
@@ -211,7 +273,13 @@ export class JobRepository {
     return this.db
       .update(jobs)
       .set({ status: 'canceled', updatedAt: new Date() })
-      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.transactionId, transactionId), inArray(jobs.status, ['pending', 'queued', 'delayed'])))
+      .where(
+        and(
+          eq(jobs.environmentId, environmentId),
+          eq(jobs.transactionId, transactionId),
+          inArray(jobs.status, ['pending', 'queued', 'delayed']),
+        ),
+      )
       .returning();
   }
 
@@ -227,7 +295,11 @@ export class JobRepository {
   }
 
   /** The open digest window (a digest job waiting) for this key, if any. */
-  async findOpenDigest(environmentId: string, key: DigestKey, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
+  async findOpenDigest(
+    environmentId: string,
+    key: DigestKey,
+    executor: DbExecutor = this.db,
+  ): Promise<JobRow | undefined> {
     const [row] = await executor
       .select()
       .from(jobs)
@@ -238,7 +310,13 @@ export class JobRepository {
   }
 
   /** Whether another digest job of this key was created since `since` (backoff: "was there a recent event?"). */
-  async hasRecentDigest(environmentId: string, key: DigestKey, exceptJobId: string, since: Date, executor: DbExecutor = this.db): Promise<boolean> {
+  async hasRecentDigest(
+    environmentId: string,
+    key: DigestKey,
+    exceptJobId: string,
+    since: Date,
+    executor: DbExecutor = this.db,
+  ): Promise<boolean> {
     const rows = await executor
       .select({ id: jobs.id })
       .from(jobs)

@@ -52,7 +52,10 @@ export class MessageRepository {
 
   /** Exactly-once per (job, deliveryKey): rows that already exist are skipped and not returned. */
   async insertMany(rows: NewMessageRow[], executor: DbExecutor = this.db): Promise<MessageRow[]> {
-    return bulkInsert<NewMessageRow, MessageRow>(executor, messages, rows, { onConflictDoNothing: ['jobId', 'deliveryKey'], returning: 'all' });
+    return bulkInsert<NewMessageRow, MessageRow>(executor, messages, rows, {
+      onConflictDoNothing: ['jobId', 'deliveryKey'],
+      returning: 'all',
+    });
   }
 
   /** `insertMany` returning nothing: the step finisher's write. */
@@ -78,7 +81,12 @@ export class MessageRepository {
   }
 
   /** Page-numbered, newest first; one extra row tells whether another page exists (no COUNT). */
-  async list(environmentId: string, filter: MessageListFilter, page: number, limit: number): Promise<{ rows: MessageView[]; hasMore: boolean }> {
+  async list(
+    environmentId: string,
+    filter: MessageListFilter,
+    page: number,
+    limit: number,
+  ): Promise<{ rows: MessageView[]; hasMore: boolean }> {
     const conditions: (SQL | undefined)[] = [eq(messages.environmentId, environmentId), eq(messages.deleted, false)];
     if (filter.subscriberId) conditions.push(eq(messages.subscriberId, filter.subscriberId));
     if (filter.channel) conditions.push(eq(messages.channel, filter.channel));
@@ -87,7 +95,13 @@ export class MessageRepository {
   }
 
   /** A subscriber's in-app feed, newest first. */
-  async feed(environmentId: string, subscriberId: string, filter: FeedFilter, page: number, limit: number): Promise<{ rows: MessageView[]; hasMore: boolean }> {
+  async feed(
+    environmentId: string,
+    subscriberId: string,
+    filter: FeedFilter,
+    page: number,
+    limit: number,
+  ): Promise<{ rows: MessageView[]; hasMore: boolean }> {
     const conditions: (SQL | undefined)[] = [this.inApp(environmentId, subscriberId)];
     if (filter.read !== undefined) conditions.push(eq(messages.read, filter.read));
     if (filter.seen !== undefined) conditions.push(eq(messages.seen, filter.seen));
@@ -103,7 +117,13 @@ export class MessageRepository {
   }
 
   /** One UPDATE ... RETURNING for the whole id list; ids of other subscribers or channels match nothing. */
-  async markAs(environmentId: string, subscriberId: string, ids: string[], markAs: MarkAs, now: Date): Promise<MessageView[]> {
+  async markAs(
+    environmentId: string,
+    subscriberId: string,
+    ids: string[],
+    markAs: MarkAs,
+    now: Date,
+  ): Promise<MessageView[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .update(messages)
@@ -111,7 +131,10 @@ export class MessageRepository {
       .where(and(this.inApp(environmentId, subscriberId), inArray(messages.id, ids)))
       .returning();
     const order = new Map(ids.map((id, index) => [id, index]));
-    return this.withTriggerFields(environmentId, rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!));
+    return this.withTriggerFields(
+      environmentId,
+      rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!),
+    );
   }
 
   async softDelete(environmentId: string, id: string): Promise<boolean> {
@@ -132,7 +155,12 @@ export class MessageRepository {
     );
   }
 
-  private async page(environmentId: string, where: SQL | undefined, page: number, limit: number): Promise<{ rows: MessageView[]; hasMore: boolean }> {
+  private async page(
+    environmentId: string,
+    where: SQL | undefined,
+    page: number,
+    limit: number,
+  ): Promise<{ rows: MessageView[]; hasMore: boolean }> {
     const rows = await this.db
       .select()
       .from(messages)
@@ -145,7 +173,9 @@ export class MessageRepository {
 
   /** The rows with their notifications' trigger payload and overrides, read in one statement for all of them. */
   private async withTriggerFields(environmentId: string, rows: MessageRow[]): Promise<MessageView[]> {
-    const triggers = await findNotificationTriggers(this.db, environmentId, [...new Set(rows.map((row) => row.notificationId))]);
+    const triggers = await findNotificationTriggers(this.db, environmentId, [
+      ...new Set(rows.map((row) => row.notificationId)),
+    ]);
     return rows.map((row) => {
       const trigger = triggers.get(row.notificationId);
       return Object.assign(row, { payload: trigger?.payload ?? {}, overrides: trigger?.overrides ?? {} });

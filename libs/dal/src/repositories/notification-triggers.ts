@@ -36,7 +36,11 @@ interface TriggerRow {
  * shared by the notifications that name it: treat them as read-only. Notifications that do not exist
  * are missing from the map; one whose event is gone gets the empty fields.
  */
-export async function findNotificationTriggers(executor: DbExecutor, environmentId: string, notificationIds: string[]): Promise<Map<string, NotificationTrigger>> {
+export async function findNotificationTriggers(
+  executor: DbExecutor,
+  environmentId: string,
+  notificationIds: string[],
+): Promise<Map<string, NotificationTrigger>> {
   if (notificationIds.length === 0) return new Map();
   // Rows of two kinds in one round trip: (notification id, event id), then one row per distinct event.
   const result = await executor.execute<Record<string, unknown>>(sql`
@@ -71,4 +75,5 @@ export async function findNotificationTriggers(executor: DbExecutor, environment
   return found;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

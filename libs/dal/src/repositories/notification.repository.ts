@@ -24,11 +24,26 @@ export class NotificationRepository {
   /** Existing (event, subscriber) pairs are skipped and not returned. */
   async insertMany(rows: NotificationSeed[], executor: DbExecutor = this.db): Promise<NotificationRow[]> {
     const events = rows.flatMap(({ payload, eventId, environmentId, organizationId, transactionId, workflowId }) =>
-      payload === undefined ? [] : [{ id: eventId, environmentId, organizationId, transactionId, workflowId, request: { payload }, status: 'done' }],
+      payload === undefined
+        ? []
+        : [
+            {
+              id: eventId,
+              environmentId,
+              organizationId,
+              transactionId,
+              workflowId,
+              request: { payload },
+              status: 'done',
+            },
+          ],
     );
     if (events.length > 0) await executor.insert(triggerEvents).values(events).onConflictDoNothing();
     const notificationRows = rows.map(({ payload: _payload, ...row }) => row);
-    return bulkInsert<NewNotificationRow, NotificationRow>(executor, notifications, notificationRows, { onConflictDoNothing: ['eventId', 'subscriberId'], returning: 'all' });
+    return bulkInsert<NewNotificationRow, NotificationRow>(executor, notifications, notificationRows, {
+      onConflictDoNothing: ['eventId', 'subscriberId'],
+      returning: 'all',
+    });
   }
 
   /**
@@ -40,7 +55,11 @@ export class NotificationRepository {
     shared: Partial<NewNotificationRow>,
     executor: DbExecutor = this.db,
   ): Promise<Pick<NotificationRow, 'id' | 'subscriberId'>[]> {
-    return bulkInsert(executor, notifications, rows, { shared, onConflictDoNothing: ['eventId', 'subscriberId'], returning: ['id', 'subscriberId'] });
+    return bulkInsert(executor, notifications, rows, {
+      shared,
+      onConflictDoNothing: ['eventId', 'subscriberId'],
+      returning: ['id', 'subscriberId'],
+    });
   }
 
   async findById(environmentId: string, id: string): Promise<NotificationRow | undefined> {
@@ -81,7 +100,11 @@ export class NotificationRepository {
    * The payloads of the notifications folded into a digest whose master notification is
    * `digestedNotificationId`, oldest first: each from its trigger event ({} when the event is gone).
    */
-  async findDigestedPayloads(environmentId: string, digestedNotificationId: string, executor: DbExecutor = this.db): Promise<Record<string, unknown>[]> {
+  async findDigestedPayloads(
+    environmentId: string,
+    digestedNotificationId: string,
+    executor: DbExecutor = this.db,
+  ): Promise<Record<string, unknown>[]> {
     const result = await executor.execute<{ payload: Record<string, unknown> }>(sql`
       SELECT COALESCE(e.request -> 'payload', '{}'::jsonb) AS payload
       FROM notifications n
@@ -91,7 +114,12 @@ export class NotificationRepository {
     return result.rows.map((row) => row.payload);
   }
 
-  async markDigested(environmentId: string, ids: string[], digestedNotificationId: string, executor: DbExecutor = this.db): Promise<void> {
+  async markDigested(
+    environmentId: string,
+    ids: string[],
+    digestedNotificationId: string,
+    executor: DbExecutor = this.db,
+  ): Promise<void> {
     if (ids.length === 0) return;
     await executor
       .update(notifications)

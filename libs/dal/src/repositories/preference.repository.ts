@@ -41,7 +41,13 @@ export class PreferenceRepository {
     const [row] = await this.db
       .select()
       .from(preferences)
-      .where(and(eq(preferences.environmentId, environmentId), eq(preferences.subscriberId, subscriberId), isNull(preferences.workflowId)))
+      .where(
+        and(
+          eq(preferences.environmentId, environmentId),
+          eq(preferences.subscriberId, subscriberId),
+          isNull(preferences.workflowId),
+        ),
+      )
       .limit(1);
     return row;
   }
@@ -59,7 +65,15 @@ export class PreferenceRepository {
   ): Promise<PreferenceRow> {
     const [row] = await this.db
       .insert(preferences)
-      .values({ id: newId(), environmentId: scope.environmentId, organizationId: scope.organizationId, subscriberId, workflowId, channels, schedule: schedule ?? null })
+      .values({
+        id: newId(),
+        environmentId: scope.environmentId,
+        organizationId: scope.organizationId,
+        subscriberId,
+        workflowId,
+        channels,
+        schedule: schedule ?? null,
+      })
       .onConflictDoUpdate({
         target: [preferences.environmentId, preferences.subscriberId, preferences.workflowId],
         set: {

@@ -92,7 +92,10 @@ function foldChannels(channels: StoredChannelSettings[]): StoredChannelSettings[
   for (const entry of channels) {
     const key = `${entry.providerId}\u0000${entry._integrationId}`;
     const previous = byKey.get(key);
-    byKey.set(key, previous ? { ...previous, ...entry, credentials: { ...previous.credentials, ...entry.credentials } } : entry);
+    byKey.set(
+      key,
+      previous ? { ...previous, ...entry, credentials: { ...previous.credentials, ...entry.credentials } } : entry,
+    );
   }
   return [...byKey.values()];
 }
@@ -102,7 +105,9 @@ function collapse(inputs: SubscriberUpsertInput[]): SubscriberUpsertInput[] {
   const byId = new Map<string, SubscriberUpsertInput>();
   for (const input of inputs) {
     const previous = byId.get(input.subscriberId);
-    const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as SubscriberUpsertInput;
+    const defined = Object.fromEntries(
+      Object.entries(input).filter(([, value]) => value !== undefined),
+    ) as SubscriberUpsertInput;
     const channels = [...(previous?.channels ?? []), ...(input.channels ?? [])];
     const merged = { ...previous, ...defined };
     if (previous?.channels || input.channels) merged.channels = foldChannels(channels);
@@ -127,7 +132,13 @@ export class SubscriberRepository {
     const [row] = await this.db
       .select()
       .from(subscribers)
-      .where(and(eq(subscribers.environmentId, environmentId), eq(subscribers.subscriberId, subscriberId), eq(subscribers.deleted, false)))
+      .where(
+        and(
+          eq(subscribers.environmentId, environmentId),
+          eq(subscribers.subscriberId, subscriberId),
+          eq(subscribers.deleted, false),
+        ),
+      )
       .limit(1);
     return row;
   }
@@ -150,7 +161,11 @@ export class SubscriberRepository {
     return tableRows<SubscriberRow>(subscribers, result.rows);
   }
 
-  async upsertMany(scope: SubscriberScope, inputs: SubscriberUpsertInput[], options: UpsertOptions = {}): Promise<SubscriberRow[]> {
+  async upsertMany(
+    scope: SubscriberScope,
+    inputs: SubscriberUpsertInput[],
+    options: UpsertOptions = {},
+  ): Promise<SubscriberRow[]> {
     return (await this.upsertManyDetailed(scope, inputs, options)).map((result) => result.row);
   }
 
@@ -159,10 +174,15 @@ export class SubscriberRepository {
    * parameter so the update can tell an absent key (keep) from a null (clear); the update always
    * runs so every row is returned, but __v and updatedAt move only when something changed.
    */
-  async upsertManyDetailed(scope: SubscriberScope, inputs: SubscriberUpsertInput[], { restoreDeleted = true }: UpsertOptions = {}): Promise<SubscriberUpsertResult[]> {
+  async upsertManyDetailed(
+    scope: SubscriberScope,
+    inputs: SubscriberUpsertInput[],
+    { restoreDeleted = true }: UpsertOptions = {},
+  ): Promise<SubscriberUpsertResult[]> {
     const batch = collapse(inputs).map((input) => ({ ...input, id: newId() }));
     if (batch.length === 0) return [];
-    const pick = (field: string) => sql`CASE WHEN i.raw ? ${field} THEN i.raw->>${field} ELSE subscribers.${sql.raw(columnOf(field))} END`;
+    const pick = (field: string) =>
+      sql`CASE WHEN i.raw ? ${field} THEN i.raw->>${field} ELSE subscribers.${sql.raw(columnOf(field))} END`;
     const assignments = SCALAR_FIELDS.map(([field]) => pick(field));
     const result = await this.db.execute(sql`
       WITH input AS (
@@ -170,12 +190,18 @@ export class SubscriberRepository {
       )
       INSERT INTO subscribers AS subscribers (id, environment_id, organization_id, subscriber_id, first_name, last_name, email, phone, avatar, locale, timezone, data, channels)
       SELECT (raw->>'id')::uuid, ${scope.environmentId}::uuid, ${scope.organizationId}::uuid, subscriber_id,
-        ${sql.join(SCALAR_FIELDS.map(([field]) => sql`raw->>${field}`), sql`, `)},
+        ${sql.join(
+          SCALAR_FIELDS.map(([field]) => sql`raw->>${field}`),
+          sql`, `,
+        )},
         nullif(raw->'data', 'null'::jsonb), coalesce(raw->'channels', '[]'::jsonb)
       FROM input
       ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET
         (${sql.raw(SCALAR_FIELDS.map(([, column]) => column).join(', '))}, data, channels, deleted, version, updated_at) = (
-          SELECT ${sql.join(SCALAR_FIELDS.map(([, column]) => sql`m.${sql.raw(column)}`), sql`, `)}, m.data, m.channels, false,
+          SELECT ${sql.join(
+            SCALAR_FIELDS.map(([, column]) => sql`m.${sql.raw(column)}`),
+            sql`, `,
+          )}, m.data, m.channels, false,
             CASE WHEN m.changed THEN subscribers.version + 1 ELSE subscribers.version END,
             CASE WHEN m.changed THEN now() ELSE subscribers.updated_at END
           FROM (
@@ -195,11 +221,18 @@ export class SubscriberRepository {
         )
       ${restoreDeleted ? sql`` : sql`WHERE NOT subscribers.deleted`}
       RETURNING subscribers.*, (xmax = 0) AS inserted`);
-    return (result.rows as Record<string, unknown>[]).map((raw) => ({ row: toRow(raw), created: raw.inserted === true }));
+    return (result.rows as Record<string, unknown>[]).map((raw) => ({
+      row: toRow(raw),
+      created: raw.inserted === true,
+    }));
   }
 
   /** PATCH semantics on one live subscriber; undefined when it does not exist or is deleted. */
-  async update(environmentId: string, subscriberId: string, input: Omit<SubscriberUpsertInput, 'subscriberId'>): Promise<SubscriberRow | undefined> {
+  async update(
+    environmentId: string,
+    subscriberId: string,
+    input: Omit<SubscriberUpsertInput, 'subscriberId'>,
+  ): Promise<SubscriberRow | undefined> {
     const existing = await this.findBySubscriberId(environmentId, subscriberId);
     if (!existing) return undefined;
     const [result] = await this.upsertManyDetailed(existing, [{ ...input, subscriberId }], { restoreDeleted: false });
@@ -207,7 +240,11 @@ export class SubscriberRepository {
   }
 
   /** Merges one channel entry into a live subscriber's channels in a single UPDATE. */
-  async mergeChannel(environmentId: string, subscriberId: string, entry: StoredChannelSettings): Promise<SubscriberRow | undefined> {
+  async mergeChannel(
+    environmentId: string,
+    subscriberId: string,
+    entry: StoredChannelSettings,
+  ): Promise<SubscriberRow | undefined> {
     const merged = mergeChannelsSql(sql`${subscribers.channels}`, sql`${JSON.stringify([entry])}::jsonb`);
     const [row] = await this.db
       .update(subscribers)
@@ -221,7 +258,12 @@ export class SubscriberRepository {
     return row;
   }
 
-  async setOnline(environmentId: string, subscriberId: string, isOnline: boolean, at: Date): Promise<SubscriberRow | undefined> {
+  async setOnline(
+    environmentId: string,
+    subscriberId: string,
+    isOnline: boolean,
+    at: Date,
+  ): Promise<SubscriberRow | undefined> {
     const [row] = await this.db
       .update(subscribers)
       .set({ isOnline, lastOnlineAt: at, version: sql`${subscribers.version} + 1`, updatedAt: sql`now()` })
@@ -240,8 +282,15 @@ export class SubscriberRepository {
   }
 
   /** Newest first; fetches one extra row to know whether another page exists. */
-  async list(environmentId: string, filter: SubscriberListFilter, cursor: SubscriberCursor): Promise<{ rows: SubscriberRow[]; hasMore: boolean }> {
-    const conditions: (SQL | undefined)[] = [eq(subscribers.environmentId, environmentId), eq(subscribers.deleted, false)];
+  async list(
+    environmentId: string,
+    filter: SubscriberListFilter,
+    cursor: SubscriberCursor,
+  ): Promise<{ rows: SubscriberRow[]; hasMore: boolean }> {
+    const conditions: (SQL | undefined)[] = [
+      eq(subscribers.environmentId, environmentId),
+      eq(subscribers.deleted, false),
+    ];
     if (filter.email) conditions.push(ilike(subscribers.email, `%${escapeLike(filter.email)}%`));
     if (filter.phone) conditions.push(ilike(subscribers.phone, `%${escapeLike(filter.phone)}%`));
     if (filter.subscriberId) conditions.push(ilike(subscribers.subscriberId, `%${escapeLike(filter.subscriberId)}%`));
@@ -273,7 +322,12 @@ export class SubscriberRepository {
    * (a concurrent credentials PATCH is not overwritten); the version moves only when the token was there.
    * Returns whether it was removed.
    */
-  async removeDeviceToken(environmentId: string, subscriberInternalId: string, integrationId: string, token: string): Promise<boolean> {
+  async removeDeviceToken(
+    environmentId: string,
+    subscriberInternalId: string,
+    integrationId: string,
+    token: string,
+  ): Promise<boolean> {
     const tokenJson = sql`jsonb_build_array(${token}::text)`;
     const rows = await this.db
       .update(subscribers)
@@ -302,7 +356,11 @@ export class SubscriberRepository {
   }
 
   private live(environmentId: string, subscriberId: string): SQL | undefined {
-    return and(eq(subscribers.environmentId, environmentId), eq(subscribers.subscriberId, subscriberId), eq(subscribers.deleted, false));
+    return and(
+      eq(subscribers.environmentId, environmentId),
+      eq(subscribers.subscriberId, subscriberId),
+      eq(subscribers.deleted, false),
+    );
   }
 }
 

@@ -20,7 +20,8 @@ function planOf(table: PgTable): ColumnPlan[] {
       key,
       name: column.name,
       type: column.getSQLType(),
-      fallback: column.default === undefined ? undefined : is(column.default, SQL) ? column.default : sql`${column.default}`,
+      fallback:
+        column.default === undefined ? undefined : is(column.default, SQL) ? column.default : sql`${column.default}`,
       isDate: column.dataType === 'date',
     }));
     plans.set(table, plan);
@@ -80,13 +81,15 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
   for (const row of rows) for (const key in row) if (row[key] !== undefined) present.add(key);
   if (rows.length > 1) {
     for (const key of present) {
-      if (key !== 'id' && shared[key] === undefined && rows.every((row) => sameValue(row[key], rows[0][key]))) shared[key] = rows[0][key];
+      if (key !== 'id' && shared[key] === undefined && rows.every((row) => sameValue(row[key], rows[0][key])))
+        shared[key] = rows[0][key];
     }
   }
   const fromRows = plan.filter((column) => present.has(column.key) && shared[column.key] === undefined);
   const fromShared = plan.filter((column) => shared[column.key] !== undefined);
   const columns = [...fromRows, ...fromShared];
-  const fromRow = (column: ColumnPlan, index: number) => (column.fallback ? sql`COALESCE(${element(column, index)}, ${column.fallback})` : element(column, index));
+  const fromRow = (column: ColumnPlan, index: number) =>
+    column.fallback ? sql`COALESCE(${element(column, index)}, ${column.fallback})` : element(column, index);
   // One bind parameter each (sql.param: Drizzle would spread an array into a list); jsonb goes as
   // JSON text, since pg would send a JS array as a PostgreSQL array literal.
   const once = (column: ColumnPlan) => {
@@ -96,14 +99,29 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
   };
   const byKey = new Map(plan.map((column) => [column.key, column]));
   const conflict = options.onConflictDoNothing
-    ? sql` ON CONFLICT (${sql.join(options.onConflictDoNothing.map((key) => sql.identifier(byKey.get(key)!.name)), sql`, `)}) DO NOTHING`
+    ? sql` ON CONFLICT (${sql.join(
+        options.onConflictDoNothing.map((key) => sql.identifier(byKey.get(key)!.name)),
+        sql`, `,
+      )}) DO NOTHING`
     : sql``;
   const returned = options.returning === 'all' ? plan : (options.returning ?? []).map((key) => byKey.get(key)!);
-  const returning = returned.length > 0 ? sql` RETURNING ${sql.join(returned.map((column) => sql`${sql.identifier(column.name)} AS ${sql.identifier(column.key)}`), sql`, `)}` : sql``;
+  const returning =
+    returned.length > 0
+      ? sql` RETURNING ${sql.join(
+          returned.map((column) => sql`${sql.identifier(column.name)} AS ${sql.identifier(column.key)}`),
+          sql`, `,
+        )}`
+      : sql``;
   const result = await executor.execute<Record<string, unknown>>(sql`
-    INSERT INTO ${table} (${sql.join(columns.map((column) => sql.identifier(column.name)), sql`, `)})
+    INSERT INTO ${table} (${sql.join(
+      columns.map((column) => sql.identifier(column.name)),
+      sql`, `,
+    )})
     SELECT ${sql.join([...fromRows.map(fromRow), ...fromShared.map(once)], sql`, `)}
-    FROM jsonb_array_elements(${rowsJson(rows, fromRows.map((column) => column.key))}::jsonb) AS r${conflict}${returning}`);
+    FROM jsonb_array_elements(${rowsJson(
+      rows,
+      fromRows.map((column) => column.key),
+    )}::jsonb) AS r${conflict}${returning}`);
   return withDates(returned, result.rows) as Returned[];
 }
 
@@ -111,7 +129,8 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
 function withDates(columns: ColumnPlan[], rows: Record<string, unknown>[]): Record<string, unknown>[] {
   const dates = columns.filter((column) => column.isDate);
   for (const row of rows) {
-    for (const column of dates) if (typeof row[column.key] === 'string') row[column.key] = new Date(row[column.key] as string);
+    for (const column of dates)
+      if (typeof row[column.key] === 'string') row[column.key] = new Date(row[column.key] as string);
   }
   return rows;
 }
@@ -125,7 +144,10 @@ const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
  */
 export function selectListText(table: PgTable, alias: string): string {
   return planOf(table)
-    .map((column) => `${quoted(alias)}.${quoted(column.name)}${column.type === 'jsonb' ? '::text' : ''} AS ${quoted(column.key)}`)
+    .map(
+      (column) =>
+        `${quoted(alias)}.${quoted(column.name)}${column.type === 'jsonb' ? '::text' : ''} AS ${quoted(column.key)}`,
+    )
     .join(', ');
 }
 

@@ -15,9 +15,15 @@ export class TenantRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   /** Returns undefined when the identifier is taken in this environment. */
-  async create(scope: TenantScope, values: { identifier: string; name: string; data?: Record<string, unknown> | null }): Promise<TenantRow | undefined> {
+  async create(
+    scope: TenantScope,
+    values: { identifier: string; name: string; data?: Record<string, unknown> | null },
+  ): Promise<TenantRow | undefined> {
     try {
-      const [row] = await this.db.insert(tenants).values({ id: newId(), ...scope, ...values }).returning();
+      const [row] = await this.db
+        .insert(tenants)
+        .values({ id: newId(), ...scope, ...values })
+        .returning();
       return row;
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
@@ -58,7 +64,13 @@ export class TenantRepository {
   async list(environmentId: string, page: number, limit: number): Promise<{ rows: TenantRow[]; total: number }> {
     const where = eq(tenants.environmentId, environmentId);
     const [rows, [{ total }]] = await Promise.all([
-      this.db.select().from(tenants).where(where).orderBy(desc(tenants.createdAt), desc(tenants.id)).limit(limit).offset(page * limit),
+      this.db
+        .select()
+        .from(tenants)
+        .where(where)
+        .orderBy(desc(tenants.createdAt), desc(tenants.id))
+        .limit(limit)
+        .offset(page * limit),
       this.db.select({ total: count() }).from(tenants).where(where),
     ]);
     return { rows, total };

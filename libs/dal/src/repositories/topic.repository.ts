@@ -75,7 +75,11 @@ export class TopicRepository {
     return rows.length > 0;
   }
 
-  async list(environmentId: string, filter: { key?: string; name?: string }, cursor: KeysetCursor): Promise<{ rows: TopicRow[]; hasMore: boolean }> {
+  async list(
+    environmentId: string,
+    filter: { key?: string; name?: string },
+    cursor: KeysetCursor,
+  ): Promise<{ rows: TopicRow[]; hasMore: boolean }> {
     const conditions: (SQL | undefined)[] = [eq(topics.environmentId, environmentId)];
     if (filter.key) conditions.push(ilike(topics.key, `%${escapeLike(filter.key)}%`));
     if (filter.name) conditions.push(ilike(topics.name, `%${escapeLike(filter.name)}%`));
@@ -111,13 +115,24 @@ export class TopicRepository {
           inArray(topicSubscribers.subscriberId, subscriberIds),
         ),
       )
-      .returning({ subscriberId: topicSubscribers.subscriberId, externalSubscriberId: topicSubscribers.externalSubscriberId });
+      .returning({
+        subscriberId: topicSubscribers.subscriberId,
+        externalSubscriberId: topicSubscribers.externalSubscriberId,
+      });
   }
 
   /** Fan-out pages: keyset over the (topic_id, subscriber_id) primary key, so page N costs what page 1 costs. */
-  async listMemberPage(environmentId: string, topicId: string, afterSubscriberId: string | undefined, limit: number): Promise<TopicMember[]> {
+  async listMemberPage(
+    environmentId: string,
+    topicId: string,
+    afterSubscriberId: string | undefined,
+    limit: number,
+  ): Promise<TopicMember[]> {
     return this.db
-      .select({ subscriberId: topicSubscribers.subscriberId, externalSubscriberId: topicSubscribers.externalSubscriberId })
+      .select({
+        subscriberId: topicSubscribers.subscriberId,
+        externalSubscriberId: topicSubscribers.externalSubscriberId,
+      })
       .from(topicSubscribers)
       .where(
         and(
@@ -134,7 +149,12 @@ export class TopicRepository {
    * `listMemberPage` with each member's liveness, in one statement: the page keeps every member (the
    * keyset must move over deleted ones too) and tells which may receive.
    */
-  async listFanOutPage(environmentId: string, topicId: string, afterSubscriberId: string | undefined, limit: number): Promise<FanOutMember[]> {
+  async listFanOutPage(
+    environmentId: string,
+    topicId: string,
+    afterSubscriberId: string | undefined,
+    limit: number,
+  ): Promise<FanOutMember[]> {
     const result = await this.db.execute<Record<string, unknown>>(sql`
       SELECT m.subscriber_id AS "subscriberId", m.external_subscriber_id AS "externalSubscriberId",
         -- A scalar subquery runs per member of the page, by key; a join (or EXISTS) was planned as a
@@ -148,7 +168,11 @@ export class TopicRepository {
   }
 
   /** The API listing: same keyset, both directions, joined to the page's subscribers by primary key. */
-  async listMemberDetails(environmentId: string, topicId: string, cursor: KeysetCursor): Promise<{ rows: TopicMemberDetail[]; hasMore: boolean }> {
+  async listMemberDetails(
+    environmentId: string,
+    topicId: string,
+    cursor: KeysetCursor,
+  ): Promise<{ rows: TopicMemberDetail[]; hasMore: boolean }> {
     const rows = await this.db
       .select({
         subscriberId: topicSubscribers.subscriberId,

@@ -47,7 +47,11 @@ export class TriggerEventRepository {
   private async insertForEnvironment(rows: NewTriggerEventRow[]): Promise<StoredEventRef[]> {
     const { environmentId, organizationId } = rows[0];
     const json = JSON.stringify(rows.map((row) => [row.id, row.transactionId, row.workflowId, row.request]));
-    const result = await this.db.$client.query<{ id: string; environment_id: string }>(INSERT_EVENTS, [environmentId, organizationId, json]);
+    const result = await this.db.$client.query<{ id: string; environment_id: string }>(INSERT_EVENTS, [
+      environmentId,
+      organizationId,
+      json,
+    ]);
     return result.rows.map((row) => ({ id: row.id, environmentId: row.environment_id }));
   }
 
@@ -68,7 +72,12 @@ export class TriggerEventRepository {
       .where(and(eq(triggerEvents.environmentId, environmentId), inArray(triggerEvents.transactionId, transactionIds)));
   }
 
-  async setStatus(environmentId: string, id: string, status: TriggerEventStatus, error: string | null = null): Promise<void> {
+  async setStatus(
+    environmentId: string,
+    id: string,
+    status: TriggerEventStatus,
+    error: string | null = null,
+  ): Promise<void> {
     await this.db
       .update(triggerEvents)
       .set({ status, error, updatedAt: new Date() })
@@ -80,11 +89,23 @@ export class TriggerEventRepository {
    * so); also refreshes updatedAt, the fan-out's heartbeat. Inside a chunk's transaction the row lock
    * orders the chunk against a concurrent cancel. Returns whether the event moved.
    */
-  async transition(environmentId: string, id: string, from: TriggerEventStatus[], to: TriggerEventStatus, executor: DbExecutor = this.db): Promise<boolean> {
+  async transition(
+    environmentId: string,
+    id: string,
+    from: TriggerEventStatus[],
+    to: TriggerEventStatus,
+    executor: DbExecutor = this.db,
+  ): Promise<boolean> {
     const rows = await executor
       .update(triggerEvents)
       .set({ status: to, updatedAt: new Date() })
-      .where(and(eq(triggerEvents.environmentId, environmentId), eq(triggerEvents.id, id), inArray(triggerEvents.status, from)))
+      .where(
+        and(
+          eq(triggerEvents.environmentId, environmentId),
+          eq(triggerEvents.id, id),
+          inArray(triggerEvents.status, from),
+        ),
+      )
       .returning({ id: triggerEvents.id });
     return rows.length > 0;
   }
@@ -93,11 +114,21 @@ export class TriggerEventRepository {
    * The fan-out's start: moves a `received` (or re-run `processing`) event to `processing` and
    * returns it, in one statement; a canceled, finished or missing event is not returned.
    */
-  async startProcessing(environmentId: string, id: string, executor: DbExecutor = this.db): Promise<TriggerEventRow | undefined> {
+  async startProcessing(
+    environmentId: string,
+    id: string,
+    executor: DbExecutor = this.db,
+  ): Promise<TriggerEventRow | undefined> {
     const [row] = await executor
       .update(triggerEvents)
       .set({ status: 'processing', updatedAt: new Date() })
-      .where(and(eq(triggerEvents.environmentId, environmentId), eq(triggerEvents.id, id), inArray(triggerEvents.status, ['received', 'processing'])))
+      .where(
+        and(
+          eq(triggerEvents.environmentId, environmentId),
+          eq(triggerEvents.id, id),
+          inArray(triggerEvents.status, ['received', 'processing']),
+        ),
+      )
       .returning();
     return row;
   }
@@ -108,7 +139,11 @@ export class TriggerEventRepository {
       .update(triggerEvents)
       .set({ status: 'canceled', updatedAt: new Date() })
       .where(
-        and(eq(triggerEvents.environmentId, environmentId), eq(triggerEvents.transactionId, transactionId), inArray(triggerEvents.status, ['received', 'processing'])),
+        and(
+          eq(triggerEvents.environmentId, environmentId),
+          eq(triggerEvents.transactionId, transactionId),
+          inArray(triggerEvents.status, ['received', 'processing']),
+        ),
       )
       .returning({ id: triggerEvents.id });
     return rows.length > 0;
@@ -120,7 +155,11 @@ export class TriggerEventRepository {
    * heartbeat since before `processingBefore` (their worker died). Touches them so the next sweep
    * waits again.
    */
-  async claimStale(receivedBefore: Date, processingBefore: Date, limit: number): Promise<Pick<TriggerEventRow, 'id' | 'environmentId'>[]> {
+  async claimStale(
+    receivedBefore: Date,
+    processingBefore: Date,
+    limit: number,
+  ): Promise<Pick<TriggerEventRow, 'id' | 'environmentId'>[]> {
     const stale = await this.db
       .select({ id: triggerEvents.id })
       .from(triggerEvents)
@@ -136,12 +175,24 @@ export class TriggerEventRepository {
     return this.db
       .update(triggerEvents)
       .set({ updatedAt: new Date() })
-      .where(and(inArray(triggerEvents.id, stale.map((row) => row.id)), inArray(triggerEvents.status, ['received', 'processing'])))
+      .where(
+        and(
+          inArray(
+            triggerEvents.id,
+            stale.map((row) => row.id),
+          ),
+          inArray(triggerEvents.status, ['received', 'processing']),
+        ),
+      )
       .returning({ id: triggerEvents.id, environmentId: triggerEvents.environmentId });
   }
 
   /** `startProcessing` for many events of one environment, in one statement (the worker fans out many small events at once). */
-  async startProcessingMany(environmentId: string, ids: string[], executor: DbExecutor = this.db): Promise<TriggerEventRow[]> {
+  async startProcessingMany(
+    environmentId: string,
+    ids: string[],
+    executor: DbExecutor = this.db,
+  ): Promise<TriggerEventRow[]> {
     if (ids.length === 0) return [];
     const result = await executor.execute<Record<string, unknown>>(sql`
       UPDATE trigger_events SET status = 'processing', updated_at = ${new Date()}
@@ -152,7 +203,13 @@ export class TriggerEventRepository {
   }
 
   /** `transition` for many events of one environment, in one statement; returns the ids moved. */
-  async transitionMany(environmentId: string, ids: string[], from: TriggerEventStatus[], to: TriggerEventStatus, executor: DbExecutor = this.db): Promise<Set<string>> {
+  async transitionMany(
+    environmentId: string,
+    ids: string[],
+    from: TriggerEventStatus[],
+    to: TriggerEventStatus,
+    executor: DbExecutor = this.db,
+  ): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const result = await executor.execute<{ id: string }>(sql`
       UPDATE trigger_events SET status = ${to}, updated_at = ${new Date()}

@@ -3,14 +3,23 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'dr
 import { isId, newId } from '#common';
 import { isUniqueViolation, type Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { notificationGroups, workflows, type NewWorkflowRow, type NotificationGroupRow, type WorkflowRow } from '../schema/index.js';
+import {
+  notificationGroups,
+  workflows,
+  type NewWorkflowRow,
+  type NotificationGroupRow,
+  type WorkflowRow,
+} from '../schema/index.js';
 
 export interface WorkflowScope {
   environmentId: string;
   organizationId: string;
 }
 
-export type WorkflowValues = Omit<NewWorkflowRow, 'id' | 'environmentId' | 'organizationId' | 'createdAt' | 'updatedAt' | 'deleted' | 'deletedAt' | 'deletedBy'>;
+export type WorkflowValues = Omit<
+  NewWorkflowRow,
+  'id' | 'environmentId' | 'organizationId' | 'createdAt' | 'updatedAt' | 'deleted' | 'deletedAt' | 'deletedBy'
+>;
 export type WorkflowChanges = Partial<WorkflowValues>;
 
 /**
@@ -52,11 +61,24 @@ export class WorkflowRepository {
   }
 
   /** Newest first; `query` matches the name or the trigger identifier, case-insensitively. */
-  async list(environmentId: string, page: number, limit: number, query?: string): Promise<{ rows: WorkflowRow[]; total: number }> {
+  async list(
+    environmentId: string,
+    page: number,
+    limit: number,
+    query?: string,
+  ): Promise<{ rows: WorkflowRow[]; total: number }> {
     const pattern = query ? `%${escapeLike(query)}%` : undefined;
-    const where = pattern ? and(live(environmentId), or(ilike(workflows.name, pattern), ilike(workflows.identifier, pattern))) : live(environmentId);
+    const where = pattern
+      ? and(live(environmentId), or(ilike(workflows.name, pattern), ilike(workflows.identifier, pattern)))
+      : live(environmentId);
     const [rows, [{ total }]] = await Promise.all([
-      this.db.select().from(workflows).where(where).orderBy(desc(workflows.createdAt), desc(workflows.id)).limit(limit).offset(page * limit),
+      this.db
+        .select()
+        .from(workflows)
+        .where(where)
+        .orderBy(desc(workflows.createdAt), desc(workflows.id))
+        .limit(limit)
+        .offset(page * limit),
       this.db.select({ total: count() }).from(workflows).where(where),
     ]);
     return { rows, total };
@@ -65,7 +87,10 @@ export class WorkflowRepository {
   /** Returns undefined when the trigger identifier is taken in this environment. */
   async create(scope: WorkflowScope, values: WorkflowValues): Promise<WorkflowRow | undefined> {
     try {
-      const [row] = await this.db.insert(workflows).values({ id: newId(), ...scope, ...values }).returning();
+      const [row] = await this.db
+        .insert(workflows)
+        .values({ id: newId(), ...scope, ...values })
+        .returning();
       return row;
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
@@ -108,7 +133,10 @@ export class WorkflowRepository {
 
   /** The group of that name, created on first use (concurrent creators end up with the same row). */
   async findOrCreateGroup(scope: WorkflowScope, name: string): Promise<NotificationGroupRow> {
-    await this.db.insert(notificationGroups).values({ id: newId(), ...scope, name }).onConflictDoNothing();
+    await this.db
+      .insert(notificationGroups)
+      .values({ id: newId(), ...scope, name })
+      .onConflictDoNothing();
     const [row] = await this.db
       .select()
       .from(notificationGroups)

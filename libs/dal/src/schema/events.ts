@@ -37,11 +37,23 @@ export const notifications = pgTable(
     subscriberId: uuid('subscriber_id').notNull(),
     workflowId: uuid('workflow_id').notNull(),
     transactionId: text('transaction_id').notNull(),
-    channels: text('channels').array().notNull().default(sql`'{}'::text[]`),
+    channels: text('channels')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     to: jsonb('to').$type<unknown>(),
-    topics: jsonb('topics').$type<{ _topicId: string; topicKey: string }[]>().notNull().default(sql`'[]'::jsonb`),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-    controls: jsonb('controls').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    topics: jsonb('topics')
+      .$type<{ _topicId: string; topicKey: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    controls: jsonb('controls')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     digestedNotificationId: uuid('digested_notification_id'),
     ...timestamps(),
   },

@@ -12,11 +12,17 @@ export const integrations = pgTable(
     channel: text('channel').notNull(),
     /** AES-256-GCM envelope of the credentials object: never plaintext at rest. */
     credentials: text('credentials').notNull(),
-    configurations: jsonb('configurations').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    configurations: jsonb('configurations')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     active: boolean('active').notNull().default(true),
     primary: boolean('primary').notNull().default(false),
     priority: integer('priority').notNull().default(0),
-    conditions: jsonb('conditions').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    conditions: jsonb('conditions')
+      .$type<unknown[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     deleted: boolean('deleted').notNull().default(false),
     deletedAt: tz('deleted_at'),
     deletedBy: text('deleted_by'),
@@ -24,7 +30,9 @@ export const integrations = pgTable(
   },
   (t) => [
     // Soft-deleted integrations free their identifier, as workflows do.
-    uniqueIndex('integrations_env_identifier_uq').on(t.environmentId, t.identifier).where(sql`NOT ${t.deleted}`),
+    uniqueIndex('integrations_env_identifier_uq')
+      .on(t.environmentId, t.identifier)
+      .where(sql`NOT ${t.deleted}`),
     // At most one primary per (environment, channel): the database enforces what set-primary promises.
     uniqueIndex('integrations_env_channel_primary_uq')
       .on(t.environmentId, t.channel)

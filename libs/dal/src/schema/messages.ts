@@ -19,12 +19,18 @@ export const messages = pgTable(
     subject: text('subject'),
     title: text('title'),
     content: jsonb('content').$type<string | unknown[] | null>(),
-    cta: jsonb('cta').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    cta: jsonb('cta')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     read: boolean('read').notNull().default(false),
     seen: boolean('seen').notNull().default(false),
     lastReadDate: tz('last_read_date'),
     lastSeenDate: tz('last_seen_date'),
-    deliveredAt: text('delivered_at').array().notNull().default(sql`'{}'::text[]`),
+    deliveredAt: text('delivered_at')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     snoozedUntil: tz('snoozed_until'),
     status: text('status').notNull().default('sent'),
     errorId: text('error_id'),
@@ -34,7 +40,10 @@ export const messages = pgTable(
     email: text('email'),
     phone: text('phone'),
     directWebhookUrl: text('direct_webhook_url'),
-    contextKeys: text('context_keys').array().notNull().default(sql`'{}'::text[]`),
+    contextKeys: text('context_keys')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     feedId: text('feed_id'),
     deleted: boolean('deleted').notNull().default(false),
     ...timestamps(),
@@ -42,7 +51,12 @@ export const messages = pgTable(
   (t) => [
     // Exactly-once rows: a re-run step job finds its message instead of creating another.
     uniqueIndex('messages_job_delivery_uq').on(t.jobId, t.deliveryKey),
-    index('messages_env_subscriber_channel_created_idx').on(t.environmentId, t.subscriberId, t.channel, t.createdAt.desc()),
+    index('messages_env_subscriber_channel_created_idx').on(
+      t.environmentId,
+      t.subscriberId,
+      t.channel,
+      t.createdAt.desc(),
+    ),
     index('messages_env_transaction_idx').on(t.environmentId, t.transactionId),
   ],
 );
@@ -60,7 +74,10 @@ export const idempotencyKeys = pgTable(
     expiresAt: tz('expires_at').notNull(),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('idempotency_keys_env_key_uq').on(t.environmentId, t.key), index('idempotency_keys_expires_idx').on(t.expiresAt)],
+  (t) => [
+    uniqueIndex('idempotency_keys_env_key_uq').on(t.environmentId, t.key),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
 );
 
 export type MessageRow = typeof messages.$inferSelect;

@@ -11,7 +11,9 @@ export const environments = pgTable(
   'environments',
   {
     id: uuid('id').primaryKey(),
-    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     name: text('name').notNull(),
     ...timestamps(),
   },
@@ -22,8 +24,12 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: uuid('id').primaryKey(),
-    environmentId: uuid('environment_id').notNull().references(() => environments.id),
-    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    environmentId: uuid('environment_id')
+      .notNull()
+      .references(() => environments.id),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     /** sha256 hex of the key: the raw key is never stored. */
     keyHash: text('key_hash').notNull(),
     /** First characters of the key, so a person can tell keys apart. */

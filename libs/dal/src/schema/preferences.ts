@@ -15,11 +15,18 @@ export const preferences = pgTable(
     subscriberId: uuid('subscriber_id').notNull(),
     /** null = the subscriber's global preference. */
     workflowId: uuid('workflow_id'),
-    channels: jsonb('channels').$type<Record<string, boolean>>().notNull().default(sql`'{}'::jsonb`),
+    channels: jsonb('channels')
+      .$type<Record<string, boolean>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     schedule: jsonb('schedule').$type<StoredSchedule | null>(),
     ...timestamps(),
   },
-  (t) => [unique('preferences_env_subscriber_workflow_uq').on(t.environmentId, t.subscriberId, t.workflowId).nullsNotDistinct()],
+  (t) => [
+    unique('preferences_env_subscriber_workflow_uq')
+      .on(t.environmentId, t.subscriberId, t.workflowId)
+      .nullsNotDistinct(),
+  ],
 );
 
 export type PreferenceRow = typeof preferences.$inferSelect;

@@ -32,7 +32,10 @@ export const subscribers = pgTable(
     locale: text('locale'),
     timezone: text('timezone'),
     data: jsonb('data').$type<Record<string, unknown> | null>(),
-    channels: jsonb('channels').$type<StoredChannelSettings[]>().notNull().default(sql`'[]'::jsonb`),
+    channels: jsonb('channels')
+      .$type<StoredChannelSettings[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     isOnline: boolean('is_online'),
     lastOnlineAt: tz('last_online_at'),
     /** Novu's __v: incremented on every change. */

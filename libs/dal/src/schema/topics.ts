@@ -16,7 +16,9 @@ export const topics = pgTable(
 export const topicSubscribers = pgTable(
   'topic_subscribers',
   {
-    topicId: uuid('topic_id').notNull().references(() => topics.id, { onDelete: 'cascade' }),
+    topicId: uuid('topic_id')
+      .notNull()
+      .references(() => topics.id, { onDelete: 'cascade' }),
     subscriberId: uuid('subscriber_id').notNull(),
     environmentId: uuid('environment_id').notNull(),
     organizationId: uuid('organization_id').notNull(),

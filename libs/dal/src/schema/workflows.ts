@@ -39,9 +39,18 @@ export const workflows = pgTable(
     active: boolean('active').notNull().default(true),
     draft: boolean('draft').notNull().default(false),
     critical: boolean('critical').notNull().default(false),
-    preferenceSettings: jsonb('preference_settings').$type<Record<string, boolean>>().notNull().default(sql`'{}'::jsonb`),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-    steps: jsonb('steps').$type<StoredStep[]>().notNull().default(sql`'[]'::jsonb`),
+    preferenceSettings: jsonb('preference_settings')
+      .$type<Record<string, boolean>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    steps: jsonb('steps')
+      .$type<StoredStep[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     data: jsonb('data').$type<Record<string, unknown> | null>(),
     notificationGroupId: uuid('notification_group_id').notNull(),
     creatorId: text('creator_id'),
@@ -52,7 +61,9 @@ export const workflows = pgTable(
   },
   (t) => [
     // Soft-deleted workflows free their identifier.
-    uniqueIndex('workflows_env_identifier_uq').on(t.environmentId, t.identifier).where(sql`NOT ${t.deleted}`),
+    uniqueIndex('workflows_env_identifier_uq')
+      .on(t.environmentId, t.identifier)
+      .where(sql`NOT ${t.deleted}`),
   ],
 );
 

@@ -20,7 +20,9 @@ export class WorkflowCache {
   }
 
   byIdentifier(environmentId: string, identifier: string): Promise<WorkflowRow | undefined> {
-    return this.get(`identifier:${environmentId}:${identifier}`, () => this.workflows.findByIdentifier(environmentId, identifier));
+    return this.get(`identifier:${environmentId}:${identifier}`, () =>
+      this.workflows.findByIdentifier(environmentId, identifier),
+    );
   }
 
   private get(key: string, load: () => Promise<WorkflowRow | undefined>): Promise<WorkflowRow | undefined> {

@@ -48,9 +48,14 @@ export class Batcher<K, V> {
     const batch = [...group.keys.entries()].slice(0, this.maxBatch);
     for (const [id] of batch) group.keys.delete(id);
     try {
-      const found = await this.loadMany(name, batch.map(([, pending]) => pending.key));
+      const found = await this.loadMany(
+        name,
+        batch.map(([, pending]) => pending.key),
+      );
       for (const [id, pending] of batch) {
-        pending.waiters.forEach((waiter, index) => waiter.resolve(this.exclusive && index > 0 ? undefined : found.get(id)));
+        pending.waiters.forEach((waiter, index) =>
+          waiter.resolve(this.exclusive && index > 0 ? undefined : found.get(id)),
+        );
       }
     } catch (error) {
       for (const [, pending] of batch) for (const waiter of pending.waiters) waiter.reject(error);

@@ -23,13 +23,21 @@ describe('WriteBatcher', () => {
     await new Promise((resolve) => setImmediate(resolve));
     const second = ['d', 'e'].map((item) => batcher.submit('env', item));
     await Promise.all([...first, ...second]);
-    expect(writer.calls).toEqual([['a', 'b', 'c'], ['d', 'e']]);
+    expect(writer.calls).toEqual([
+      ['a', 'b', 'c'],
+      ['d', 'e'],
+    ]);
   });
 
   it('keeps groups apart and cuts batches at maxBatch', async () => {
     const writer = recordingWriter();
     const batcher = new WriteBatcher(writer.write, 2);
-    await Promise.all([batcher.submit('one', 'a'), batcher.submit('two', 'b'), batcher.submit('one', 'c'), batcher.submit('one', 'd')]);
+    await Promise.all([
+      batcher.submit('one', 'a'),
+      batcher.submit('two', 'b'),
+      batcher.submit('one', 'c'),
+      batcher.submit('one', 'd'),
+    ]);
     expect(writer.calls).toEqual(expect.arrayContaining([['a', 'c'], ['b'], ['d']]));
     expect(writer.calls).toHaveLength(3);
   });

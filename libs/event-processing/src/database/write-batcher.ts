@@ -39,12 +39,16 @@ export class WriteBatcher<T, R = void> {
   private async flush(name: string, group: Group<T, R>): Promise<void> {
     const batch = group.pending.splice(0, this.maxBatch);
     try {
-      const results = await this.writeMany(name, batch.map((pending) => pending.item));
+      const results = await this.writeMany(
+        name,
+        batch.map((pending) => pending.item),
+      );
       batch.forEach((pending, index) => pending.resolve(results[index]));
     } catch (error) {
       if (batch.length === 1 || isDatabaseUnavailable(error)) for (const pending of batch) pending.reject(error);
       else {
-        for (const pending of batch) await this.writeMany(name, [pending.item]).then(([result]) => pending.resolve(result), pending.reject);
+        for (const pending of batch)
+          await this.writeMany(name, [pending.item]).then(([result]) => pending.resolve(result), pending.reject);
       }
     }
     if (group.pending.length > 0) setImmediate(() => void this.flush(name, group));

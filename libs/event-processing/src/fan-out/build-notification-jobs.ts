@@ -21,7 +21,12 @@ function digestOf(step: StoredStep, payload: Record<string, unknown>): JobDigest
     ...(metadata as JobDigest),
     type: String(metadata.type ?? 'regular'),
     digestKey,
-    digestValue: value === undefined || value === null ? NO_DIGEST_VALUE : typeof value === 'string' ? value : JSON.stringify(value),
+    digestValue:
+      value === undefined || value === null
+        ? NO_DIGEST_VALUE
+        : typeof value === 'string'
+          ? value
+          : JSON.stringify(value),
   };
 }
 
@@ -35,9 +40,13 @@ export interface ChunkRows<Row> {
  * The notifications of a chunk, one per recipient. Neither they nor their jobs copy the trigger's
  * payload or overrides: readers take them from the event (`notifications.event_id`).
  */
-export function buildNotifications(event: TriggerEventRow, workflow: WorkflowRow, recipients: Recipient[]): ChunkRows<NewNotificationRow> {
-  const channels = [...new Set(workflow.steps.filter((step) => step.active).map((step) => step.template.type))].filter((type): type is Channel =>
-    (CHANNELS as readonly string[]).includes(type),
+export function buildNotifications(
+  event: TriggerEventRow,
+  workflow: WorkflowRow,
+  recipients: Recipient[],
+): ChunkRows<NewNotificationRow> {
+  const channels = [...new Set(workflow.steps.filter((step) => step.active).map((step) => step.template.type))].filter(
+    (type): type is Channel => (CHANNELS as readonly string[]).includes(type),
   );
   return {
     shared: {
@@ -63,7 +72,11 @@ export function buildNotifications(event: TriggerEventRow, workflow: WorkflowRow
  * the list shows them; the first active step is `queued` (its queue entry is added after the
  * transaction commits), the rest wait as `pending`.
  */
-export function buildJobs(event: TriggerEventRow, workflow: WorkflowRow, notifications: { id: string; subscriberId: string }[]): ChunkRows<NewJobRow>[] {
+export function buildJobs(
+  event: TriggerEventRow,
+  workflow: WorkflowRow,
+  notifications: { id: string; subscriberId: string }[],
+): ChunkRows<NewJobRow>[] {
   const payload = (event.request.payload ?? {}) as Record<string, unknown>;
   const firstActive = workflow.steps.findIndex((step) => step.active);
   return workflow.steps.map((step, stepIndex) => ({
@@ -78,6 +91,10 @@ export function buildJobs(event: TriggerEventRow, workflow: WorkflowRow, notific
       status: !step.active ? 'skipped' : stepIndex === firstActive ? 'queued' : 'pending',
       digest: digestOf(step, payload),
     },
-    rows: notifications.map((notification) => ({ id: newId(), notificationId: notification.id, subscriberId: notification.subscriberId })),
+    rows: notifications.map((notification) => ({
+      id: newId(),
+      notificationId: notification.id,
+      subscriberId: notification.subscriberId,
+    })),
   }));
 }

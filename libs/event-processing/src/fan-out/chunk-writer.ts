@@ -1,5 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DATABASE, JobRepository, NotificationRepository, TriggerEventRepository, type Database, type DbExecutor, type TriggerEventRow, type WorkflowRow } from '#dal';
+import {
+  DATABASE,
+  JobRepository,
+  NotificationRepository,
+  TriggerEventRepository,
+  type Database,
+  type DbExecutor,
+  type TriggerEventRow,
+  type WorkflowRow,
+} from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
 import { WriteBatcher } from '../database/write-batcher.js';
 import { JobQueue } from '../queue/job-queue.service.js';
@@ -25,7 +34,9 @@ class EventCanceled extends Error {}
 @Injectable()
 export class ChunkWriter {
   /** Last chunks of concurrent fan-outs (most events have only that one) commit together. */
-  private readonly lastChunks = new WriteBatcher<Chunk, boolean>((environmentId, chunks) => this.writeLastChunks(environmentId, chunks));
+  private readonly lastChunks = new WriteBatcher<Chunk, boolean>((environmentId, chunks) =>
+    this.writeLastChunks(environmentId, chunks),
+  );
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
@@ -43,7 +54,8 @@ export class ChunkWriter {
     const { event } = chunk;
     const queued = await workerTransaction(this.db, async (tx) => {
       const queued = await this.insert([chunk], tx);
-      if (!(await this.events.transition(event.environmentId, event.id, ['processing'], 'processing', tx))) throw new EventCanceled();
+      if (!(await this.events.transition(event.environmentId, event.id, ['processing'], 'processing', tx)))
+        throw new EventCanceled();
       return queued;
     }).catch((error: unknown) => {
       if (error instanceof EventCanceled) return undefined;
@@ -67,8 +79,19 @@ export class ChunkWriter {
     const queued: QueuedJob[] = [];
     const done = await workerTransaction(this.db, async (tx) => {
       // First: a cancel landing meanwhile waits for this commit, then cancels the jobs it wrote.
-      const moved = await this.events.transitionMany(environmentId, chunks.map((chunk) => chunk.event.id), ['processing'], 'done', tx);
-      queued.push(...(await this.insert(chunks.filter((chunk) => moved.has(chunk.event.id)), tx)));
+      const moved = await this.events.transitionMany(
+        environmentId,
+        chunks.map((chunk) => chunk.event.id),
+        ['processing'],
+        'done',
+        tx,
+      );
+      queued.push(
+        ...(await this.insert(
+          chunks.filter((chunk) => moved.has(chunk.event.id)),
+          tx,
+        )),
+      );
       return moved;
     });
     await this.queue.addBulk('run-step', stepEntries(queued));
@@ -77,16 +100,27 @@ export class ChunkWriter {
 
   /** The notifications of the chunks (one statement), then their jobs (one per workflow step); returns the queued jobs. */
   private async insert(chunks: Chunk[], tx: DbExecutor): Promise<QueuedJob[]> {
-    const built = chunks.filter((chunk) => chunk.recipients.length > 0).map((chunk) => ({ chunk, notifications: buildNotifications(chunk.event, chunk.workflow, chunk.recipients) }));
+    const built = chunks
+      .filter((chunk) => chunk.recipients.length > 0)
+      .map((chunk) => ({ chunk, notifications: buildNotifications(chunk.event, chunk.workflow, chunk.recipients) }));
     if (built.length === 0) return [];
     // One chunk: its shared values go once as they are; several: the insert finds what they share.
     const [shared, rows] =
       built.length === 1
         ? [built[0].notifications.shared, built[0].notifications.rows]
-        : [{}, built.flatMap(({ notifications }) => notifications.rows.map((row) => ({ ...notifications.shared, ...row })))];
+        : [
+            {},
+            built.flatMap(({ notifications }) =>
+              notifications.rows.map((row) => ({ ...notifications.shared, ...row })),
+            ),
+          ];
     const inserted = new Map((await this.notifications.insertBatch(rows, shared, tx)).map((row) => [row.id, row]));
     const steps = built.flatMap(({ chunk, notifications }) =>
-      buildJobs(chunk.event, chunk.workflow, notifications.rows.flatMap((row) => inserted.get(row.id!) ?? [])),
+      buildJobs(
+        chunk.event,
+        chunk.workflow,
+        notifications.rows.flatMap((row) => inserted.get(row.id!) ?? []),
+      ),
     );
     const inserts =
       built.length === 1
@@ -94,7 +128,8 @@ export class ChunkWriter {
         : [{ shared: {}, rows: steps.flatMap((step) => step.rows.map((row) => ({ ...step.shared, ...row }))) }];
     const queued: QueuedJob[] = [];
     for (const { shared: stepShared, rows: jobRows } of inserts) {
-      for (const job of await this.jobs.insertBatch(jobRows, stepShared, tx)) if (job.status === 'queued') queued.push(job);
+      for (const job of await this.jobs.insertBatch(jobRows, stepShared, tx))
+        if (job.status === 'queued') queued.push(job);
     }
     return queued;
   }

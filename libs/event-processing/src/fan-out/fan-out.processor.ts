@@ -22,11 +22,22 @@ export class FanOutProcessor extends QueueConsumer {
   async process(job: Job<JobPayloads['fan-out']>): Promise<void> {
     const { environmentId, eventIds } = job.data;
     const results = await Promise.allSettled(eventIds.map((eventId) => this.fanOut.run(environmentId, eventId)));
-    const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ eventId: eventIds[index], error: result.reason as unknown }] : []));
+    const failures = results.flatMap((result, index) =>
+      result.status === 'rejected' ? [{ eventId: eventIds[index], error: result.reason as unknown }] : [],
+    );
     if (failures.length === 0) return;
     // The last attempt records the failure on each event; earlier ones let BullMQ retry.
     if (isFinalAttempt(job)) {
-      await Promise.all(failures.map(({ eventId, error }) => this.events.setStatus(environmentId, eventId, 'failed', error instanceof Error ? error.message : String(error))));
+      await Promise.all(
+        failures.map(({ eventId, error }) =>
+          this.events.setStatus(
+            environmentId,
+            eventId,
+            'failed',
+            error instanceof Error ? error.message : String(error),
+          ),
+        ),
+      );
     }
     throw failures[0].error;
   }

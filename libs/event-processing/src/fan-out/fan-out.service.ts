@@ -46,7 +46,13 @@ export class FanOutService {
   );
   /** Internal ids of subscribers named by subscriberId alone, read for concurrent fan-outs at once. */
   private readonly known = new Batcher<string, SubscriberRow>(
-    async (environmentId, subscriberIds) => new Map((await this.subscribers.findBySubscriberIds(environmentId, subscriberIds)).map((row) => [row.subscriberId, row])),
+    async (environmentId, subscriberIds) =>
+      new Map(
+        (await this.subscribers.findBySubscriberIds(environmentId, subscriberIds)).map((row) => [
+          row.subscriberId,
+          row,
+        ]),
+      ),
     (subscriberId) => subscriberId,
     false,
     FAN_OUT_CHUNK,
@@ -70,7 +76,12 @@ export class FanOutService {
     if (!event) return;
     const workflow = await this.workflows.byId(environmentId, event.workflowId);
     if (!workflow) {
-      await this.events.setStatus(environmentId, eventId, 'failed', 'The workflow was deleted before the event was processed');
+      await this.events.setStatus(
+        environmentId,
+        eventId,
+        'failed',
+        'The workflow was deleted before the event was processed',
+      );
       return;
     }
     const request = event.request;
@@ -83,7 +94,10 @@ export class FanOutService {
     // and a 100,000-member set held for the whole fan-out is memory the worker can spare.
     const seen = parsed.subscribers.length === 0 && parsed.topics.length === 1 ? undefined : new Set<string>();
     let recipients = 0;
-    const pipeline = new ChunkPipeline<Recipient[]>((recipients) => this.chunks.write({ event, workflow, recipients }), CHUNKS_IN_FLIGHT);
+    const pipeline = new ChunkPipeline<Recipient[]>(
+      (recipients) => this.chunks.write({ event, workflow, recipients }),
+      CHUNKS_IN_FLIGHT,
+    );
     let buffer: Recipient[] = [];
     const push = async (recipient: Recipient) => {
       if (seen?.has(recipient.subscriberId)) return;
@@ -99,14 +113,22 @@ export class FanOutService {
     for (const recipient of parsed.subscribers) {
       const row = rows.get(recipient.subscriberId);
       // No row: a deleted subscriber, which a trigger does not bring back.
-      if (row && !pipeline.stopped) await push({ subscriberId: row, externalSubscriberId: recipient.subscriberId, to: recipient.fields ?? { subscriberId: recipient.subscriberId } });
+      if (row && !pipeline.stopped)
+        await push({
+          subscriberId: row,
+          externalSubscriberId: recipient.subscriberId,
+          to: recipient.fields ?? { subscriberId: recipient.subscriberId },
+        });
     }
     for (const topicRef of parsed.topics) {
       if (pipeline.stopped) break;
       const topic = await this.topics.findByKey(environmentId, topicRef.topicKey);
       if (!topic) {
         // Novu only warns about an unknown topic; the other recipients still receive.
-        this.logger.warn({ transactionId: event.transactionId, eventId, topicKey: topicRef.topicKey }, 'trigger names an unknown topic');
+        this.logger.warn(
+          { transactionId: event.transactionId, eventId, topicKey: topicRef.topicKey },
+          'trigger names an unknown topic',
+        );
         continue;
       }
       const excluded = new Set(actor ? [...topicRef.exclude, actor.subscriberId] : topicRef.exclude);
@@ -115,7 +137,7 @@ export class FanOutService {
         page.catch(() => undefined); // awaited below, unless the fan-out stops first
         return page;
       };
-      for (let next = readPage(); !pipeline.stopped; ) {
+      for (let next = readPage(); !pipeline.stopped;) {
         const page = await next;
         // The keyset moves over the whole page, deleted members included; the next page is read while this one is written.
         const more = page.length === FAN_OUT_CHUNK;
@@ -136,7 +158,10 @@ export class FanOutService {
     await pipeline.drain();
     const live = !pipeline.stopped && (await this.chunks.writeLast({ event, workflow, recipients: buffer }));
     if (this.logger.isLevelEnabled('info')) {
-      this.logger.info({ transactionId: event.transactionId, eventId, recipients, canceled: !live }, 'event fanned out');
+      this.logger.info(
+        { transactionId: event.transactionId, eventId, recipients, canceled: !live },
+        'event fanned out',
+      );
     }
   }
 
@@ -145,7 +170,10 @@ export class FanOutService {
    * ones. A bare subscriberId of an existing subscriber changes nothing, so it is only read: the
    * upsert (a row write even when nothing changed) is left to new subscribers and sent fields.
    */
-  private async upsertSubscribers(event: TriggerEventRow, recipients: SubscriberRecipient[]): Promise<Map<string, string>> {
+  private async upsertSubscribers(
+    event: TriggerEventRow,
+    recipients: SubscriberRecipient[],
+  ): Promise<Map<string, string>> {
     const bare = recipients.filter((recipient) => !recipient.fields).map((recipient) => recipient.subscriberId);
     const existing = await Promise.all(bare.map((subscriberId) => this.known.load(event.environmentId, subscriberId)));
     const ids = new Map(existing.flatMap((row) => (row ? [[row.subscriberId, row.id] as const] : [])));
@@ -165,12 +193,16 @@ export class FanOutService {
     for (const field of UPSERT_FIELDS) {
       if (fields[field] !== undefined) (input as unknown as Record<string, unknown>)[field] = fields[field];
     }
-    if (Array.isArray(fields.channels)) input.channels = await this.resolveChannels(environmentId, fields.channels as ChannelSettingsInput[]);
+    if (Array.isArray(fields.channels))
+      input.channels = await this.resolveChannels(environmentId, fields.channels as ChannelSettingsInput[]);
     return input;
   }
 
   /** A channel entry whose integration is missing is dropped, not fatal: the other recipients still receive. */
-  private async resolveChannels(environmentId: string, entries: ChannelSettingsInput[]): Promise<StoredChannelSettings[]> {
+  private async resolveChannels(
+    environmentId: string,
+    entries: ChannelSettingsInput[],
+  ): Promise<StoredChannelSettings[]> {
     const resolved = await Promise.all(
       entries.map((entry) =>
         this.channels.resolve(environmentId, [entry]).then(

@@ -50,7 +50,9 @@ export class JobQueue {
   /** Counts of waiting/active/delayed jobs per queue, for health and metrics. */
   async depth(): Promise<Record<string, Record<string, number>>> {
     const entries = await Promise.all(
-      Object.values(this.queues).map(async (queue) => [queue.name, await queue.getJobCounts('waiting', 'active', 'delayed', 'failed')] as const),
+      Object.values(this.queues).map(
+        async (queue) => [queue.name, await queue.getJobCounts('waiting', 'active', 'delayed', 'failed')] as const,
+      ),
     );
     return Object.fromEntries(entries);
   }

@@ -23,14 +23,18 @@ export abstract class QueueConsumer extends WorkerHost implements OnApplicationB
 
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.concurrency();
-    this.worker.on('error', (error) => this.logger.warn({ queue: this.worker.name, err: error.message }, 'worker connection error'));
+    this.worker.on('error', (error) =>
+      this.logger.warn({ queue: this.worker.name, err: error.message }, 'worker connection error'),
+    );
     this.worker.on('completed', (job) => {
-      if (job.processedOn && job.finishedOn) jobDuration.observe({ name: job.name, outcome: 'completed' }, (job.finishedOn - job.processedOn) / 1000);
+      if (job.processedOn && job.finishedOn)
+        jobDuration.observe({ name: job.name, outcome: 'completed' }, (job.finishedOn - job.processedOn) / 1000);
     });
     this.worker.on('failed', (job) => {
       if (!job) return;
       jobFailures.inc({ name: job.name });
-      if (job.processedOn && job.finishedOn) jobDuration.observe({ name: job.name, outcome: 'failed' }, (job.finishedOn - job.processedOn) / 1000);
+      if (job.processedOn && job.finishedOn)
+        jobDuration.observe({ name: job.name, outcome: 'failed' }, (job.finishedOn - job.processedOn) / 1000);
     });
     if (this.backend.kind === 'postgres' && !this.config.databaseUrl) {
       this.worker.opts.drainDelay = EMBEDDED_POLL_SECONDS;

@@ -12,7 +12,8 @@ export class Slots {
 
   async take(count: number): Promise<() => void> {
     const wanted = Math.min(count, this.capacity);
-    if (this.waiting.length > 0 || this.free < wanted) await new Promise<void>((grant) => this.waiting.push({ count: wanted, grant }));
+    if (this.waiting.length > 0 || this.free < wanted)
+      await new Promise<void>((grant) => this.waiting.push({ count: wanted, grant }));
     else this.free -= wanted;
     let released = false;
     return () => {

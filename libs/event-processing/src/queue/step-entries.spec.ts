@@ -20,7 +20,10 @@ describe('stepEntries', () => {
   });
 
   it('marks every entry it is given marks for (the recovery sweeper: recovered)', () => {
-    const jobs = [{ id: 'a0', environmentId: 'env-a' }, { id: 'b0', environmentId: 'env-b', delayMs: 1_000 }];
+    const jobs = [
+      { id: 'a0', environmentId: 'env-a' },
+      { id: 'b0', environmentId: 'env-b', delayMs: 1_000 },
+    ];
     expect(stepEntries(jobs, { recovered: true }).map((entry) => entry.data)).toEqual([
       { environmentId: 'env-a', jobIds: ['a0'], recovered: true },
       { environmentId: 'env-b', jobIds: ['b0'], recovered: true },

@@ -22,7 +22,10 @@ export function stepEntries(
   const entries: { data: JobPayloads['run-step']; options?: JobsOptions }[] = [];
   for (const { environmentId, delayMs, jobIds } of groups.values()) {
     for (let start = 0; start < jobIds.length; start += STEP_BATCH) {
-      entries.push({ data: { environmentId, jobIds: jobIds.slice(start, start + STEP_BATCH), ...marks }, options: delayMs ? { delay: delayMs } : undefined });
+      entries.push({
+        data: { environmentId, jobIds: jobIds.slice(start, start + STEP_BATCH), ...marks },
+        options: delayMs ? { delay: delayMs } : undefined,
+      });
     }
   }
   return entries;

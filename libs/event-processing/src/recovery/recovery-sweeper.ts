@@ -64,15 +64,22 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     const graceMs = this.config.recoveryGraceSeconds * 1000;
     // Row timestamps are real time; only a job's due time (runAt) follows the service clock.
     const heartbeatBefore = new Date(Date.now() - graceMs);
-    const [eventBacklog, stepBacklog] = await Promise.all([this.hasBacklog(QUEUE_NAMES.events), this.hasBacklog(QUEUE_NAMES.steps)]);
+    const [eventBacklog, stepBacklog] = await Promise.all([
+      this.hasBacklog(QUEUE_NAMES.events),
+      this.hasBacklog(QUEUE_NAMES.steps),
+    ]);
     const waitingBefore = (backlog: boolean) => new Date(Date.now() - graceMs * (backlog ? BACKLOG_GRACE_FACTOR : 1));
 
     const events = await this.events.claimStale(waitingBefore(eventBacklog), heartbeatBefore, BATCH);
     await this.queue.addBulk('fan-out', fanOutEntries(events));
-    const jobs = await this.jobs.claimStale({ waitingBefore: waitingBefore(stepBacklog), now: this.clock.now(), runningBefore: heartbeatBefore }, BATCH);
+    const jobs = await this.jobs.claimStale(
+      { waitingBefore: waitingBefore(stepBacklog), now: this.clock.now(), runningBefore: heartbeatBefore },
+      BATCH,
+    );
     // Marked: one of these jobs may be what stopped its worker (StepRunner runs them one at a time).
     await this.queue.addBulk('run-step', stepEntries(jobs, { recovered: true }));
-    if (events.length + jobs.length > 0) this.logger.info({ events: events.length, jobs: jobs.length }, 'recovery sweep re-enqueued work');
+    if (events.length + jobs.length > 0)
+      this.logger.info({ events: events.length, jobs: jobs.length }, 'recovery sweep re-enqueued work');
     return { events: events.length, jobs: jobs.length };
   }
 

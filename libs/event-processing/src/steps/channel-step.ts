@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { CHAT_PROVIDERS, isEmailAddress, newId, PUSH_PROVIDERS } from '#common';
 import { countDeliveries } from './delivery-metrics.js';
 import { TemplateEngine } from '#application';
-import { IntegrationRepository, MessageRepository, SubscriberRepository, type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
+import {
+  IntegrationRepository,
+  MessageRepository,
+  SubscriberRepository,
+  type IntegrationRow,
+  type NewMessageRow,
+  type StoredChannelSettings,
+} from '#dal';
 import type { ChatChannelCredentials, ProviderMessage } from '#providers';
 import { record, templateVariables, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
@@ -30,11 +37,25 @@ const PHONE_CHAT_PROVIDERS = new Set(['whatsapp-business']);
 /** A device token shown in details: enough to recognise it, too little to reuse it. */
 const maskToken = (token: string) => (token.length > 8 ? `…${token.slice(-6)}` : '…');
 
-const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
-const escapeHtml = (value: string) => value.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#34;': '"', '&#39;': "'", '&nbsp;': ' ' };
+const text = (value: unknown) =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#34;': '"',
+  '&#39;': "'",
+  '&nbsp;': ' ',
+};
 /** The text part of an HTML email: tags dropped, the entities escaping produces read back. */
-const htmlToText = (html: string) => html.replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|nbsp|#34|#39);/g, (entity) => ENTITIES[entity]).trim();
+const htmlToText = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(?:amp|lt|gt|quot|nbsp|#34|#39);/g, (entity) => ENTITIES[entity])
+    .trim();
 
 /** Email content is a string (HTML) or the spec's EmailBlock[]. */
 function emailBody(content: unknown): { html: string; text: string } {
@@ -45,7 +66,9 @@ function emailBody(content: unknown): { html: string; text: string } {
   const blocks = content as { type?: string; content?: string; url?: string }[];
   const html = blocks
     .map((block) =>
-      block.type === 'button' ? `<p><a href="${escapeHtml(block.url ?? '#')}">${escapeHtml(text(block.content))}</a></p>` : `<p>${escapeHtml(text(block.content))}</p>`,
+      block.type === 'button'
+        ? `<p><a href="${escapeHtml(block.url ?? '#')}">${escapeHtml(text(block.content))}</a></p>`
+        : `<p>${escapeHtml(text(block.content))}</p>`,
     )
     .join('\n');
   return { html, text: blocks.map((block) => text(block.content)).join('\n') };
@@ -69,12 +92,16 @@ export class ChannelStep {
     const { job } = context;
     // The first claim of a job (attempts counts claims) cannot find messages of an earlier run.
     const existing = job.attempts > 1 ? await this.messages.findByJob(job.environmentId, job.id) : [];
-    const alreadySent = new Set(existing.filter((message) => message.status === 'sent').map((message) => message.deliveryKey));
+    const alreadySent = new Set(
+      existing.filter((message) => message.status === 'sent').map((message) => message.deliveryKey),
+    );
     if (alreadySent.has('')) {
       record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
       return outcome.completed();
     }
-    const rendered = await this.templates.render(job.step.template as Rendered, templateVariables(context), { htmlFields: HTML_FIELDS[job.type] });
+    const rendered = await this.templates.render(job.step.template as Rendered, templateVariables(context), {
+      htmlFields: HTML_FIELDS[job.type],
+    });
     switch (job.type) {
       case 'in_app':
         return this.inApp(context, rendered);
@@ -108,7 +135,9 @@ export class ChannelStep {
     const [inserted] = await this.messages.insertMany([row]);
     countDeliveries([row]);
     if (inserted) return;
-    const [previous] = (await this.messages.findByJob(context.job.environmentId, context.job.id)).filter((message) => message.deliveryKey === (row.deliveryKey ?? ''));
+    const [previous] = (await this.messages.findByJob(context.job.environmentId, context.job.id)).filter(
+      (message) => message.deliveryKey === (row.deliveryKey ?? ''),
+    );
     if (previous) {
       await this.messages.updateStatus(context.job.environmentId, previous.id, {
         status: row.status ?? 'sent',
@@ -141,20 +170,41 @@ export class ChannelStep {
     const addressField = isEmail ? { email: address ?? null } : { phone: address ?? null };
     if (!address) {
       const missing = `Subscriber does not have ${isEmail ? 'an email address' : 'a phone number'}`;
-      await this.save(context, this.message(context, { ...addressField, status: 'warning', errorText: missing, content: text(rendered.content) }));
+      await this.save(
+        context,
+        this.message(context, {
+          ...addressField,
+          status: 'warning',
+          errorText: missing,
+          content: text(rendered.content),
+        }),
+      );
       record(context, { status: 'Warning', source: 'Payload', detail: `${missing}: step skipped` });
       return outcome.skipped();
     }
     // The API refuses such addresses; one written another way (older data, SQL) must still reach no other mailbox.
     if (isEmail && !isEmailAddress(address)) {
-      const invalid = 'The subscriber email address is not one valid address (a list, a line break or a display name): not sent';
-      await this.save(context, this.message(context, { ...addressField, status: 'error', errorText: invalid, content: text(rendered.content) }));
+      const invalid =
+        'The subscriber email address is not one valid address (a list, a line break or a display name): not sent';
+      await this.save(
+        context,
+        this.message(context, {
+          ...addressField,
+          status: 'error',
+          errorText: invalid,
+          content: text(rendered.content),
+        }),
+      );
       record(context, { status: 'Failed', source: 'Payload', detail: invalid });
       return outcome.failed(invalid);
     }
     const integrations = await this.integrations.listActiveByChannel(job.environmentId, job.type);
     if (integrations.length === 0) {
-      record(context, { status: 'Failed', source: 'Credentials', detail: `The environment has no active ${job.type} integration` });
+      record(context, {
+        status: 'Failed',
+        source: 'Credentials',
+        detail: `The environment has no active ${job.type} integration`,
+      });
       return outcome.failed(`No active ${job.type} integration`);
     }
     const subject = text(rendered.subject);
@@ -162,13 +212,30 @@ export class ChannelStep {
       ? { channel: 'email', to: address, subject, ...emailBody(rendered.content) }
       : { channel: 'sms', to: address, content: text(rendered.content) };
     const sent = await this.sender.send(message, integrations, context.details);
-    const content = isEmail ? (Array.isArray(rendered.content) ? (rendered.content as unknown[]) : text(rendered.content)) : text(rendered.content);
+    const content = isEmail
+      ? Array.isArray(rendered.content)
+        ? (rendered.content as unknown[])
+        : text(rendered.content)
+      : text(rendered.content);
     if (!sent.ok) {
-      await this.save(context, this.message(context, { ...addressField, subject, content, status: 'error', errorText: sent.error }));
+      await this.save(
+        context,
+        this.message(context, { ...addressField, subject, content, status: 'error', errorText: sent.error }),
+      );
       return outcome.failed(sent.error);
     }
     const providerId = sent.integration.providerId;
-    await this.save(context, this.message(context, { ...addressField, subject, content, status: 'sent', providerId, deliveredAt: [context.now.toISOString()] }));
+    await this.save(
+      context,
+      this.message(context, {
+        ...addressField,
+        subject,
+        content,
+        status: 'sent',
+        providerId,
+        deliveredAt: [context.now.toISOString()],
+      }),
+    );
     return outcome.completed({ providerId });
   }
 
@@ -180,12 +247,19 @@ export class ChannelStep {
     const { job, subscriber } = context;
     const isChat = job.type === 'chat';
     const providers: readonly string[] = isChat ? CHAT_PROVIDERS : PUSH_PROVIDERS;
-    const active = new Map((await this.integrations.listActiveByChannel(job.environmentId, job.type)).map((row) => [row.id, row]));
-    const entries = (subscriber?.channels ?? []).filter((entry) => providers.includes(entry.providerId) && active.has(entry._integrationId));
+    const active = new Map(
+      (await this.integrations.listActiveByChannel(job.environmentId, job.type)).map((row) => [row.id, row]),
+    );
+    const entries = (subscriber?.channels ?? []).filter(
+      (entry) => providers.includes(entry.providerId) && active.has(entry._integrationId),
+    );
     const targets = entries.flatMap((entry) => this.targetsOf(entry, isChat, active.get(entry._integrationId)!));
     if (targets.length === 0) {
       const missing = `Subscriber does not have a configured ${job.type} channel with an active integration`;
-      await this.save(context, this.message(context, { status: 'warning', errorText: missing, content: text(rendered.content) }));
+      await this.save(
+        context,
+        this.message(context, { status: 'warning', errorText: missing, content: text(rendered.content) }),
+      );
       record(context, { status: 'Warning', source: 'Credentials', detail: `${missing}: step skipped` });
       return outcome.skipped();
     }
@@ -196,7 +270,11 @@ export class ChannelStep {
         delivered++;
         continue;
       }
-      const base = { content: text(rendered.content), title: rendered.title === undefined ? null : text(rendered.title), deliveryKey: target.deliveryKey };
+      const base = {
+        content: text(rendered.content),
+        title: rendered.title === undefined ? null : text(rendered.title),
+        deliveryKey: target.deliveryKey,
+      };
       const message: ProviderMessage = isChat
         ? {
             channel: 'chat',
@@ -222,10 +300,22 @@ export class ChannelStep {
       const providerId = target.integration.providerId;
       if (sent.ok) {
         delivered++;
-        await this.save(context, this.message(context, { ...base, ...targetFields, providerId, status: 'sent', deliveredAt: [context.now.toISOString()] }));
+        await this.save(
+          context,
+          this.message(context, {
+            ...base,
+            ...targetFields,
+            providerId,
+            status: 'sent',
+            deliveredAt: [context.now.toISOString()],
+          }),
+        );
       } else {
         lastError = sent.error;
-        await this.save(context, this.message(context, { ...base, ...targetFields, providerId, status: 'error', errorText: sent.error }));
+        await this.save(
+          context,
+          this.message(context, { ...base, ...targetFields, providerId, status: 'error', errorText: sent.error }),
+        );
         if (sent.invalidDeviceToken) await this.dropDeviceToken(context, target);
       }
     }
@@ -236,7 +326,12 @@ export class ChannelStep {
   /** The provider says the token is dead: later sends would fail the same way, so it leaves the subscriber. */
   private async dropDeviceToken(context: StepContext, target: DeliveryTarget): Promise<void> {
     const { job } = context;
-    const removed = await this.subscribers.removeDeviceToken(job.environmentId, job.subscriberId, target.integration.id, target.deviceToken!);
+    const removed = await this.subscribers.removeDeviceToken(
+      job.environmentId,
+      job.subscriberId,
+      target.integration.id,
+      target.deviceToken!,
+    );
     record(context, {
       status: 'Warning',
       source: 'Credentials',
@@ -253,6 +348,10 @@ export class ChannelStep {
       if (!webhookUrl && !PHONE_CHAT_PROVIDERS.has(entry.providerId)) return [];
       return [{ integration, webhookUrl, channelCredentials, deliveryKey: `${integration.id}` }];
     }
-    return (entry.credentials?.deviceTokens ?? []).map((deviceToken) => ({ integration, deviceToken, deliveryKey: `${integration.id}:${deviceToken}` }));
+    return (entry.credentials?.deviceTokens ?? []).map((deviceToken) => ({
+      integration,
+      deviceToken,
+      deliveryKey: `${integration.id}:${deviceToken}`,
+    }));
   }
 }

@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { durationMs, MAX_DEFER_MS, nextTimedRelease, type TimedConfig } from '#application';
-import { DATABASE, JobRepository, NotificationRepository, type Database, type DbExecutor, type DigestKey, type JobDigest } from '#dal';
+import {
+  DATABASE,
+  JobRepository,
+  NotificationRepository,
+  type Database,
+  type DbExecutor,
+  type DigestKey,
+  type JobDigest,
+} from '#dal';
 import { record, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
@@ -21,12 +29,19 @@ export class DigestStep {
 
   private key(context: StepContext): DigestKey {
     const { job } = context;
-    return { subscriberId: job.subscriberId, workflowId: job.workflowId, stepIndex: job.stepIndex, digestValue: job.digest?.digestValue ?? '' };
+    return {
+      subscriberId: job.subscriberId,
+      workflowId: job.workflowId,
+      stepIndex: job.stepIndex,
+      digestValue: job.digest?.digestValue ?? '',
+    };
   }
 
   private async lock(tx: DbExecutor, context: StepContext): Promise<void> {
     const key = this.key(context);
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`digest:${context.job.environmentId}:${key.subscriberId}:${key.workflowId}:${key.stepIndex}:${key.digestValue}`}))`);
+    await tx.execute(
+      sql`SELECT pg_advisory_xact_lock(hashtext(${`digest:${context.job.environmentId}:${key.subscriberId}:${key.workflowId}:${key.stepIndex}:${key.digestValue}`}))`,
+    );
   }
 
   async start(context: StepContext): Promise<StepOutcome> {
@@ -35,20 +50,31 @@ export class DigestStep {
     const env = job.environmentId;
     if (digest.type === 'backoff' || digest.backoff) {
       const backoffMs = durationMs(digest.backoffAmount, digest.backoffUnit) ?? 0;
-      const recent = backoffMs > 0 && (await this.jobs.hasRecentDigest(env, this.key(context), job.id, new Date(now.getTime() - backoffMs)));
+      const recent =
+        backoffMs > 0 &&
+        (await this.jobs.hasRecentDigest(env, this.key(context), job.id, new Date(now.getTime() - backoffMs)));
       if (!recent) {
-        record(context, { status: 'Success', detail: 'Digest was skipped, first backoff event: the next steps run now' });
+        record(context, {
+          status: 'Success',
+          detail: 'Digest was skipped, first backoff event: the next steps run now',
+        });
         await this.jobs.update(env, job.id, { digest: { ...digest, events: [context.payload ?? {}] } });
         return outcome.skipped();
       }
     }
     const releaseAt = this.windowEnd(context, digest);
     if (!releaseAt) {
-      record(context, { status: 'Failed', detail: 'Invalid digest configuration: amount and unit (or timed settings) are required' });
+      record(context, {
+        status: 'Failed',
+        detail: 'Invalid digest configuration: amount and unit (or timed settings) are required',
+      });
       return outcome.failed('Invalid digest configuration');
     }
     if (releaseAt.getTime() - now.getTime() > MAX_DEFER_MS) {
-      record(context, { status: 'Failed', detail: 'Defer duration limit exceeded: a digest may wait at most 180 days' });
+      record(context, {
+        status: 'Failed',
+        detail: 'Defer duration limit exceeded: a digest may wait at most 180 days',
+      });
       return outcome.failed('Defer duration limit exceeded');
     }
     return this.db.transaction(async (tx) => {
@@ -56,7 +82,13 @@ export class DigestStep {
       const open = await this.jobs.findOpenDigest(env, this.key(context), tx);
       if (open && open.id !== job.id) {
         const rest = await this.jobs.findPendingAfter(env, job.notificationId, job.stepIndex, tx);
-        await this.jobs.transition(env, [job.id, ...rest.map((other) => other.id)], ['running', 'pending'], 'merged', tx);
+        await this.jobs.transition(
+          env,
+          [job.id, ...rest.map((other) => other.id)],
+          ['running', 'pending'],
+          'merged',
+          tx,
+        );
         await this.notifications.markDigested(env, [job.notificationId], open.notificationId, tx);
         record(context, { status: 'Success', detail: `Digest was merged with other digest (job ${open.id})` });
         return { status: 'merged', saved: true } satisfies StepOutcome;
@@ -76,13 +108,20 @@ export class DigestStep {
       return [context.payload ?? {}, ...(await this.notifications.findDigestedPayloads(env, job.notificationId, tx))];
     });
     await this.jobs.update(env, job.id, { digest: { ...job.digest, events } });
-    record(context, { status: 'Success', detail: `Digest triggered events: ${events.length} event${events.length === 1 ? '' : 's'}` });
+    record(context, {
+      status: 'Success',
+      detail: `Digest triggered events: ${events.length} event${events.length === 1 ? '' : 's'}`,
+    });
     return outcome.completed();
   }
 
   private windowEnd(context: StepContext, digest: JobDigest): Date | undefined {
     if (digest.type === 'timed') {
-      return nextTimedRelease({ amount: digest.amount, unit: digest.unit, timed: digest.timed as TimedConfig }, context.subscriber?.timezone, context.now);
+      return nextTimedRelease(
+        { amount: digest.amount, unit: digest.unit, timed: digest.timed as TimedConfig },
+        context.subscriber?.timezone,
+        context.now,
+      );
     }
     const ms = durationMs(digest.amount, digest.unit);
     return ms === undefined ? undefined : new Date(context.now.getTime() + ms);

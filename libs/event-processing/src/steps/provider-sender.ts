@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig, type ExecutionSource } from '#common';
 import { CredentialsCipher } from '#application';
 import type { IntegrationRow } from '#dal';
-import { InvalidDeviceTokenError, ProviderError, ProviderRegistry, redact, type ProviderMessage, type SendResult } from '#providers';
+import {
+  InvalidDeviceTokenError,
+  ProviderError,
+  ProviderRegistry,
+  redact,
+  type ProviderMessage,
+  type SendResult,
+} from '#providers';
 import type { StepDetail } from './step-outcome.js';
 
 export type SendAttempt =
@@ -35,7 +42,8 @@ function secretValues(credentials: Record<string, unknown>): string[] {
  */
 function sourceOf(failure: ProviderError, message: ProviderMessage, providerId: string): ExecutionSource {
   if (failure.kind === 'credentials') return 'Credentials';
-  const toWebhook = (message.channel === 'chat' && providerId !== 'whatsapp-business') || providerId.endsWith('-webhook');
+  const toWebhook =
+    (message.channel === 'chat' && providerId !== 'whatsapp-business') || providerId.endsWith('-webhook');
   return failure.kind === 'target' || toWebhook ? 'Webhook' : 'Internal';
 }
 
@@ -52,11 +60,21 @@ export class ProviderSender {
     private readonly config: AppConfig,
   ) {}
 
-  async send(message: ProviderMessage, integrations: IntegrationRow[], details: StepDetail[], credentialsOverride?: Record<string, unknown>): Promise<SendAttempt> {
+  async send(
+    message: ProviderMessage,
+    integrations: IntegrationRow[],
+    details: StepDetail[],
+    credentialsOverride?: Record<string, unknown>,
+  ): Promise<SendAttempt> {
     let last: SendAttempt = { ok: false, error: 'No integration to send through' };
     for (const [index, integration] of integrations.entries()) {
       if (index > 0) {
-        details.push({ status: 'Pending', source: 'Internal', providerId: integration.providerId, detail: `Failing over to integration ${integration.identifier} (${integration.providerId})` });
+        details.push({
+          status: 'Pending',
+          source: 'Internal',
+          providerId: integration.providerId,
+          detail: `Failing over to integration ${integration.identifier} (${integration.providerId})`,
+        });
       }
       const attempt = await this.sendThrough(message, integration, details, credentialsOverride);
       if (attempt.ok || attempt.invalidDeviceToken) return attempt;
@@ -65,7 +83,12 @@ export class ProviderSender {
     return last;
   }
 
-  private async sendThrough(message: ProviderMessage, integration: IntegrationRow, details: StepDetail[], credentialsOverride?: Record<string, unknown>): Promise<SendAttempt> {
+  private async sendThrough(
+    message: ProviderMessage,
+    integration: IntegrationRow,
+    details: StepDetail[],
+    credentialsOverride?: Record<string, unknown>,
+  ): Promise<SendAttempt> {
     const { providerId, identifier } = integration;
     const adapter = this.registry.get(providerId);
     if (!adapter) {
@@ -87,12 +110,25 @@ export class ProviderSender {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const isRetry = attempt > 1;
       try {
-        const result = await adapter.send(message, credentials, { timeoutMs: this.config.providerTimeoutMs, allowPrivateTargets: this.config.allowPrivateWebhookTargets });
+        const result = await adapter.send(message, credentials, {
+          timeoutMs: this.config.providerTimeoutMs,
+          allowPrivateTargets: this.config.allowPrivateWebhookTargets,
+        });
         const tries = isRetry ? ` on attempt ${attempt}` : '';
-        details.push({ status: 'Success', source: 'Internal', providerId, detail: `Message sent through integration ${identifier} (${providerId})${tries}`, raw: JSON.stringify(result), isRetry });
+        details.push({
+          status: 'Success',
+          source: 'Internal',
+          providerId,
+          detail: `Message sent through integration ${identifier} (${providerId})${tries}`,
+          raw: JSON.stringify(result),
+          isRetry,
+        });
         return { ok: true, result, integration };
       } catch (thrown) {
-        const failure = thrown instanceof ProviderError ? thrown : new ProviderError(String((thrown as Error)?.message ?? thrown), false);
+        const failure =
+          thrown instanceof ProviderError
+            ? thrown
+            : new ProviderError(String((thrown as Error)?.message ?? thrown), false);
         error = redact(`Sending through integration ${identifier} failed: ${failure.message}`, secrets);
         const retrying = failure.retryable && attempt < maxAttempts;
         const delayMs = retrying ? this.backoff(attempt) : 0;

@@ -8,7 +8,9 @@ describe('RunStepProcessor', () => {
   const run = async (data: JobPayloads['run-step'], stalledCounter: number, attemptsMade = 0) => {
     const runMany = jest.fn<StepRunner['runMany']>(async () => undefined);
     const processor = new RunStepProcessor({ runMany } as unknown as StepRunner);
-    await processor.process({ data, stalledCounter, attemptsMade, opts: { attempts: 5 } } as Job<JobPayloads['run-step']>);
+    await processor.process({ data, stalledCounter, attemptsMade, opts: { attempts: 5 } } as Job<
+      JobPayloads['run-step']
+    >);
     return runMany.mock.calls[0];
   };
 
@@ -17,10 +19,17 @@ describe('RunStepProcessor', () => {
     ['an entry the recovery sweeper re-enqueued', { recovered: true as const }, 0, true],
     ['an entry handed out again after its worker stopped', {}, 1, true],
   ])('%s: suspect %s', async (_, marks, stalledCounter, suspect) => {
-    expect(await run({ environmentId: 'env', jobIds: ['a', 'b'], ...marks }, stalledCounter)).toEqual(['env', ['a', 'b'], { finalAttempt: false, suspect }]);
+    expect(await run({ environmentId: 'env', jobIds: ['a', 'b'], ...marks }, stalledCounter)).toEqual([
+      'env',
+      ['a', 'b'],
+      { finalAttempt: false, suspect },
+    ]);
   });
 
   it('the final attempt is passed on', async () => {
-    expect((await run({ environmentId: 'env', jobIds: ['a'] }, 0, 4))[2]).toEqual({ finalAttempt: true, suspect: false });
+    expect((await run({ environmentId: 'env', jobIds: ['a'] }, 0, 4))[2]).toEqual({
+      finalAttempt: true,
+      suspect: false,
+    });
   });
 });

@@ -47,10 +47,14 @@ export function templateVariables(context: StepContext): TemplateVariables {
   if (context.variables) return context.variables;
   const events = context.digestEvents;
   context.variables = {
-    subscriber: context.subscriber ? (toSubscriberResponse(context.subscriber) as unknown as Record<string, unknown>) : {},
+    subscriber: context.subscriber
+      ? (toSubscriberResponse(context.subscriber) as unknown as Record<string, unknown>)
+      : {},
     payload: context.payload ?? {},
     actor: context.actor ? (toSubscriberResponse(context.actor) as unknown as Record<string, unknown>) : null,
-    tenant: context.tenant ? { identifier: context.tenant.identifier, name: context.tenant.name, data: context.tenant.data ?? {} } : null,
+    tenant: context.tenant
+      ? { identifier: context.tenant.identifier, name: context.tenant.name, data: context.tenant.data ?? {} }
+      : null,
     step: events ? { digest: true, events, total_count: events.length } : {},
   };
   return context.variables;
@@ -77,7 +81,8 @@ export class StepContextLoader {
   );
   /** Actors by external subscriber id. */
   private readonly actors = new Batcher<string, SubscriberRow>(
-    async (env, ids) => new Map((await this.subscribers.findBySubscriberIds(env, ids)).map((row) => [row.subscriberId, row])),
+    async (env, ids) =>
+      new Map((await this.subscribers.findBySubscriberIds(env, ids)).map((row) => [row.subscriberId, row])),
     (id) => id,
   );
   private readonly tenantBatch = new Batcher<string, TenantRow>(
@@ -116,7 +121,9 @@ export class StepContextLoader {
 
   private async digestEventsBefore(job: JobRow): Promise<Record<string, unknown>[] | undefined> {
     const earlier = await this.jobs.findByNotification(job.environmentId, job.notificationId);
-    const digest = earlier.filter((other) => other.type === 'digest' && other.stepIndex < job.stepIndex && other.digest?.events).pop();
+    const digest = earlier
+      .filter((other) => other.type === 'digest' && other.stepIndex < job.stepIndex && other.digest?.events)
+      .pop();
     return digest?.digest?.events;
   }
 }

@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER, newId } from '#common';
-import { DATABASE, ExecutionDetailRepository, JobRepository, MessageRepository, type Database, type JobRow, type NewExecutionDetailRow } from '#dal';
+import {
+  DATABASE,
+  ExecutionDetailRepository,
+  JobRepository,
+  MessageRepository,
+  type Database,
+  type JobRow,
+  type NewExecutionDetailRow,
+} from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
 import { WriteBatcher } from '../database/write-batcher.js';
 import { JobQueue } from '../queue/job-queue.service.js';
@@ -76,11 +84,22 @@ export class StepFinisher {
       for (const { context, result } of kept) {
         const { job } = context;
         if (result.status === 'delayed') {
-          toQueue.push({ id: job.id, environmentId, transactionId: job.transactionId, delayMs: Math.max(0, result.runAt!.getTime() - context.now.getTime()) });
+          toQueue.push({
+            id: job.id,
+            environmentId,
+            transactionId: job.transactionId,
+            delayMs: Math.max(0, result.runAt!.getTime() - context.now.getTime()),
+          });
         } else if (result.status === 'failed' && job.step.shouldStopOnFail) {
           // Rare: one statement pair per job is fine here.
           const rest = await this.jobs.findPendingAfter(environmentId, job.notificationId, job.stepIndex, tx);
-          const canceled = await this.jobs.transition(environmentId, rest.map((other) => other.id), ['pending'], 'canceled', tx);
+          const canceled = await this.jobs.transition(
+            environmentId,
+            rest.map((other) => other.id),
+            ['pending'],
+            'canceled',
+            tx,
+          );
           const detail = `Step canceled: an earlier ${job.type} step failed and stops the workflow on failure`;
           detailRows.push(...canceled.map((other) => detailRow(other, { status: 'Warning', detail })));
         } else if (result.status !== 'merged') advancing.push(job);
@@ -92,7 +111,10 @@ export class StepFinisher {
     if (this.logger.isLevelEnabled('info')) for (const entry of kept) this.logFinished(entry);
     await this.queue.addBulk('run-step', stepEntries(toQueue)).catch((error: unknown) => {
       // The rows say queued/delayed: the recovery sweeper enqueues them again.
-      this.logger.warn({ err: error, jobIds: toQueue.map((job) => job.id) }, 'step enqueue failed; left to the recovery sweeper');
+      this.logger.warn(
+        { err: error, jobIds: toQueue.map((job) => job.id) },
+        'step enqueue failed; left to the recovery sweeper',
+      );
     });
     return new Array<void>(entries.length);
   }

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNELS, type Channel } from '#common';
-import { evaluateStepFilters, isWithinSchedule, nextOpenSlot, SubscriberPreferenceService, type Schedule } from '#application';
+import {
+  evaluateStepFilters,
+  isWithinSchedule,
+  nextOpenSlot,
+  SubscriberPreferenceService,
+  type Schedule,
+} from '#application';
 import type { WorkflowRow } from '#dal';
 import { Batcher } from '../database/batcher.js';
 import { STEP_BATCH } from '../queue/step-entries.js';
@@ -34,7 +40,12 @@ export class StepGates {
 
   constructor(private readonly preferences: SubscriberPreferenceService) {}
 
-  private async isChannelEnabled(environmentId: string, subscriberId: string, workflow: WorkflowRow, channel: Channel): Promise<boolean> {
+  private async isChannelEnabled(
+    environmentId: string,
+    subscriberId: string,
+    workflow: WorkflowRow,
+    channel: Channel,
+  ): Promise<boolean> {
     const group = `${environmentId}|${workflow.id}|${channel}`;
     this.groupWorkflows.set(group, workflow);
     return (await this.enabledBatch.load(group, subscriberId)) ?? true;
@@ -43,14 +54,26 @@ export class StepGates {
   async check(context: StepContext): Promise<StepOutcome | undefined> {
     const { job, subscriber, workflow } = context;
     const variables = templateVariables(context);
-    const filters = evaluateStepFilters(job.step.filters, { subscriber: variables.subscriber, payload: variables.payload, tenant: variables.tenant });
+    const filters = evaluateStepFilters(job.step.filters, {
+      subscriber: variables.subscriber,
+      payload: variables.payload,
+      tenant: variables.tenant,
+    });
     if (!filters.passed) {
-      record(context, { status: 'Success', source: 'Internal', detail: `Step was skipped based on steps conditions: ${filters.detail}` });
+      record(context, {
+        status: 'Success',
+        source: 'Internal',
+        detail: `Step was skipped based on steps conditions: ${filters.detail}`,
+      });
       return outcome.canceled();
     }
     if (!isChannel(job.type) || !subscriber) return undefined;
     if (workflow && !(await this.isChannelEnabled(job.environmentId, subscriber.id, workflow, job.type))) {
-      record(context, { status: 'Success', source: 'Internal', detail: `Step filtered by subscriber preferences: the ${job.type} channel is disabled` });
+      record(context, {
+        status: 'Success',
+        source: 'Internal',
+        detail: `Step filtered by subscriber preferences: the ${job.type} channel is disabled`,
+      });
       return outcome.canceled();
     }
     if (!SCHEDULED_CHANNELS.includes(job.type) || workflow?.critical) return undefined;

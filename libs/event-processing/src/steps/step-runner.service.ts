@@ -50,7 +50,11 @@ export class StepRunner {
     async (environmentId, keys) => {
       // The earliest `now` of the batch: a job due for it is due for every later caller too.
       const now = new Date(Math.min(...keys.map((key) => key.now.getTime())));
-      const rows = await this.jobs.claimMany(environmentId, keys.map((key) => key.id), now);
+      const rows = await this.jobs.claimMany(
+        environmentId,
+        keys.map((key) => key.id),
+        now,
+      );
       return new Map(rows.map((row) => [row.id, row]));
     },
     (key) => key.id,
@@ -84,7 +88,11 @@ export class StepRunner {
    * still claimable. On the entry's final attempt an unexpected error fails its job instead.
    * `suspect`: the entry may hold a job that stops its worker; its jobs run one at a time.
    */
-  async runMany(environmentId: string, jobIds: string[], entry: { finalAttempt: boolean; suspect: boolean }): Promise<void> {
+  async runMany(
+    environmentId: string,
+    jobIds: string[],
+    entry: { finalAttempt: boolean; suspect: boolean },
+  ): Promise<void> {
     if (entry.suspect) return this.runOneByOne(environmentId, jobIds, entry.finalAttempt);
     const release = await this.slots.take(jobIds.length);
     try {
@@ -107,7 +115,8 @@ export class StepRunner {
         this.inFlight.add(id);
         try {
           // A job that stopped a worker before is claimed, so a next stop is counted too.
-          if (row.type === 'in_app' && row.stalls === 0) return await this.run({ ...row, attempts: row.attempts + 1 }, finalAttempt, now, false);
+          if (row.type === 'in_app' && row.stalls === 0)
+            return await this.run({ ...row, attempts: row.attempts + 1 }, finalAttempt, now, false);
           const claimed = await this.claims.load(environmentId, { id, now });
           if (claimed) await this.run(claimed, finalAttempt, now, true);
         } finally {
@@ -115,7 +124,9 @@ export class StepRunner {
         }
       }),
     );
-    const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ jobId: jobIds[index], error: result.reason as unknown }] : []));
+    const failures = results.flatMap((result, index) =>
+      result.status === 'rejected' ? [{ jobId: jobIds[index], error: result.reason as unknown }] : [],
+    );
     await this.requeueEarly(environmentId, early, now);
     this.throwFirst(failures);
   }
@@ -148,13 +159,17 @@ export class StepRunner {
       }
     }
     const now = this.clock.now();
-    const early = notClaimed.length > 0 ? (await this.jobs.findForRun(environmentId, notClaimed)).filter((row) => row.status === 'delayed') : [];
+    const early =
+      notClaimed.length > 0
+        ? (await this.jobs.findForRun(environmentId, notClaimed)).filter((row) => row.status === 'delayed')
+        : [];
     await this.requeueEarly(environmentId, early, now);
     this.throwFirst(failures);
   }
 
   private throwFirst(failures: { jobId: string; error: unknown }[]): void {
-    for (const { jobId, error } of failures) this.logger.warn({ err: error, jobId }, 'step job failed; the queue retries it');
+    for (const { jobId, error } of failures)
+      this.logger.warn({ err: error, jobId }, 'step job failed; the queue retries it');
     if (failures.length > 0) throw failures[0].error;
   }
 
@@ -168,7 +183,10 @@ export class StepRunner {
     // resuming, also when the sweeper re-queued it after its worker died mid-resume.
     const resumed = job.runAt !== null;
     const heartbeat = claimed
-      ? setInterval(() => void this.jobs.touchRunning(environmentId, jobId).catch(() => undefined), (this.config.recoveryGraceSeconds * 1000) / 3)
+      ? setInterval(
+          () => void this.jobs.touchRunning(environmentId, jobId).catch(() => undefined),
+          (this.config.recoveryGraceSeconds * 1000) / 3,
+        )
       : undefined;
     heartbeat?.unref();
     try {
@@ -180,7 +198,10 @@ export class StepRunner {
       }
       const context = await this.loader.load(job, now);
       if (!context) {
-        await this.jobs.update(environmentId, jobId, { status: 'failed', error: 'The notification of this job no longer exists' });
+        await this.jobs.update(environmentId, jobId, {
+          status: 'failed',
+          error: 'The notification of this job no longer exists',
+        });
         return;
       }
       await this.finisher.finish(context, await this.outcomeOf(context, resumed, finalAttempt), claimed);
@@ -190,7 +211,10 @@ export class StepRunner {
         throw error;
       }
       // Reached only when even the outcome could not be recorded: the job must not stay open.
-      await this.jobs.update(environmentId, jobId, { status: 'failed', error: `Unexpected error: ${errorMessage(error)}` });
+      await this.jobs.update(environmentId, jobId, {
+        status: 'failed',
+        error: `Unexpected error: ${errorMessage(error)}`,
+      });
     } finally {
       clearInterval(heartbeat);
     }
@@ -217,7 +241,10 @@ export class StepRunner {
    */
   private async requeueEarly(environmentId: string, rows: JobRow[], now: Date): Promise<void> {
     const early = rows.filter((row) => row.runAt && row.runAt > now);
-    await this.queue.addBulk('run-step', stepEntries(early.map((row) => ({ id: row.id, environmentId, delayMs: row.runAt!.getTime() - now.getTime() }))));
+    await this.queue.addBulk(
+      'run-step',
+      stepEntries(early.map((row) => ({ id: row.id, environmentId, delayMs: row.runAt!.getTime() - now.getTime() }))),
+    );
   }
 
   private async execute(context: StepContext, resumed: boolean): Promise<StepOutcome> {
@@ -227,8 +254,10 @@ export class StepRunner {
       return outcome.canceled();
     }
     if (job.type === 'delay') return resumed ? finishDelay(context) : this.gated(context, () => startDelay(context));
-    if (job.type === 'digest') return resumed ? this.digest.release(context) : this.gated(context, () => this.digest.start(context));
-    if (isChannel(job.type)) return resumed ? this.channel.run(context) : this.gated(context, () => this.channel.run(context));
+    if (job.type === 'digest')
+      return resumed ? this.digest.release(context) : this.gated(context, () => this.digest.start(context));
+    if (isChannel(job.type))
+      return resumed ? this.channel.run(context) : this.gated(context, () => this.channel.run(context));
     record(context, { status: 'Failed', detail: `Unknown step type ${job.type}` });
     return outcome.failed(`Unknown step type ${job.type}`);
   }
@@ -242,4 +271,6 @@ const errorMessage = (error: unknown) => (error instanceof Error ? error.message
 
 /** The claim's condition (JobRepository.claimMany), read from a row. */
 const isClaimable = (row: JobRow, now: Date) =>
-  row.status === 'pending' || row.status === 'queued' || (row.status === 'delayed' && (row.runAt === null || row.runAt <= now));
+  row.status === 'pending' ||
+  row.status === 'queued' ||
+  (row.status === 'delayed' && (row.runAt === null || row.runAt <= now));

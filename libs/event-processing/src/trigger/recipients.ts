@@ -28,13 +28,17 @@ export function isValidSubscriberId(value: unknown): value is string {
 }
 
 function subscriberObjectError(value: Record<string, unknown>): string | undefined {
-  if (!isValidSubscriberId(value.subscriberId)) return `subscriberId ${JSON.stringify(value.subscriberId ?? null)} is not a valid subscriber id`;
+  if (!isValidSubscriberId(value.subscriberId))
+    return `subscriberId ${JSON.stringify(value.subscriberId ?? null)} is not a valid subscriber id`;
   for (const field of SUBSCRIBER_FIELDS) {
     const fieldValue = value[field];
-    if (fieldValue !== undefined && fieldValue !== null && typeof fieldValue !== 'string') return `${field} of subscriber ${value.subscriberId} must be a string`;
+    if (fieldValue !== undefined && fieldValue !== null && typeof fieldValue !== 'string')
+      return `${field} of subscriber ${value.subscriberId} must be a string`;
   }
-  if (value.data !== undefined && value.data !== null && !isPlainObject(value.data)) return `data of subscriber ${value.subscriberId} must be an object`;
-  if (value.channels !== undefined && !Array.isArray(value.channels)) return `channels of subscriber ${value.subscriberId} must be an array`;
+  if (value.data !== undefined && value.data !== null && !isPlainObject(value.data))
+    return `data of subscriber ${value.subscriberId} must be an object`;
+  if (value.channels !== undefined && !Array.isArray(value.channels))
+    return `channels of subscriber ${value.subscriberId} must be an array`;
   return undefined;
 }
 
@@ -61,8 +65,10 @@ export function parseRecipients(to: unknown): ParsedRecipients {
     }
     if (item.type === 'Topic') {
       const exclude = item.exclude === undefined ? [] : item.exclude;
-      if (typeof item.topicKey !== 'string' || item.topicKey.length === 0) errors.push(`to[${index}]: topicKey is required`);
-      else if (!Array.isArray(exclude) || !exclude.every((id) => typeof id === 'string')) errors.push(`to[${index}]: exclude must be an array of subscriber ids`);
+      if (typeof item.topicKey !== 'string' || item.topicKey.length === 0)
+        errors.push(`to[${index}]: topicKey is required`);
+      else if (!Array.isArray(exclude) || !exclude.every((id) => typeof id === 'string'))
+        errors.push(`to[${index}]: exclude must be an array of subscriber ids`);
       else topics.push({ topicKey: item.topicKey, exclude: exclude as string[] });
       return;
     }
@@ -76,7 +82,8 @@ export function parseRecipients(to: unknown): ParsedRecipients {
 /** The actor as a recipient, or undefined when none was given. Validated by the DTO already. */
 export function parseActor(actor: unknown): SubscriberRecipient | undefined {
   if (typeof actor === 'string') return { subscriberId: actor };
-  if (isPlainObject(actor) && typeof actor.subscriberId === 'string') return { subscriberId: actor.subscriberId, fields: actor };
+  if (isPlainObject(actor) && typeof actor.subscriberId === 'string')
+    return { subscriberId: actor.subscriberId, fields: actor };
   return undefined;
 }
 

@@ -10,10 +10,18 @@ export class ChatWebhookProvider implements ProviderAdapter<ChatMessage> {
   async send(message: ChatMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const id = newId();
     const date = new Date().toISOString();
-    const secret = typeof credentials.secretKey === 'string' && credentials.secretKey ? credentials.secretKey : undefined;
+    const secret =
+      typeof credentials.secretKey === 'string' && credentials.secretKey ? credentials.secretKey : undefined;
     await postJson(
       message.webhookUrl,
-      { id, content: message.content, payload: message.payload, subscriberId: message.subscriberId, transactionId: message.transactionId, date },
+      {
+        id,
+        content: message.content,
+        payload: message.payload,
+        subscriberId: message.subscriberId,
+        transactionId: message.transactionId,
+        date,
+      },
       { ...options, secret },
     );
     return { id, date };

@@ -10,7 +10,9 @@ export class GetstreamProvider implements ProviderAdapter<ChatMessage> {
 
   async send(message: ChatMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const { apiKey } = required(credentials, this.providerId, ['apiKey']);
-    const answer = await postToChatWebhook('GetStream', message.webhookUrl, { text: message.content }, options, { 'x-api-key': apiKey });
+    const answer = await postToChatWebhook('GetStream', message.webhookUrl, { text: message.content }, options, {
+      'x-api-key': apiKey,
+    });
     return { id: answer.headers.get('x-webhook-id') ?? newId(), date: new Date().toISOString() };
   }
 }

@@ -9,7 +9,12 @@ export class MattermostProvider implements ProviderAdapter<ChatMessage> {
 
   async send(message: ChatMessage, _credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const channel = message.channelCredentials?.channel;
-    await postToChatWebhook('Mattermost', message.webhookUrl, { text: message.content, ...(channel ? { channel } : {}) }, options);
+    await postToChatWebhook(
+      'Mattermost',
+      message.webhookUrl,
+      { text: message.content, ...(channel ? { channel } : {}) },
+      options,
+    );
     return { id: newId(), date: new Date().toISOString() };
   }
 }

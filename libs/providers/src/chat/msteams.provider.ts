@@ -7,7 +7,9 @@ function card(content: string): Record<string, unknown> | undefined {
   if (!content.trimStart().startsWith('{')) return undefined;
   try {
     const parsed = JSON.parse(content) as unknown;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -19,7 +21,12 @@ export class MsTeamsProvider implements ProviderAdapter<ChatMessage> {
   readonly channel = 'chat' as const;
 
   async send(message: ChatMessage, _credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
-    await postToChatWebhook('Microsoft Teams', message.webhookUrl, card(message.content) ?? { text: message.content }, options);
+    await postToChatWebhook(
+      'Microsoft Teams',
+      message.webhookUrl,
+      card(message.content) ?? { text: message.content },
+      options,
+    );
     return { id: newId(), date: new Date().toISOString() };
   }
 }

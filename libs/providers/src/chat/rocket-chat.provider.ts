@@ -1,5 +1,12 @@
 import { required } from '../http/credentials.js';
-import { ProviderError, type ChatMessage, type ProviderAdapter, type ProviderCredentials, type SendOptions, type SendResult } from '../provider.js';
+import {
+  ProviderError,
+  type ChatMessage,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type SendOptions,
+  type SendResult,
+} from '../provider.js';
 import { postToChatWebhook } from './webhook-chat.js';
 
 /**
@@ -13,7 +20,13 @@ export class RocketChatProvider implements ProviderAdapter<ChatMessage> {
   async send(message: ChatMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const { token, user } = required(credentials, this.providerId, ['token', 'user']);
     const roomId = message.channelCredentials?.channel;
-    if (!roomId) throw new ProviderError('Rocket.Chat needs the room id in the subscriber channel credentials (channel)', false, undefined, 'target');
+    if (!roomId)
+      throw new ProviderError(
+        'Rocket.Chat needs the room id in the subscriber channel credentials (channel)',
+        false,
+        undefined,
+        'target',
+      );
     const answer = await postToChatWebhook(
       'Rocket.Chat',
       `${message.webhookUrl.replace(/\/+$/, '')}/api/v1/chat.sendMessage`,

@@ -11,7 +11,13 @@ import { ResendProvider } from './resend.provider.js';
 import { SendgridProvider } from './sendgrid.provider.js';
 import { SesProvider } from './ses.provider.js';
 
-const message: EmailMessage = { channel: 'email', to: 'ada@example.com', subject: 'Your code', html: '<p>Code 1234</p>', text: 'Code 1234' };
+const message: EmailMessage = {
+  channel: 'email',
+  to: 'ada@example.com',
+  subject: 'Your code',
+  html: '<p>Code 1234</p>',
+  text: 'Code 1234',
+};
 
 describe('email providers against a local receiver', () => {
   let receiver: Receiver;
@@ -23,10 +29,18 @@ describe('email providers against a local receiver', () => {
 
   it('sendgrid: POST /v3/mail/send with Bearer key, personalizations, subject and content', async () => {
     receiver.replies.push({ status: 202, body: '', headers: { 'x-message-id': 'sg-1' } });
-    const result = await new SendgridProvider().send(message, { apiKey: 'SG.key', from: 'no-reply@acme.test', senderName: 'Acme', baseUrl: receiver.url }, sendOptions);
+    const result = await new SendgridProvider().send(
+      message,
+      { apiKey: 'SG.key', from: 'no-reply@acme.test', senderName: 'Acme', baseUrl: receiver.url },
+      sendOptions,
+    );
     expect(result.id).toBe('sg-1');
     const request = last();
-    expect([request.method, request.path, request.headers.authorization]).toEqual(['POST', '/v3/mail/send', 'Bearer SG.key']);
+    expect([request.method, request.path, request.headers.authorization]).toEqual([
+      'POST',
+      '/v3/mail/send',
+      'Bearer SG.key',
+    ]);
     expect(request.json).toEqual({
       personalizations: [{ to: [{ email: 'ada@example.com' }] }],
       from: { email: 'no-reply@acme.test', name: 'Acme' },
@@ -40,40 +54,100 @@ describe('email providers against a local receiver', () => {
 
   it('mailgun: POST /v3/{domain}/messages, Basic api:key, form fields', async () => {
     receiver.replies.push({ body: { id: '<mg-1@acme.test>', message: 'Queued. Thank you.' } });
-    const result = await new MailgunProvider().send(message, { apiKey: 'key-123', domain: 'mg.acme.test', from: 'no-reply@acme.test', senderName: 'Acme', baseUrl: receiver.url }, sendOptions);
+    const result = await new MailgunProvider().send(
+      message,
+      {
+        apiKey: 'key-123',
+        domain: 'mg.acme.test',
+        from: 'no-reply@acme.test',
+        senderName: 'Acme',
+        baseUrl: receiver.url,
+      },
+      sendOptions,
+    );
     expect(result.id).toBe('<mg-1@acme.test>');
     const request = last();
-    expect([request.method, request.path, request.headers.authorization]).toEqual(['POST', '/v3/mg.acme.test/messages', `Basic ${Buffer.from('api:key-123').toString('base64')}`]);
+    expect([request.method, request.path, request.headers.authorization]).toEqual([
+      'POST',
+      '/v3/mg.acme.test/messages',
+      `Basic ${Buffer.from('api:key-123').toString('base64')}`,
+    ]);
     expect(request.headers['content-type']).toContain('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(request.form)).toEqual({ from: 'Acme <no-reply@acme.test>', to: 'ada@example.com', subject: 'Your code', html: '<p>Code 1234</p>', text: 'Code 1234' });
+    expect(Object.fromEntries(request.form)).toEqual({
+      from: 'Acme <no-reply@acme.test>',
+      to: 'ada@example.com',
+      subject: 'Your code',
+      html: '<p>Code 1234</p>',
+      text: 'Code 1234',
+    });
   });
 
   it('postmark: POST /email with X-Postmark-Server-Token', async () => {
-    receiver.replies.push({ body: { To: 'ada@example.com', SubmittedAt: '2024-01-01T00:00:00Z', MessageID: 'pm-1', ErrorCode: 0, Message: 'OK' } });
-    const result = await new PostmarkProvider().send(message, { apiKey: 'pm-token', from: 'no-reply@acme.test', baseUrl: receiver.url }, sendOptions);
+    receiver.replies.push({
+      body: {
+        To: 'ada@example.com',
+        SubmittedAt: '2024-01-01T00:00:00Z',
+        MessageID: 'pm-1',
+        ErrorCode: 0,
+        Message: 'OK',
+      },
+    });
+    const result = await new PostmarkProvider().send(
+      message,
+      { apiKey: 'pm-token', from: 'no-reply@acme.test', baseUrl: receiver.url },
+      sendOptions,
+    );
     expect(result).toEqual({ id: 'pm-1', date: '2024-01-01T00:00:00Z' });
     const request = last();
-    expect([request.method, request.path, request.headers['x-postmark-server-token']]).toEqual(['POST', '/email', 'pm-token']);
-    expect(request.json).toMatchObject({ From: 'no-reply@acme.test', To: 'ada@example.com', Subject: 'Your code', HtmlBody: '<p>Code 1234</p>', TextBody: 'Code 1234' });
+    expect([request.method, request.path, request.headers['x-postmark-server-token']]).toEqual([
+      'POST',
+      '/email',
+      'pm-token',
+    ]);
+    expect(request.json).toMatchObject({
+      From: 'no-reply@acme.test',
+      To: 'ada@example.com',
+      Subject: 'Your code',
+      HtmlBody: '<p>Code 1234</p>',
+      TextBody: 'Code 1234',
+    });
   });
 
   it('resend: POST /emails with Bearer key', async () => {
     receiver.replies.push({ body: { id: 're-1' } });
-    const result = await new ResendProvider().send(message, { apiKey: 're_key', from: 'no-reply@acme.test', senderName: 'Acme Inc.', baseUrl: receiver.url }, sendOptions);
+    const result = await new ResendProvider().send(
+      message,
+      { apiKey: 're_key', from: 'no-reply@acme.test', senderName: 'Acme Inc.', baseUrl: receiver.url },
+      sendOptions,
+    );
     expect(result.id).toBe('re-1');
     const request = last();
     expect([request.method, request.path, request.headers.authorization]).toEqual(['POST', '/emails', 'Bearer re_key']);
-    expect(request.json).toEqual({ from: 'Acme Inc. <no-reply@acme.test>', to: ['ada@example.com'], subject: 'Your code', html: '<p>Code 1234</p>', text: 'Code 1234' });
+    expect(request.json).toEqual({
+      from: 'Acme Inc. <no-reply@acme.test>',
+      to: ['ada@example.com'],
+      subject: 'Your code',
+      html: '<p>Code 1234</p>',
+      text: 'Code 1234',
+    });
   });
 
   it('ses: POST /v2/email/outbound-emails signed with SigV4 (signature verifies)', async () => {
     receiver.replies.push({ body: { MessageId: 'ses-1' } });
-    const credentials = { apiKey: 'AKIDTEST', secretKey: 'ses-secret', region: 'eu-west-1', from: 'no-reply@acme.test', baseUrl: receiver.url };
+    const credentials = {
+      apiKey: 'AKIDTEST',
+      secretKey: 'ses-secret',
+      region: 'eu-west-1',
+      from: 'no-reply@acme.test',
+      baseUrl: receiver.url,
+    };
     const result = await new SesProvider().send(message, credentials, sendOptions);
     expect(result.id).toBe('ses-1');
     const request = last();
     expect([request.method, request.path]).toEqual(['POST', '/v2/email/outbound-emails']);
-    expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=content-type;host;x-amz-date, Signature=[0-9a-f]{64}$/);
+    expect(request.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=content-type;host;x-amz-date, Signature=[0-9a-f]{64}$/,
+    );
     const amzDate = request.headers['x-amz-date'] as string;
     const expected = signAwsRequest({
       method: 'POST',
@@ -84,7 +158,9 @@ describe('email providers against a local receiver', () => {
       region: 'eu-west-1',
       accessKeyId: 'AKIDTEST',
       secretAccessKey: 'ses-secret',
-      now: new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`),
+      now: new Date(
+        `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
+      ),
     });
     expect(request.headers.authorization).toBe(expected.authorization);
     expect(request.json).toEqual({
@@ -100,9 +176,22 @@ describe('email providers against a local receiver', () => {
   });
 
   it('ses: a throttling error type is retryable whatever the status', async () => {
-    receiver.replies.push({ status: 400, body: { message: 'Rate exceeded' }, headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal' } });
-    const credentials = { apiKey: 'AKIDTEST', secretKey: 'ses-secret', region: 'eu-west-1', from: 'no-reply@acme.test', baseUrl: receiver.url };
-    await expect(new SesProvider().send(message, credentials, sendOptions)).rejects.toMatchObject({ retryable: true, message: 'Amazon SES answered HTTP 400: Rate exceeded' });
+    receiver.replies.push({
+      status: 400,
+      body: { message: 'Rate exceeded' },
+      headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal' },
+    });
+    const credentials = {
+      apiKey: 'AKIDTEST',
+      secretKey: 'ses-secret',
+      region: 'eu-west-1',
+      from: 'no-reply@acme.test',
+      baseUrl: receiver.url,
+    };
+    await expect(new SesProvider().send(message, credentials, sendOptions)).rejects.toMatchObject({
+      retryable: true,
+      message: 'Amazon SES answered HTTP 400: Rate exceeded',
+    });
   });
 
   it('a missing credential is a non-retryable configuration error', async () => {
@@ -124,12 +213,15 @@ describe('nodemailer (SMTP) against a local smtp-server', () => {
       disabledCommands: ['STARTTLS'],
       logger: false,
       onAuth(auth, _session, callback) {
-        if (auth.username === 'smtp-user' && auth.password === 'smtp-pass') return callback(null, { user: auth.username });
+        if (auth.username === 'smtp-user' && auth.password === 'smtp-pass')
+          return callback(null, { user: auth.username });
         return callback(new Error('Invalid username or password'));
       },
       onRcptTo(address, _session, callback) {
-        if (address.address.startsWith('busy@')) return callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
-        if (address.address.startsWith('nobody@')) return callback(Object.assign(new Error('No such user'), { responseCode: 550 }));
+        if (address.address.startsWith('busy@'))
+          return callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
+        if (address.address.startsWith('nobody@'))
+          return callback(Object.assign(new Error('No such user'), { responseCode: 550 }));
         return callback();
       },
       onData(stream, session, callback) {
@@ -150,7 +242,16 @@ describe('nodemailer (SMTP) against a local smtp-server', () => {
     port = (server.server.address() as AddressInfo).port;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const smtp = () => ({ host: '127.0.0.1', port: String(port), secure: false, ignoreTls: true, user: 'smtp-user', password: 'smtp-pass', from: 'no-reply@acme.test', senderName: 'Acme' });
+  const smtp = () => ({
+    host: '127.0.0.1',
+    port: String(port),
+    secure: false,
+    ignoreTls: true,
+    user: 'smtp-user',
+    password: 'smtp-pass',
+    from: 'no-reply@acme.test',
+    senderName: 'Acme',
+  });
 
   it('delivers with auth: envelope, From with sender name, subject, html and text parts', async () => {
     await new NodemailerProvider().send(message, smtp(), sendOptions);
@@ -163,11 +264,17 @@ describe('nodemailer (SMTP) against a local smtp-server', () => {
   });
 
   it('4xx SMTP answers are retryable, 5xx are not; the password never shows', async () => {
-    const busy = await new NodemailerProvider().send({ ...message, to: 'busy@example.com' }, smtp(), sendOptions).catch((error) => error);
+    const busy = await new NodemailerProvider()
+      .send({ ...message, to: 'busy@example.com' }, smtp(), sendOptions)
+      .catch((error) => error);
     expect(busy).toMatchObject({ retryable: true });
-    const unknown = await new NodemailerProvider().send({ ...message, to: 'nobody@example.com' }, smtp(), sendOptions).catch((error) => error);
+    const unknown = await new NodemailerProvider()
+      .send({ ...message, to: 'nobody@example.com' }, smtp(), sendOptions)
+      .catch((error) => error);
     expect(unknown).toMatchObject({ retryable: false });
-    const badLogin = await new NodemailerProvider().send(message, { ...smtp(), password: 'wrong-secret-pass' }, sendOptions).catch((error) => error);
+    const badLogin = await new NodemailerProvider()
+      .send(message, { ...smtp(), password: 'wrong-secret-pass' }, sendOptions)
+      .catch((error) => error);
     expect(badLogin.name).toBe('ProviderError');
     for (const error of [busy, unknown, badLogin]) {
       expect(`${error.message} ${error.raw ?? ''}`).not.toContain('smtp-pass');
@@ -176,7 +283,9 @@ describe('nodemailer (SMTP) against a local smtp-server', () => {
   });
 
   it('a refused connection is retryable', async () => {
-    await expect(new NodemailerProvider().send(message, { ...smtp(), port: '1' }, sendOptions)).rejects.toMatchObject({ retryable: true });
+    await expect(new NodemailerProvider().send(message, { ...smtp(), port: '1' }, sendOptions)).rejects.toMatchObject({
+      retryable: true,
+    });
   });
 
   it('an explicit port outside 1-65535 is a credentials error, nothing is sent', async () => {
@@ -193,12 +302,26 @@ describe('nodemailer (SMTP) against a local smtp-server', () => {
 
   it('errors name the failure in our words: no server text, in the message or raw', async () => {
     const errors = [
-      await new NodemailerProvider().send({ ...message, to: 'nobody@example.com' }, smtp(), sendOptions).catch((error) => error),
-      await new NodemailerProvider().send(message, { ...smtp(), password: 'wrong' }, sendOptions).catch((error) => error),
+      await new NodemailerProvider()
+        .send({ ...message, to: 'nobody@example.com' }, smtp(), sendOptions)
+        .catch((error) => error),
+      await new NodemailerProvider()
+        .send(message, { ...smtp(), password: 'wrong' }, sendOptions)
+        .catch((error) => error),
     ];
     expect(errors.map((error) => [error.message, error.raw])).toEqual([
-      [expect.stringMatching(/^SMTP delivery failed: the server refused the sender or the recipient \(EENVELOPE, SMTP 550, during RCPT TO\)$/), undefined],
-      [expect.stringMatching(/^SMTP delivery failed: the server refused the login \(EAUTH, SMTP 535, during AUTH PLAIN\)$/), undefined],
+      [
+        expect.stringMatching(
+          /^SMTP delivery failed: the server refused the sender or the recipient \(EENVELOPE, SMTP 550, during RCPT TO\)$/,
+        ),
+        undefined,
+      ],
+      [
+        expect.stringMatching(
+          /^SMTP delivery failed: the server refused the login \(EAUTH, SMTP 535, during AUTH PLAIN\)$/,
+        ),
+        undefined,
+      ],
     ]);
     expect(JSON.stringify(errors.map((error) => error.message))).not.toMatch(/No such user|Invalid username/);
   });
@@ -220,16 +343,26 @@ describe('nodemailer (SMTP): the host goes through the SSRF guard', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const guarded = { ...sendOptions, allowPrivateTargets: false };
-  const credentials = (host: string) => ({ host, port: String(port), secure: false, ignoreTls: true, from: 'no-reply@acme.test' });
+  const credentials = (host: string) => ({
+    host,
+    port: String(port),
+    secure: false,
+    ignoreTls: true,
+    from: 'no-reply@acme.test',
+  });
 
   it.each(['127.0.0.1', 'localhost', '[::1]', '::ffff:127.0.0.1', '10.0.0.25', '169.254.169.254'])(
     'refuses %s before connecting, not retryable',
     async (host) => {
       const before = connections;
-      const error = await new NodemailerProvider().send(message, credentials(host), guarded).catch((failure) => failure);
+      const error = await new NodemailerProvider()
+        .send(message, credentials(host), guarded)
+        .catch((failure) => failure);
       expect(error).toMatchObject({
         name: 'ProviderError',
-        message: expect.stringMatching(/^SMTP host refused: it resolves to a loopback, private, link-local or metadata address/),
+        message: expect.stringMatching(
+          /^SMTP host refused: it resolves to a loopback, private, link-local or metadata address/,
+        ),
         retryable: false,
         kind: 'target',
       });
@@ -245,7 +378,9 @@ describe('nodemailer (SMTP): the host goes through the SSRF guard', () => {
     };
     const before = connections;
     // The name does not resolve at all: a connection can only reach the server through the checked address.
-    const error = await new NodemailerProvider(publicAnswer).send(message, credentials('mail.example.invalid'), guarded).catch((failure) => failure);
+    const error = await new NodemailerProvider(publicAnswer)
+      .send(message, credentials('mail.example.invalid'), guarded)
+      .catch((failure) => failure);
     expect(asked).toEqual(['mail.example.invalid']);
     expect(connections).toBe(before + 1);
     expect(error.message).toMatch(/^SMTP delivery failed: /);
@@ -253,7 +388,9 @@ describe('nodemailer (SMTP): the host goes through the SSRF guard', () => {
 
   it('a foreign service reached with private targets allowed: the delivery fails without its banner', async () => {
     const before = connections;
-    const error = await new NodemailerProvider().send(message, credentials('127.0.0.1'), sendOptions).catch((failure) => failure);
+    const error = await new NodemailerProvider()
+      .send(message, credentials('127.0.0.1'), sendOptions)
+      .catch((failure) => failure);
     expect(connections).toBe(before + 1);
     expect(error.name).toBe('ProviderError');
     expect(`${error.message} ${error.raw ?? ''}`).not.toMatch(/SSH-2\.0|internal-banner/);

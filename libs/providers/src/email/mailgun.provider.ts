@@ -14,7 +14,11 @@ export class MailgunProvider implements ProviderAdapter<EmailMessage> {
     const { apiKey, domain, from } = required(credentials, this.providerId, ['apiKey', 'domain', 'from']);
     const { base, guard } = apiBase(credentials, 'https://api.mailgun.net');
     const user = optional(credentials, 'user') ?? 'api';
-    const form = new URLSearchParams({ from: mailbox(from, optional(credentials, 'senderName')), to: message.to, subject: message.subject });
+    const form = new URLSearchParams({
+      from: mailbox(from, optional(credentials, 'senderName')),
+      to: message.to,
+      subject: message.subject,
+    });
     if (message.html) form.set('html', message.html);
     if (message.text) form.set('text', message.text);
     const answer = await providerSend(

@@ -1,6 +1,13 @@
 import nodemailer from 'nodemailer';
 import { privateTargetRefused, resolvePublicAddresses } from '../http/target-guard.js';
-import { ProviderError, type EmailMessage, type ProviderAdapter, type ProviderCredentials, type SendOptions, type SendResult } from '../provider.js';
+import {
+  ProviderError,
+  type EmailMessage,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type SendOptions,
+  type SendResult,
+} from '../provider.js';
 
 const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
 const bool = (value: unknown) => value === true || value === 'true';
@@ -37,8 +44,12 @@ function describeFailure(error: { code?: unknown; responseCode?: unknown; comman
   const code = typeof error.code === 'string' && /^E[A-Z0-9]{1,20}$/.test(error.code) ? error.code : undefined;
   const facts = [
     code,
-    typeof error.responseCode === 'number' && Number.isInteger(error.responseCode) ? `SMTP ${error.responseCode}` : undefined,
-    typeof error.command === 'string' && /^[A-Z][A-Z ]{0,15}$/.test(error.command) ? `during ${error.command}` : undefined,
+    typeof error.responseCode === 'number' && Number.isInteger(error.responseCode)
+      ? `SMTP ${error.responseCode}`
+      : undefined,
+    typeof error.command === 'string' && /^[A-Z][A-Z ]{0,15}$/.test(error.command)
+      ? `during ${error.command}`
+      : undefined,
   ].filter(Boolean);
   const what = (code && FAILURES[code]) ?? 'the SMTP conversation failed';
   return `SMTP delivery failed: ${what}${facts.length ? ` (${facts.join(', ')})` : ''}`;
@@ -48,7 +59,8 @@ function describeFailure(error: { code?: unknown; responseCode?: unknown; comman
 function smtpPort(value: unknown): number {
   if (value === undefined || value === null || value === '') return 587;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ProviderError('The SMTP port must be a whole number from 1 to 65535', false, undefined, 'credentials');
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new ProviderError('The SMTP port must be a whole number from 1 to 65535', false, undefined, 'credentials');
   return port;
 }
 
@@ -67,12 +79,18 @@ export class NodemailerProvider implements ProviderAdapter<EmailMessage> {
   async send(message: EmailMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const host = str(credentials.host);
     const from = str(credentials.from);
-    if (!host || !from) throw new ProviderError('The SMTP integration needs host and from', false, undefined, 'credentials');
+    if (!host || !from)
+      throw new ProviderError('The SMTP integration needs host and from', false, undefined, 'credentials');
     const port = smtpPort(credentials.port);
     const connectTo = options.allowPrivateTargets
       ? { host }
       : {
-          host: (await this.resolve(host, { refused: privateTargetRefused('SMTP host'), unresolved: 'SMTP host does not resolve' }))[0],
+          host: (
+            await this.resolve(host, {
+              refused: privateTargetRefused('SMTP host'),
+              unresolved: 'SMTP host does not resolve',
+            })
+          )[0],
           servername: host.replace(/^\[|\]$/g, ''),
         };
     const user = str(credentials.user);
@@ -83,7 +101,10 @@ export class NodemailerProvider implements ProviderAdapter<EmailMessage> {
       requireTLS: bool(credentials.requireTls),
       ignoreTLS: bool(credentials.ignoreTls),
       auth: user ? { user, pass: str(credentials.password) ?? '' } : undefined,
-      tls: typeof credentials.tlsOptions === 'object' && credentials.tlsOptions !== null ? (credentials.tlsOptions as object) : undefined,
+      tls:
+        typeof credentials.tlsOptions === 'object' && credentials.tlsOptions !== null
+          ? (credentials.tlsOptions as object)
+          : undefined,
       connectionTimeout: options.timeoutMs,
       greetingTimeout: options.timeoutMs,
       socketTimeout: options.timeoutMs,
@@ -100,7 +121,12 @@ export class NodemailerProvider implements ProviderAdapter<EmailMessage> {
       return { id: info.messageId, date: new Date().toISOString() };
     } catch (error) {
       const failure = error as Error & { responseCode?: number; code?: string; command?: string };
-      throw new ProviderError(describeFailure(failure), isRetryable(failure), undefined, failure.code === 'EAUTH' ? 'credentials' : 'provider');
+      throw new ProviderError(
+        describeFailure(failure),
+        isRetryable(failure),
+        undefined,
+        failure.code === 'EAUTH' ? 'credentials' : 'provider',
+      );
     } finally {
       transport.close();
     }

@@ -11,7 +11,10 @@ export class SendgridProvider implements ProviderAdapter<EmailMessage> {
   async send(message: EmailMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const { apiKey, from } = required(credentials, this.providerId, ['apiKey', 'from']);
     const region = optional(credentials, 'region');
-    const { base, guard } = apiBase(credentials, region === 'eu' ? 'https://api.eu.sendgrid.com' : 'https://api.sendgrid.com');
+    const { base, guard } = apiBase(
+      credentials,
+      region === 'eu' ? 'https://api.eu.sendgrid.com' : 'https://api.sendgrid.com',
+    );
     // SendGrid refuses empty content values and wants text/plain before text/html.
     const content = [
       ...(message.text ? [{ type: 'text/plain', value: message.text }] : []),
@@ -25,7 +28,10 @@ export class SendgridProvider implements ProviderAdapter<EmailMessage> {
         headers: { authorization: `Bearer ${apiKey}` },
         json: {
           personalizations: [{ to: [{ email: message.to }] }],
-          from: { email: from, ...(optional(credentials, 'senderName') ? { name: optional(credentials, 'senderName') } : {}) },
+          from: {
+            email: from,
+            ...(optional(credentials, 'senderName') ? { name: optional(credentials, 'senderName') } : {}),
+          },
           subject: message.subject,
           content,
           ...(optional(credentials, 'ipPoolName') ? { ip_pool_name: optional(credentials, 'ipPoolName') } : {}),

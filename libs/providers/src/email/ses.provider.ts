@@ -2,7 +2,14 @@ import { awsKeys, AWS_RETRYABLE_CODES, signAwsRequest } from '../auth/aws-sigv4.
 import { assertHostCredentials } from '../http/credential-formats.js';
 import { apiBase, mailbox, optional } from '../http/credentials.js';
 import { httpFailure, providerRequest } from '../http/provider-request.js';
-import { ProviderError, type EmailMessage, type ProviderAdapter, type ProviderCredentials, type SendOptions, type SendResult } from '../provider.js';
+import {
+  ProviderError,
+  type EmailMessage,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type SendOptions,
+  type SendResult,
+} from '../provider.js';
 
 /**
  * Amazon SES v2 SendEmail (POST /v2/email/outbound-emails, JSON, SigV4 for service `ses`).
@@ -16,7 +23,13 @@ export class SesProvider implements ProviderAdapter<EmailMessage> {
     assertHostCredentials(this.providerId, credentials);
     const { accessKeyId, secretAccessKey, region } = awsKeys(credentials);
     const from = optional(credentials, 'from');
-    if (!accessKeyId || !secretAccessKey || !region || !from) throw new ProviderError('The ses integration needs accessKey (or apiKey), secretKey, region and from', false, undefined, 'credentials');
+    if (!accessKeyId || !secretAccessKey || !region || !from)
+      throw new ProviderError(
+        'The ses integration needs accessKey (or apiKey), secretKey, region and from',
+        false,
+        undefined,
+        'credentials',
+      );
     const { base, guard } = apiBase(credentials, `https://email.${region}.amazonaws.com`);
     const url = new URL(`${base}/v2/email/outbound-emails`);
     const body = JSON.stringify({
@@ -32,8 +45,25 @@ export class SesProvider implements ProviderAdapter<EmailMessage> {
         },
       },
     });
-    const headers = signAwsRequest({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body, service: 'ses', region, accessKeyId, secretAccessKey, now: new Date() });
-    const call = { provider: 'Amazon SES', url: url.toString(), guard, headers, body, secrets: [secretAccessKey, accessKeyId] };
+    const headers = signAwsRequest({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      body,
+      service: 'ses',
+      region,
+      accessKeyId,
+      secretAccessKey,
+      now: new Date(),
+    });
+    const call = {
+      provider: 'Amazon SES',
+      url: url.toString(),
+      guard,
+      headers,
+      body,
+      secrets: [secretAccessKey, accessKeyId],
+    };
     const answer = await providerRequest(call, options);
     if (!answer.ok) {
       const code = (answer.headers.get('x-amzn-errortype') ?? '').split(':')[0];

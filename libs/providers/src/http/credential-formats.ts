@@ -11,7 +11,10 @@ interface CredentialFormat {
   message: string;
 }
 
-const AWS_REGION_FORMAT: CredentialFormat = { pattern: AWS_REGION, message: 'region must be an AWS region such as us-east-1' };
+const AWS_REGION_FORMAT: CredentialFormat = {
+  pattern: AWS_REGION,
+  message: 'region must be an AWS region such as us-east-1',
+};
 
 /**
  * Credentials that become part of a provider's API host name, by providerId. They are checked when
@@ -21,20 +24,32 @@ const AWS_REGION_FORMAT: CredentialFormat = { pattern: AWS_REGION, message: 'reg
 export const HOST_CREDENTIAL_FORMATS: Readonly<Record<string, Readonly<Record<string, CredentialFormat>>>> = {
   ses: { region: AWS_REGION_FORMAT },
   sns: { region: AWS_REGION_FORMAT },
-  'pusher-beams': { instanceId: { pattern: HOST_LABEL, message: 'instanceId must be a Pusher Beams instance id (letters, digits and dashes)' } },
+  'pusher-beams': {
+    instanceId: {
+      pattern: HOST_LABEL,
+      message: 'instanceId must be a Pusher Beams instance id (letters, digits and dashes)',
+    },
+  },
 };
 
-const present = (value: unknown) => !(value === undefined || value === null || (typeof value === 'string' && value.trim() === ''));
-const matches = (value: unknown, format: CredentialFormat) => typeof value === 'string' && format.pattern.test(value.trim());
+const present = (value: unknown) =>
+  !(value === undefined || value === null || (typeof value === 'string' && value.trim() === ''));
+const matches = (value: unknown, format: CredentialFormat) =>
+  typeof value === 'string' && format.pattern.test(value.trim());
 
 /** Field → message for every credential of `providerId` that is given but breaks its host format. */
 export function credentialFormatErrors(providerId: string, credentials: ProviderCredentials): Record<string, string> {
   const formats = Object.entries(HOST_CREDENTIAL_FORMATS[providerId] ?? {});
-  return Object.fromEntries(formats.filter(([field, format]) => present(credentials[field]) && !matches(credentials[field], format)).map(([field, format]) => [field, format.message]));
+  return Object.fromEntries(
+    formats
+      .filter(([field, format]) => present(credentials[field]) && !matches(credentials[field], format))
+      .map(([field, format]) => [field, format.message]),
+  );
 }
 
 /** Throws the configuration error a provider reports when a host credential breaks its format (checked before any URL is built). */
 export function assertHostCredentials(providerId: string, credentials: ProviderCredentials): void {
   const errors = Object.values(credentialFormatErrors(providerId, credentials));
-  if (errors.length > 0) throw new ProviderError(`The ${providerId} integration's ${errors.join('; ')}`, false, undefined, 'credentials');
+  if (errors.length > 0)
+    throw new ProviderError(`The ${providerId} integration's ${errors.join('; ')}`, false, undefined, 'credentials');
 }

@@ -7,9 +7,19 @@ export function optional(credentials: ProviderCredentials, key: string): string 
 }
 
 /** The named credentials, all required; a missing one is a configuration error (not retryable). */
-export function required<K extends string>(credentials: ProviderCredentials, providerId: string, keys: readonly K[]): Record<K, string> {
+export function required<K extends string>(
+  credentials: ProviderCredentials,
+  providerId: string,
+  keys: readonly K[],
+): Record<K, string> {
   const missing = keys.filter((key) => optional(credentials, key) === undefined);
-  if (missing.length > 0) throw new ProviderError(`The ${providerId} integration is missing credentials: ${missing.join(', ')}`, false, undefined, 'credentials');
+  if (missing.length > 0)
+    throw new ProviderError(
+      `The ${providerId} integration is missing credentials: ${missing.join(', ')}`,
+      false,
+      undefined,
+      'credentials',
+    );
   return Object.fromEntries(keys.map((key) => [key, optional(credentials, key)!])) as Record<K, string>;
 }
 

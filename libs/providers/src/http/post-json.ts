@@ -31,9 +31,16 @@ export function urlSecrets(rawUrl: string): string[] {
  * the send time and the exact body) when a secret is given. 5xx, 429 and network errors are retryable; other
  * non-2xx answers are not. The URL and the secret never show in error texts.
  */
-export function postJson(url: string, body: unknown, options: SendOptions & { secret?: string }): Promise<ProviderAnswer> {
+export function postJson(
+  url: string,
+  body: unknown,
+  options: SendOptions & { secret?: string },
+): Promise<ProviderAnswer> {
   const json = JSON.stringify(body);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.secret) headers[SIGNATURE_HEADER] = webhookSignature(options.secret, json);
-  return providerSend({ provider: 'Webhook', url, guard: true, headers, body: json, secrets: [...urlSecrets(url), options.secret] }, options);
+  return providerSend(
+    { provider: 'Webhook', url, guard: true, headers, body: json, secrets: [...urlSecrets(url), options.secret] },
+    options,
+  );
 }

@@ -39,7 +39,10 @@ export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** The call fails on an answer beyond MAX_ANSWER_BYTES; retryable as the status says. */
 export function answerTooLarge(provider: string, status: number): ProviderError {
-  return new ProviderError(`${provider} answered HTTP ${status} with a body larger than 1 MB; the call counts as failed`, isRetryableStatus(status));
+  return new ProviderError(
+    `${provider} answered HTTP ${status} with a body larger than 1 MB; the call counts as failed`,
+    isRetryableStatus(status),
+  );
 }
 
 class AnswerTooLargeError extends Error {}
@@ -102,9 +105,18 @@ function secretsOf(call: ProviderCall): unknown[] {
 }
 
 /** A provider error text: `<provider> answered HTTP <status>: <provider's own reason>`. */
-export function httpFailure(call: ProviderCall, answer: ProviderAnswer, reason?: string, retryable?: boolean): ProviderError {
-  const detail = reason ?? errorReason(answer.data) ?? (answer.text && !answer.data ? answer.text.slice(0, 200) : undefined);
-  const message = redact(`${call.provider} answered HTTP ${answer.status}${detail ? `: ${detail}` : ''}`, secretsOf(call));
+export function httpFailure(
+  call: ProviderCall,
+  answer: ProviderAnswer,
+  reason?: string,
+  retryable?: boolean,
+): ProviderError {
+  const detail =
+    reason ?? errorReason(answer.data) ?? (answer.text && !answer.data ? answer.text.slice(0, 200) : undefined);
+  const message = redact(
+    `${call.provider} answered HTTP ${answer.status}${detail ? `: ${detail}` : ''}`,
+    secretsOf(call),
+  );
   const kind = answer.status === 401 || answer.status === 403 ? 'credentials' : 'provider';
   return new ProviderError(message, retryable ?? isRetryableStatus(answer.status), answer.text || undefined, kind);
 }
@@ -121,7 +133,9 @@ function errorReason(data: unknown): string | undefined {
     (body.error as Record<string, unknown> | undefined)?.message,
     body.error,
     body.error_description,
-    (Array.isArray(body.errors) ? (body.errors[0] as Record<string, unknown> | undefined)?.message ?? body.errors[0] : undefined),
+    Array.isArray(body.errors)
+      ? ((body.errors[0] as Record<string, unknown> | undefined)?.message ?? body.errors[0])
+      : undefined,
     body.reason,
   ];
   const found = candidates.find((value) => typeof value === 'string' && value.length > 0) as string | undefined;
@@ -146,16 +160,25 @@ export async function providerRequest(call: ProviderCall, options: SendOptions):
   const secrets = secretsOf(call);
   let response: Response;
   try {
-    const init = { method: call.method ?? 'POST', headers, body, redirect: 'error', signal: AbortSignal.timeout(options.timeoutMs) } as const;
-    response = call.guard && !options.allowPrivateTargets
-      ? await undiciFetch(url, { ...init, dispatcher: guardedDispatcher })
-      : await fetch(url, init);
+    const init = {
+      method: call.method ?? 'POST',
+      headers,
+      body,
+      redirect: 'error',
+      signal: AbortSignal.timeout(options.timeoutMs),
+    } as const;
+    response =
+      call.guard && !options.allowPrivateTargets
+        ? await undiciFetch(url, { ...init, dispatcher: guardedDispatcher })
+        : await fetch(url, init);
   } catch (error) {
     const failure = error as Error & { cause?: { code?: string; message?: string } };
     // The guard refused the address the connection resolved (DNS rebinding): its own error, not retried.
     if (failure.cause instanceof ProviderError) throw failure.cause;
     const timedOut = failure.name === 'TimeoutError' || failure.name === 'AbortError';
-    const reason = timedOut ? `timed out after ${options.timeoutMs} ms` : `request failed: ${failure.cause?.code ?? failure.cause?.message ?? failure.message}`;
+    const reason = timedOut
+      ? `timed out after ${options.timeoutMs} ms`
+      : `request failed: ${failure.cause?.code ?? failure.cause?.message ?? failure.message}`;
     throw new ProviderError(redact(`${call.provider} ${reason}`, secrets), true);
   }
   let answered: string;

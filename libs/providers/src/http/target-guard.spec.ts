@@ -9,7 +9,11 @@ import { providerSend } from './provider-request.js';
 import { assertPublicTarget, guardedLookup, PRIVATE_TARGET_REFUSED, setHostResolver } from './target-guard.js';
 
 const refused = async (url: string) => {
-  await expect(assertPublicTarget(url, false)).rejects.toMatchObject({ message: PRIVATE_TARGET_REFUSED, retryable: false, kind: 'target' });
+  await expect(assertPublicTarget(url, false)).rejects.toMatchObject({
+    message: PRIVATE_TARGET_REFUSED,
+    retryable: false,
+    kind: 'target',
+  });
 };
 
 describe('SSRF guard (assertPublicTarget)', () => {
@@ -95,7 +99,9 @@ describe('SSRF guard against DNS rebinding: the connection uses checked addresse
   it('a webhook POST: the check sees the public answer, the connection the private one and is refused', async () => {
     rebinding();
     const before = http1.requests.length;
-    const error = await postJson(`http://localhost:${port(http1)}/hook`, { text: 'hi' }, guarded).catch((failure) => failure);
+    const error = await postJson(`http://localhost:${port(http1)}/hook`, { text: 'hi' }, guarded).catch(
+      (failure) => failure,
+    );
     expect(http1.requests.length).toBe(before);
     expect(error).toMatchObject(refusal);
     expect(asked).toEqual(['localhost', 'localhost']);
@@ -120,7 +126,15 @@ describe('SSRF guard against DNS rebinding: the connection uses checked addresse
       applicationId: 'com.acme.app',
       baseUrl: `http://localhost:${port(http2)}`,
     };
-    const push: PushMessage = { channel: 'push', deviceToken: 'device-token-1', title: 'T', content: 'C', payload: {}, subscriberId: 'sub-1', transactionId: 'tx-1' };
+    const push: PushMessage = {
+      channel: 'push',
+      deviceToken: 'device-token-1',
+      title: 'T',
+      content: 'C',
+      payload: {},
+      subscriberId: 'sub-1',
+      transactionId: 'tx-1',
+    };
     await expect(new ApnsProvider().send(push, credentials, guarded)).rejects.toMatchObject(refusal);
     expect(http2.requests.length).toBe(before);
     expect(asked).toEqual(['localhost', 'localhost']);
@@ -140,17 +154,26 @@ describe('SSRF guard against DNS rebinding: the connection uses checked addresse
         guardedLookup(hostname, options, (error, address, family) => resolve({ error, address, family })),
       );
     const answers = (...addresses: string[]) =>
-      setHostResolver(async () => addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })));
+      setHostResolver(async () =>
+        addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+      );
 
     it('hands the socket only checked public addresses, one or all as asked', async () => {
       answers(PUBLIC, '2001:db8::7');
       expect(await lookupOf('hooks.example.test', {})).toEqual({ error: null, address: PUBLIC, family: 4 });
       expect(await lookupOf('hooks.example.test', { all: true })).toEqual({
         error: null,
-        address: [{ address: PUBLIC, family: 4 }, { address: '2001:db8::7', family: 6 }],
+        address: [
+          { address: PUBLIC, family: 4 },
+          { address: '2001:db8::7', family: 6 },
+        ],
         family: undefined,
       });
-      expect(await lookupOf('hooks.example.test', { family: 6 })).toEqual({ error: null, address: '2001:db8::7', family: 6 });
+      expect(await lookupOf('hooks.example.test', { family: 6 })).toEqual({
+        error: null,
+        address: '2001:db8::7',
+        family: 6,
+      });
     });
 
     it.each([['127.0.0.1'], ['169.254.169.254'], [PUBLIC, '10.0.0.5'], ['::ffff:127.0.0.1'], [PUBLIC, 'fd00::1']])(
@@ -167,7 +190,11 @@ describe('SSRF guard against DNS rebinding: the connection uses checked addresse
 
     it('a name that does not resolve fails the connection, retryable', async () => {
       answers();
-      expect((await lookupOf('hooks.example.test', {})).error).toMatchObject({ message: 'Webhook host does not resolve', retryable: true, kind: 'target' });
+      expect((await lookupOf('hooks.example.test', {})).error).toMatchObject({
+        message: 'Webhook host does not resolve',
+        retryable: true,
+        kind: 'target',
+      });
     });
   });
 });

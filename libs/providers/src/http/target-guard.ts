@@ -5,14 +5,29 @@ import { ProviderError } from '../provider.js';
 
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv4');
 }
 // 64:ff9b:1::/48 is NAT64's local-use prefix (RFC 8215): the operator chooses where the IPv4 address
 // sits in it and may map private networks, so all of it counts as internal.
-for (const [network, prefix] of [['::1', 128], ['::', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b:1::', 48]] as const) {
+for (const [network, prefix] of [
+  ['::1', 128],
+  ['::', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b:1::', 48],
+] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
 
@@ -82,12 +97,16 @@ export function setHostResolver(resolver?: HostResolver): void {
 
 const WEBHOOK_TEXTS = { refused: PRIVATE_TARGET_REFUSED, unresolved: 'Webhook host does not resolve' };
 
-async function checkedAddresses(host: string, texts: { refused: string; unresolved: string }): Promise<LookupAddress[]> {
+async function checkedAddresses(
+  host: string,
+  texts: { refused: string; unresolved: string },
+): Promise<LookupAddress[]> {
   const bare = host.replace(/^\[|\]$/g, '');
   const family = isIP(bare);
   const entries = family ? [{ address: bare, family }] : await resolveHost(bare).catch(() => []);
   if (entries.length === 0) throw new ProviderError(texts.unresolved, true, undefined, 'target');
-  if (entries.some((entry) => isPrivateAddress(entry.address))) throw new ProviderError(texts.refused, false, undefined, 'target');
+  if (entries.some((entry) => isPrivateAddress(entry.address)))
+    throw new ProviderError(texts.refused, false, undefined, 'target');
   return entries;
 }
 
@@ -96,7 +115,10 @@ async function checkedAddresses(host: string, texts: { refused: string; unresolv
  * any of them is internal. Connect to one of these addresses rather than to the name again: a second
  * resolution could answer differently (DNS rebinding).
  */
-export async function resolvePublicAddresses(host: string, texts: { refused: string; unresolved: string } = WEBHOOK_TEXTS): Promise<string[]> {
+export async function resolvePublicAddresses(
+  host: string,
+  texts: { refused: string; unresolved: string } = WEBHOOK_TEXTS,
+): Promise<string[]> {
   return (await checkedAddresses(host, texts)).map((entry) => entry.address);
 }
 
@@ -113,7 +135,8 @@ export const guardedLookup: LookupFunction = (hostname, options: LookupOptions, 
     (entries) => {
       const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
       const wanted = family === 4 || family === 6 ? entries.filter((entry) => entry.family === family) : entries;
-      if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '');
+      if (wanted.length === 0)
+        return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '');
       if (options.all) return callback(null, wanted);
       callback(null, wanted[0].address, wanted[0].family);
     },
@@ -134,7 +157,8 @@ export async function assertPublicTarget(rawUrl: string, allowPrivate: boolean):
   } catch {
     throw new ProviderError('Invalid webhook URL', false, undefined, 'target');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProviderError('Webhook URL must be http or https', false, undefined, 'target');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ProviderError('Webhook URL must be http or https', false, undefined, 'target');
   if (allowPrivate) return url;
   await resolvePublicAddresses(url.hostname);
   return url;

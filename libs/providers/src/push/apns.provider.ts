@@ -4,7 +4,15 @@ import { signJwt } from '../auth/jwt.js';
 import { apiBase, required } from '../http/credentials.js';
 import { answerTooLarge, isRetryableStatus, MAX_ANSWER_BYTES, redact } from '../http/provider-request.js';
 import { assertPublicTarget, guardedLookup } from '../http/target-guard.js';
-import { InvalidDeviceTokenError, ProviderError, type ProviderAdapter, type ProviderCredentials, type PushMessage, type SendOptions, type SendResult } from '../provider.js';
+import {
+  InvalidDeviceTokenError,
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type PushMessage,
+  type SendOptions,
+  type SendResult,
+} from '../provider.js';
 
 /** APNs reasons meaning the token is not (or no longer) valid for this app. */
 const DEAD_TOKEN_REASONS = new Set(['BadDeviceToken', 'DeviceTokenNotForTopic', 'Unregistered', 'ExpiredToken']);
@@ -18,7 +26,14 @@ interface Http2Answer {
 }
 
 /** `guarded`: the socket resolves through the SSRF guard (a baseUrl override, checked again when connecting). */
-function http2Post(origin: URL, path: string, headers: Record<string, string>, body: string, timeoutMs: number, guarded: boolean): Promise<Http2Answer> {
+function http2Post(
+  origin: URL,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  guarded: boolean,
+): Promise<Http2Answer> {
   return new Promise((resolve, reject) => {
     const session = connect(origin, guarded ? { lookup: guardedLookup } : {});
     const timer = setTimeout(() => {
@@ -31,7 +46,11 @@ function http2Post(origin: URL, path: string, headers: Record<string, string>, b
       reject(error);
     };
     session.on('error', fail);
-    const request = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: path, ...headers });
+    const request = session.request({
+      [constants.HTTP2_HEADER_METHOD]: 'POST',
+      [constants.HTTP2_HEADER_PATH]: path,
+      ...headers,
+    });
     request.on('error', fail);
     let status = 0;
     let responseHeaders: Http2Answer['headers'] = {};
@@ -43,7 +62,8 @@ function http2Post(origin: URL, path: string, headers: Record<string, string>, b
     let size = 0;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_ANSWER_BYTES) return fail(Object.assign(new Error('answer too large'), { tooLarge: true, status }));
+      if (size > MAX_ANSWER_BYTES)
+        return fail(Object.assign(new Error('answer too large'), { tooLarge: true, status }));
       chunks.push(chunk);
     });
     request.on('end', () => {
@@ -67,9 +87,17 @@ export class ApnsProvider implements ProviderAdapter<PushMessage> {
   private readonly jwts = new Map<string, { jwt: string; expiresAt: number }>();
 
   async send(message: PushMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
-    const { secretKey, apiKey: keyId, projectName: teamId, applicationId: bundleId } = required(credentials, this.providerId, ['secretKey', 'apiKey', 'projectName', 'applicationId']);
+    const {
+      secretKey,
+      apiKey: keyId,
+      projectName: teamId,
+      applicationId: bundleId,
+    } = required(credentials, this.providerId, ['secretKey', 'apiKey', 'projectName', 'applicationId']);
     const production = credentials.secure === true || credentials.secure === 'true';
-    const { base, guard } = apiBase(credentials, production ? 'https://api.push.apple.com' : 'https://api.sandbox.push.apple.com');
+    const { base, guard } = apiBase(
+      credentials,
+      production ? 'https://api.push.apple.com' : 'https://api.sandbox.push.apple.com',
+    );
     const origin = guard ? await assertPublicTarget(base, options.allowPrivateTargets) : new URL(base);
     const jwt = this.providerToken(secretKey, keyId, teamId);
     const { title, content, payload } = message;
@@ -84,7 +112,14 @@ export class ApnsProvider implements ProviderAdapter<PushMessage> {
     const secrets = [jwt, secretKey];
     let answer: Http2Answer;
     try {
-      answer = await http2Post(origin, `${origin.pathname.replace(/\/+$/, '')}/3/device/${encodeURIComponent(message.deviceToken)}`, headers, body, options.timeoutMs, guard && !options.allowPrivateTargets);
+      answer = await http2Post(
+        origin,
+        `${origin.pathname.replace(/\/+$/, '')}/3/device/${encodeURIComponent(message.deviceToken)}`,
+        headers,
+        body,
+        options.timeoutMs,
+        guard && !options.allowPrivateTargets,
+      );
     } catch (error) {
       const failure = error as Error & { code?: string; tooLarge?: boolean; status?: number; cause?: unknown };
       // The guard refused the address the connection resolved: the session fails with its error, the pending stream with it as cause.
@@ -101,12 +136,18 @@ export class ApnsProvider implements ProviderAdapter<PushMessage> {
     } catch {
       reason = '';
     }
-    if (answer.status === 410 || DEAD_TOKEN_REASONS.has(reason)) throw new InvalidDeviceTokenError(`APNs rejected the device token: ${reason || 'Unregistered'}`, raw);
+    if (answer.status === 410 || DEAD_TOKEN_REASONS.has(reason))
+      throw new InvalidDeviceTokenError(`APNs rejected the device token: ${reason || 'Unregistered'}`, raw);
     // A refused provider token is re-minted on the next attempt.
     const expired = answer.status === 403 && reason === 'ExpiredProviderToken';
     if (expired) this.jwts.delete(this.jwtKey(secretKey, keyId, teamId));
     const kind = answer.status === 403 ? 'credentials' : 'provider';
-    throw new ProviderError(`APNs answered HTTP ${answer.status}${reason ? `: ${reason}` : ''}`, expired || isRetryableStatus(answer.status), raw || undefined, kind);
+    throw new ProviderError(
+      `APNs answered HTTP ${answer.status}${reason ? `: ${reason}` : ''}`,
+      expired || isRetryableStatus(answer.status),
+      raw || undefined,
+      kind,
+    );
   }
 
   private jwtKey(secretKey: string, keyId: string, teamId: string): string {

@@ -1,6 +1,14 @@
 import { apiBase, optional } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
-import { InvalidDeviceTokenError, ProviderError, type ProviderAdapter, type ProviderCredentials, type PushMessage, type SendOptions, type SendResult } from '../provider.js';
+import {
+  InvalidDeviceTokenError,
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type PushMessage,
+  type SendOptions,
+  type SendResult,
+} from '../provider.js';
 
 interface ExpoTicket {
   status?: 'ok' | 'error';
@@ -36,8 +44,13 @@ export class ExpoProvider implements ProviderAdapter<PushMessage> {
     if (!ticket) throw new ProviderError('Expo answered without a push ticket', true, answer.text);
     if (ticket.status === 'error') {
       const code = ticket.details?.error;
-      if (code === 'DeviceNotRegistered') throw new InvalidDeviceTokenError(`Expo rejected the device token: ${ticket.message ?? code}`, answer.text);
-      throw new ProviderError(`Expo refused the notification: ${ticket.message ?? code ?? 'no reason given'}`, code === 'MessageRateExceeded', answer.text);
+      if (code === 'DeviceNotRegistered')
+        throw new InvalidDeviceTokenError(`Expo rejected the device token: ${ticket.message ?? code}`, answer.text);
+      throw new ProviderError(
+        `Expo refused the notification: ${ticket.message ?? code ?? 'no reason given'}`,
+        code === 'MessageRateExceeded',
+        answer.text,
+      );
     }
     return { id: ticket.id ?? '', date: new Date().toISOString() };
   }

@@ -1,7 +1,14 @@
 import { GOOGLE_TOKEN_URI, GoogleTokenSource, parseServiceAccount } from '../auth/google-service-account.js';
 import { apiBase, stringMap } from '../http/credentials.js';
 import { httpFailure, providerRequest } from '../http/provider-request.js';
-import { InvalidDeviceTokenError, type ProviderAdapter, type ProviderCredentials, type PushMessage, type SendOptions, type SendResult } from '../provider.js';
+import {
+  InvalidDeviceTokenError,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type PushMessage,
+  type SendOptions,
+  type SendResult,
+} from '../provider.js';
 
 interface FcmError {
   error?: { status?: string; message?: string; details?: { errorCode?: string }[] };
@@ -20,13 +27,22 @@ export class FcmProvider implements ProviderAdapter<PushMessage> {
   async send(message: PushMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const account = parseServiceAccount(credentials.serviceAccount);
     const { base, guard } = apiBase(credentials, 'https://fcm.googleapis.com');
-    const accessToken = await this.tokens.accessToken(account, { ...options, guard: guard || account.token_uri !== GOOGLE_TOKEN_URI });
+    const accessToken = await this.tokens.accessToken(account, {
+      ...options,
+      guard: guard || account.token_uri !== GOOGLE_TOKEN_URI,
+    });
     const call = {
       provider: 'FCM',
       url: `${base}/v1/projects/${encodeURIComponent(account.project_id)}/messages:send`,
       guard,
       headers: { authorization: `Bearer ${accessToken}` },
-      json: { message: { token: message.deviceToken, notification: { title: message.title, body: message.content }, data: stringMap(message.payload) } },
+      json: {
+        message: {
+          token: message.deviceToken,
+          notification: { title: message.title, body: message.content },
+          data: stringMap(message.payload),
+        },
+      },
       secrets: [account.private_key],
     };
     const answer = await providerRequest(call, options);
@@ -34,8 +50,14 @@ export class FcmProvider implements ProviderAdapter<PushMessage> {
       const error = (answer.data as FcmError | undefined)?.error;
       const codes = [error?.status, ...(error?.details ?? []).map((detail) => detail.errorCode)];
       if (answer.status === 401) this.tokens.forget(account);
-      if (codes.includes('UNREGISTERED') || (codes.includes('INVALID_ARGUMENT') && /registration token/i.test(error?.message ?? ''))) {
-        throw new InvalidDeviceTokenError(`FCM rejected the device token: ${error?.message ?? codes.filter(Boolean).join(', ')}`, answer.text);
+      if (
+        codes.includes('UNREGISTERED') ||
+        (codes.includes('INVALID_ARGUMENT') && /registration token/i.test(error?.message ?? ''))
+      ) {
+        throw new InvalidDeviceTokenError(
+          `FCM rejected the device token: ${error?.message ?? codes.filter(Boolean).join(', ')}`,
+          answer.text,
+        );
       }
       throw httpFailure(call, answer);
     }

@@ -1,6 +1,14 @@
 import { apiBase, required } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
-import { InvalidDeviceTokenError, ProviderError, type ProviderAdapter, type ProviderCredentials, type PushMessage, type SendOptions, type SendResult } from '../provider.js';
+import {
+  InvalidDeviceTokenError,
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type PushMessage,
+  type SendOptions,
+  type SendResult,
+} from '../provider.js';
 
 /**
  * OneSignal Create Notification: POST /notifications (Authorization: Key <REST API key>) to one
@@ -34,11 +42,21 @@ export class OneSignalProvider implements ProviderAdapter<PushMessage> {
     const body = answer.data as { id?: string; errors?: unknown } | undefined;
     if (body?.id) return { id: body.id, date: new Date().toISOString() };
     const errors = body?.errors;
-    const invalidIds = typeof errors === 'object' && errors !== null && !Array.isArray(errors) ? Object.values(errors as Record<string, unknown>).flat() : [];
+    const invalidIds =
+      typeof errors === 'object' && errors !== null && !Array.isArray(errors)
+        ? Object.values(errors as Record<string, unknown>).flat()
+        : [];
     const texts = Array.isArray(errors) ? errors.map(String) : [];
     if (invalidIds.includes(message.deviceToken) || texts.some((text) => /not subscribed|invalid/i.test(text))) {
-      throw new InvalidDeviceTokenError(`OneSignal rejected the subscription id: ${texts.join('; ') || 'invalid subscription id'}`, answer.text);
+      throw new InvalidDeviceTokenError(
+        `OneSignal rejected the subscription id: ${texts.join('; ') || 'invalid subscription id'}`,
+        answer.text,
+      );
     }
-    throw new ProviderError(`OneSignal created no notification${texts.length ? `: ${texts.join('; ')}` : ''}`, false, answer.text);
+    throw new ProviderError(
+      `OneSignal created no notification${texts.length ? `: ${texts.join('; ')}` : ''}`,
+      false,
+      answer.text,
+    );
   }
 }

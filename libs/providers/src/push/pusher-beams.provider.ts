@@ -14,7 +14,10 @@ export class PusherBeamsProvider implements ProviderAdapter<PushMessage> {
   async send(message: PushMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const { instanceId, secretKey } = required(credentials, this.providerId, ['instanceId', 'secretKey']);
     assertHostCredentials(this.providerId, credentials);
-    const { base, guard } = apiBase(credentials, `https://${encodeURIComponent(instanceId)}.pushnotifications.pusher.com`);
+    const { base, guard } = apiBase(
+      credentials,
+      `https://${encodeURIComponent(instanceId)}.pushnotifications.pusher.com`,
+    );
     const notification = { title: message.title, body: message.content };
     const answer = await providerSend(
       {

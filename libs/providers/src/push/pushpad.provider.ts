@@ -1,6 +1,13 @@
 import { apiBase, required } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
-import { InvalidDeviceTokenError, type ProviderAdapter, type ProviderCredentials, type PushMessage, type SendOptions, type SendResult } from '../provider.js';
+import {
+  InvalidDeviceTokenError,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type PushMessage,
+  type SendOptions,
+  type SendResult,
+} from '../provider.js';
 
 /**
  * Pushpad: POST /api/v1/projects/{projectId}/notifications (Authorization: Token token="...") with the
@@ -26,7 +33,8 @@ export class PushpadProvider implements ProviderAdapter<PushMessage> {
       options,
     );
     const body = answer.data as { id?: number | string; scheduled?: number } | undefined;
-    if (body?.scheduled === 0) throw new InvalidDeviceTokenError('Pushpad has no subscription for this uid', answer.text);
+    if (body?.scheduled === 0)
+      throw new InvalidDeviceTokenError('Pushpad has no subscription for this uid', answer.text);
     return { id: body?.id === undefined ? '' : String(body.id), date: new Date().toISOString() };
   }
 }

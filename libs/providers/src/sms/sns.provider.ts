@@ -2,7 +2,14 @@ import { awsKeys, AWS_RETRYABLE_CODES, signAwsRequest } from '../auth/aws-sigv4.
 import { assertHostCredentials } from '../http/credential-formats.js';
 import { apiBase, optional } from '../http/credentials.js';
 import { httpFailure, providerRequest } from '../http/provider-request.js';
-import { ProviderError, type ProviderAdapter, type ProviderCredentials, type SendOptions, type SendResult, type SmsMessage } from '../provider.js';
+import {
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type SendOptions,
+  type SendResult,
+  type SmsMessage,
+} from '../provider.js';
 
 const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
 
@@ -17,10 +24,21 @@ export class SnsProvider implements ProviderAdapter<SmsMessage> {
   async send(message: SmsMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     assertHostCredentials(this.providerId, credentials);
     const { accessKeyId, secretAccessKey, region } = awsKeys(credentials);
-    if (!accessKeyId || !secretAccessKey || !region) throw new ProviderError('The sns integration needs accessKey (or apiKey), secretKey and region', false, undefined, 'credentials');
+    if (!accessKeyId || !secretAccessKey || !region)
+      throw new ProviderError(
+        'The sns integration needs accessKey (or apiKey), secretKey and region',
+        false,
+        undefined,
+        'credentials',
+      );
     const { base, guard } = apiBase(credentials, `https://sns.${region}.amazonaws.com`);
     const url = new URL(`${base}/`);
-    const form = new URLSearchParams({ Action: 'Publish', Version: '2010-03-31', PhoneNumber: message.to, Message: message.content });
+    const form = new URLSearchParams({
+      Action: 'Publish',
+      Version: '2010-03-31',
+      PhoneNumber: message.to,
+      Message: message.content,
+    });
     const senderId = optional(credentials, 'senderId');
     if (senderId) {
       form.set('MessageAttributes.entry.1.Name', 'AWS.SNS.SMS.SenderID');
@@ -39,11 +57,23 @@ export class SnsProvider implements ProviderAdapter<SmsMessage> {
       secretAccessKey,
       now: new Date(),
     });
-    const call = { provider: 'Amazon SNS', url: url.toString(), guard, headers, body, secrets: [secretAccessKey, accessKeyId] };
+    const call = {
+      provider: 'Amazon SNS',
+      url: url.toString(),
+      guard,
+      headers,
+      body,
+      secrets: [secretAccessKey, accessKeyId],
+    };
     const answer = await providerRequest(call, options);
     if (!answer.ok) {
       const code = tag(answer.text, 'Code') ?? '';
-      throw httpFailure(call, answer, [code, tag(answer.text, 'Message')].filter(Boolean).join(': ') || undefined, AWS_RETRYABLE_CODES.has(code) || undefined);
+      throw httpFailure(
+        call,
+        answer,
+        [code, tag(answer.text, 'Message')].filter(Boolean).join(': ') || undefined,
+        AWS_RETRYABLE_CODES.has(code) || undefined,
+      );
     }
     return { id: tag(answer.text, 'MessageId') ?? '', date: new Date().toISOString() };
   }

@@ -1,6 +1,13 @@
 import { apiBase, required } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
-import { ProviderError, type ProviderAdapter, type ProviderCredentials, type SendOptions, type SendResult, type SmsMessage } from '../provider.js';
+import {
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type SendOptions,
+  type SendResult,
+  type SmsMessage,
+} from '../provider.js';
 
 /** Vonage statuses worth another try: 1 throttled, 5 internal error. */
 const RETRYABLE_STATUSES = new Set(['1', '5']);
@@ -23,15 +30,27 @@ export class VonageProvider implements ProviderAdapter<SmsMessage> {
         provider: 'Vonage',
         url: `${base}/sms/json`,
         guard,
-        form: new URLSearchParams({ api_key: apiKey, api_secret: secretKey, from, to: message.to.replace(/^\+/, ''), text: message.content }),
+        form: new URLSearchParams({
+          api_key: apiKey,
+          api_secret: secretKey,
+          from,
+          to: message.to.replace(/^\+/, ''),
+          text: message.content,
+        }),
         secrets: [secretKey],
       },
       options,
     );
-    const first = (answer.data as { messages?: { status?: string; 'message-id'?: string; 'error-text'?: string }[] } | undefined)?.messages?.[0];
+    const first = (
+      answer.data as { messages?: { status?: string; 'message-id'?: string; 'error-text'?: string }[] } | undefined
+    )?.messages?.[0];
     if (!first) throw new ProviderError('Vonage answered without a message status', true, answer.text);
     if (first.status !== '0') {
-      throw new ProviderError(`Vonage refused the message (status ${first.status}): ${first['error-text'] ?? 'no reason given'}`, RETRYABLE_STATUSES.has(first.status ?? ''), answer.text);
+      throw new ProviderError(
+        `Vonage refused the message (status ${first.status}): ${first['error-text'] ?? 'no reason given'}`,
+        RETRYABLE_STATUSES.has(first.status ?? ''),
+        answer.text,
+      );
     }
     return { id: first['message-id'] ?? '', date: new Date().toISOString() };
   }

@@ -94,9 +94,10 @@ export async function startReceiver(fallback: Reply = { status: 200, body: {} },
   const server = http2 ? createHttp2Server(handler) : createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise<void>((resolve) => {
-    (server as any).closeAllConnections?.();
-    server.close(() => resolve());
-  });
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      (server as any).closeAllConnections?.();
+      server.close(() => resolve());
+    });
   return state;
 }

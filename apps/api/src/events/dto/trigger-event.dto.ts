@@ -1,5 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+} from 'class-validator';
 import { MAX_BULK_EVENTS } from '../../http/body-limits.js';
 import { ShallowValidation } from '../../http/shallow-validation.js';
 import { IsActor, IsContext, IsTenantRef } from './trigger-validators.js';
@@ -25,7 +35,8 @@ export class TriggerEventDto {
   name: string;
 
   @ApiProperty({
-    description: 'A subscriberId, a subscriber object, a topic `{type: "Topic", topicKey, exclude?}`, or an array of these',
+    description:
+      'A subscriberId, a subscriber object, a topic `{type: "Topic", topicKey, exclude?}`, or an array of these',
     oneOf: [{ type: 'string' }, { type: 'object' }, { type: 'array', items: {} }],
   })
   @IsDefined()
@@ -48,12 +59,18 @@ export class TriggerEventDto {
   @MaxLength(255)
   transactionId?: string;
 
-  @ApiPropertyOptional({ description: 'A subscriberId or a subscriber object', oneOf: [{ type: 'string' }, { type: 'object' }] })
+  @ApiPropertyOptional({
+    description: 'A subscriberId or a subscriber object',
+    oneOf: [{ type: 'string' }, { type: 'object' }],
+  })
   @IsOptional()
   @IsActor()
   actor?: string | Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'A tenant identifier or `{identifier, name?, data?}`', oneOf: [{ type: 'string' }, { type: 'object' }] })
+  @ApiPropertyOptional({
+    description: 'A tenant identifier or `{identifier, name?, data?}`',
+    oneOf: [{ type: 'string' }, { type: 'object' }],
+  })
   @IsOptional()
   @IsTenantRef()
   tenant?: string | { identifier: string; name?: string; data?: Record<string, unknown> };

@@ -10,7 +10,13 @@ const nonEmptyString = (value: unknown): value is string => typeof value === 'st
 
 function rule(name: string, message: string, check: (value: unknown) => boolean) {
   return (options?: ValidationOptions) => (target: object, propertyName: string) =>
-    registerDecorator({ name, target: target.constructor, propertyName, options: { message, ...options }, validator: { validate: check } });
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName,
+      options: { message, ...options },
+      validator: { validate: check },
+    });
 }
 
 /** `actor`: a subscriberId or a subscriber object with a subscriberId. */
@@ -43,7 +49,10 @@ export const IsContext = rule('isContext', 'context must map at most 5 keys to a
   return entries.every(
     (entry) =>
       (typeof entry === 'string' && CONTEXT_ID.test(entry)) ||
-      (isPlainObject(entry) && typeof entry.id === 'string' && CONTEXT_ID.test(entry.id) && (entry.data === undefined || isPlainObject(entry.data))),
+      (isPlainObject(entry) &&
+        typeof entry.id === 'string' &&
+        CONTEXT_ID.test(entry.id) &&
+        (entry.data === undefined || isPlainObject(entry.data))),
   );
 });
 
@@ -56,7 +65,8 @@ export const IsContext = rule('isContext', 'context must map at most 5 keys to a
 export function writtenSubscriberErrors(to: unknown, actor: unknown): FieldErrors {
   const errors: FieldErrors = {};
   const check = (value: unknown, path: string) => {
-    if (isPlainObject(value) && value.type !== 'Topic' && isValidSubscriberId(value.subscriberId)) Object.assign(errors, subscriberObjectErrors(value, path));
+    if (isPlainObject(value) && value.type !== 'Topic' && isValidSubscriberId(value.subscriberId))
+      Object.assign(errors, subscriberObjectErrors(value, path));
   };
   if (Array.isArray(to)) to.forEach((item, index) => check(item, `to[${index}]`));
   else check(to, 'to');
@@ -83,6 +93,7 @@ export function overrideAddressErrors(overrides: unknown): FieldErrors {
     if (Array.isArray(value)) value.forEach((item, index) => check(field, item, `overrides.email.${field}[${index}]`));
     else if (value !== undefined) check(field, value, `overrides.email.${field}`);
   }
-  for (const field of SINGLE_ADDRESS_FIELDS) if (email[field] !== undefined) check(field, email[field], `overrides.email.${field}`);
+  for (const field of SINGLE_ADDRESS_FIELDS)
+    if (email[field] !== undefined) check(field, email[field], `overrides.email.${field}`);
   return errors;
 }

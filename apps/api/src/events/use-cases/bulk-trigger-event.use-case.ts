@@ -29,7 +29,11 @@ export class BulkTriggerEventUseCase {
     private readonly trigger: TriggerEventUseCase,
   ) {}
 
-  async execute(auth: AuthContext, events: Record<string, unknown>[], requestId: string): Promise<TriggerResponseDto[]> {
+  async execute(
+    auth: AuthContext,
+    events: Record<string, unknown>[],
+    requestId: string,
+  ): Promise<TriggerResponseDto[]> {
     const release = await this.slots.take(events.length);
     try {
       const workflows = await this.loadWorkflows(auth.environmentId, events);
@@ -40,15 +44,26 @@ export class BulkTriggerEventUseCase {
     }
   }
 
-  private async loadWorkflows(environmentId: string, events: Record<string, unknown>[]): Promise<Map<string, WorkflowRow | undefined>> {
-    const names = [...new Set(events.map((event) => event.name).filter((name): name is string => typeof name === 'string'))];
+  private async loadWorkflows(
+    environmentId: string,
+    events: Record<string, unknown>[],
+  ): Promise<Map<string, WorkflowRow | undefined>> {
+    const names = [
+      ...new Set(events.map((event) => event.name).filter((name): name is string => typeof name === 'string')),
+    ];
     const rows = await Promise.all(names.map((name) => this.workflows.byIdentifier(environmentId, name)));
     return new Map(names.map((name, index) => [name, rows[index]]));
   }
 
-  private async prepareOne(auth: AuthContext, raw: Record<string, unknown>, workflows: Map<string, WorkflowRow | undefined>): Promise<PreparedTrigger> {
+  private async prepareOne(
+    auth: AuthContext,
+    raw: Record<string, unknown>,
+    workflows: Map<string, WorkflowRow | undefined>,
+  ): Promise<PreparedTrigger> {
     const transactionId = typeof raw.transactionId === 'string' ? raw.transactionId : undefined;
-    const failed = (error: string[]): PreparedTrigger => ({ response: { acknowledged: true, status: 'error', error, transactionId } });
+    const failed = (error: string[]): PreparedTrigger => ({
+      response: { acknowledged: true, status: 'error', error, transactionId },
+    });
     // Whitelisted fields only, not deep-copied (see ShallowValidation).
     const { dto, errors } = validateShallow(TriggerEventDto, raw);
     if (errors.length > 0) {

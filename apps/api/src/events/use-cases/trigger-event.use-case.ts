@@ -1,8 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError, LOGGER, newId } from '#common';
-import { TenantRepository, TriggerEventRepository, type NewTriggerEventRow, type StoredEventRef, type WorkflowRow } from '#dal';
-import { Batcher, fanOutEntries, JobQueue, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#event-processing';
+import {
+  TenantRepository,
+  TriggerEventRepository,
+  type NewTriggerEventRow,
+  type StoredEventRef,
+  type WorkflowRow,
+} from '#dal';
+import {
+  Batcher,
+  fanOutEntries,
+  JobQueue,
+  parseRecipients,
+  tenantIdentifierOf,
+  WorkflowCache,
+} from '#event-processing';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';
 import { overrideAddressErrors, writtenSubscriberErrors } from '../dto/trigger-validators.js';
@@ -62,7 +75,9 @@ export class TriggerEventUseCase {
       throw new DomainError('VALIDATION_FAILED', `${firstError[0]}: ${firstError[1].messages[0]}`, fieldErrors);
     }
     if (!workflow) {
-      throw new DomainError('VALIDATION_FAILED', WORKFLOW_NOT_FOUND, { name: { messages: [WORKFLOW_NOT_FOUND], value: body.name } });
+      throw new DomainError('VALIDATION_FAILED', WORKFLOW_NOT_FOUND, {
+        name: { messages: [WORKFLOW_NOT_FOUND], value: body.name },
+      });
     }
     const transactionId = body.transactionId ?? newId();
     const answer = (status: TriggerResponseDto['status'], error?: string[]): PreparedTrigger => ({
@@ -70,7 +85,10 @@ export class TriggerEventUseCase {
     });
 
     const tenantIdentifier = tenantIdentifierOf(body.tenant);
-    if (tenantIdentifier !== undefined && !(await this.tenants.findByIdentifier(auth.environmentId, tenantIdentifier))) {
+    if (
+      tenantIdentifier !== undefined &&
+      !(await this.tenants.findByIdentifier(auth.environmentId, tenantIdentifier))
+    ) {
       return answer('no_tenant_found');
     }
     if (!workflow.active) return answer('trigger_not_active');
@@ -92,7 +110,14 @@ export class TriggerEventUseCase {
     };
     return {
       ...answer('processed'),
-      row: { id: newId(), environmentId: auth.environmentId, organizationId: auth.organizationId, transactionId, workflowId: workflow.id, request },
+      row: {
+        id: newId(),
+        environmentId: auth.environmentId,
+        organizationId: auth.organizationId,
+        transactionId,
+        workflowId: workflow.id,
+        request,
+      },
     };
   }
 
@@ -103,7 +128,10 @@ export class TriggerEventUseCase {
   async accept(prepared: PreparedTrigger[], requestId: string): Promise<TriggerResponseDto[]> {
     const rows = prepared.flatMap((item) => (item.row ? [item.row] : []));
     // A single trigger joins the concurrent ones' statements; a bulk request is a batch already.
-    const inserted = rows.length === 1 ? [await this.inserts.load('', rows[0])].filter((row) => row !== undefined) : await this.events.insertMany(rows);
+    const inserted =
+      rows.length === 1
+        ? [await this.inserts.load('', rows[0])].filter((row) => row !== undefined)
+        : await this.events.insertMany(rows);
     try {
       if (inserted.length === 1) await this.enqueues.load('', inserted[0]);
       else await this.enqueueFanOut(inserted);
@@ -124,7 +152,13 @@ export class TriggerEventUseCase {
     if (!this.logger.isLevelEnabled('info')) return;
     for (const { response, row } of prepared) {
       this.logger.info(
-        { reqId: requestId, transactionId: response.transactionId, eventId: row?.id, status: response.status, workflow: row?.request.name },
+        {
+          reqId: requestId,
+          transactionId: response.transactionId,
+          eventId: row?.id,
+          status: response.status,
+          workflow: row?.request.name,
+        },
         'event accepted',
       );
     }

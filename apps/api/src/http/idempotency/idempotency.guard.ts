@@ -76,19 +76,36 @@ export class IdempotencyGuard implements CanActivate {
       throw new DomainError('BAD_REQUEST', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
     }
     const hash = requestHash(request);
-    const existing = await this.keys.claim(request.auth, key, hash, this.clock.now(), this.config.idempotencyTtlSeconds);
+    const existing = await this.keys.claim(
+      request.auth,
+      key,
+      hash,
+      this.clock.now(),
+      this.config.idempotencyTtlSeconds,
+    );
     if (!existing) {
-      const replayForm = this.reflector.getAllAndOverride<ReplayForm | undefined>(REPLAY_FORM, [context.getHandler(), context.getClass()]);
+      const replayForm = this.reflector.getAllAndOverride<ReplayForm | undefined>(REPLAY_FORM, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
       request.idempotencyKey = { environmentId: request.auth.environmentId, key, replayForm };
       return true;
     }
     if (existing.requestHash !== hash) {
-      throw new DomainError('IDEMPOTENCY_BODY_MISMATCH', 'Idempotency-Key was already used with a different request body');
+      throw new DomainError(
+        'IDEMPOTENCY_BODY_MISMATCH',
+        'Idempotency-Key was already used with a different request body',
+      );
     }
     if (existing.state !== 'done') {
-      throw new DomainError('IDEMPOTENCY_IN_FLIGHT', 'A request with this Idempotency-Key is still being processed', undefined, {
-        'retry-after': '1',
-      });
+      throw new DomainError(
+        'IDEMPOTENCY_IN_FLIGHT',
+        'A request with this Idempotency-Key is still being processed',
+        undefined,
+        {
+          'retry-after': '1',
+        },
+      );
     }
     throw new ReplayedResponse(existing.responseStatus ?? 200, existing.responseBody);
   }
@@ -107,7 +124,12 @@ export function completeOnSend(keys: IdempotencyRepository, logger: Logger) {
     try {
       if (reply.statusCode < 400) {
         const body = typeof payload === 'string' && payload.length > 0 ? JSON.parse(payload) : null;
-        await keys.complete(claimed.environmentId, claimed.key, reply.statusCode, claimed.replayForm ? claimed.replayForm(body) : body);
+        await keys.complete(
+          claimed.environmentId,
+          claimed.key,
+          reply.statusCode,
+          claimed.replayForm ? claimed.replayForm(body) : body,
+        );
       } else {
         await keys.release(claimed.environmentId, claimed.key);
       }

@@ -15,6 +15,8 @@ export class IdempotencyModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.adapterHost.httpAdapter.getInstance<FastifyInstance>().addHook('onSend', completeOnSend(this.keys, this.logger));
+    this.adapterHost.httpAdapter
+      .getInstance<FastifyInstance>()
+      .addHook('onSend', completeOnSend(this.keys, this.logger));
   }
 }

@@ -13,7 +13,9 @@ import { LocalTokenBucketStore, type TokenBucketStore } from './token-bucket.js'
       provide: TOKEN_BUCKET_STORE,
       inject: [AppConfig, LOGGER],
       useFactory: (config: AppConfig, logger: Logger): TokenBucketStore =>
-        config.redisUrl && config.rateLimitEnabled ? new RedisTokenBucketStore(config.redisUrl, logger) : new LocalTokenBucketStore(),
+        config.redisUrl && config.rateLimitEnabled
+          ? new RedisTokenBucketStore(config.redisUrl, logger)
+          : new LocalTokenBucketStore(),
     },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],

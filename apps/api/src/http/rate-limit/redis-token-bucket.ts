@@ -77,7 +77,10 @@ export class RedisTokenBucketStore implements TokenBucketStore {
   private readonly leases = new Map<string, Lease>();
   private lastWarning = 0;
 
-  constructor(url: string, private readonly logger: Logger) {
+  constructor(
+    url: string,
+    private readonly logger: Logger,
+  ) {
     // Fail fast rather than queue: a request must not wait on the limiter while Redis is down.
     this.redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
     this.redis.on('error', (err) => this.warn(err));
@@ -113,7 +116,12 @@ export class RedisTokenBucketStore implements TokenBucketStore {
     const wanted = waiters.reduce((sum, waiter) => sum + waiter.cost, 0);
     try {
       const take = (this.redis as unknown as { takeRateLimitTokens: TakeCommand }).takeRateLimitTokens.bind(this.redis);
-      const [granted, leftText] = await take(key, setting.burst, setting.perSecond, Math.max(0, wanted - held) + leaseSize(setting));
+      const [granted, leftText] = await take(
+        key,
+        setting.burst,
+        setting.perSecond,
+        Math.max(0, wanted - held) + leaseSize(setting),
+      );
       const left = Number(leftText);
       // Callers are served in order while the pool covers their cost (all or nothing each); up to a
       // lease of what remains is leased. Each caller sees what was left after its own take.
@@ -124,7 +132,8 @@ export class RedisTokenBucketStore implements TokenBucketStore {
         return { allowed: true, tokens: left + pool };
       });
       const kept = Math.min(pool, leaseSize(setting));
-      if (kept > 0) this.leases.set(key, { tokens: kept, bucketLeft: left, expiresAt: performance.now() + LEASE_TTL_MS });
+      if (kept > 0)
+        this.leases.set(key, { tokens: kept, bucketLeft: left, expiresAt: performance.now() + LEASE_TTL_MS });
       // More is left only when a bulk was refused (Redis grants what it has): it goes back to the
       // shared bucket rather than sit in this process, so a refused bulk takes nothing from anyone.
       if (pool > kept) await this.giveBack(key, setting, pool - kept);
@@ -137,7 +146,11 @@ export class RedisTokenBucketStore implements TokenBucketStore {
 
   private async giveBack(key: string, setting: RateLimitSetting, tokens: number): Promise<void> {
     try {
-      await (this.redis as unknown as { giveBackRateLimitTokens: GiveBackCommand }).giveBackRateLimitTokens(key, setting.burst, tokens);
+      await (this.redis as unknown as { giveBackRateLimitTokens: GiveBackCommand }).giveBackRateLimitTokens(
+        key,
+        setting.burst,
+        tokens,
+      );
     } catch (err) {
       this.warn(err); // the tokens come back with the refill
     }

@@ -23,8 +23,16 @@ describe('token bucket', () => {
   });
 
   it('headers: limit, remaining, seconds until full, Retry-After only when limited', () => {
-    expect(rateLimitHeaders({ allowed: true, tokens: 2 }, setting)).toEqual({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '1' });
-    expect(rateLimitHeaders({ allowed: false, tokens: 0.2 }, setting)).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '2', 'retry-after': '1' });
+    expect(rateLimitHeaders({ allowed: true, tokens: 2 }, setting)).toEqual({
+      'ratelimit-limit': '3',
+      'ratelimit-remaining': '2',
+      'ratelimit-reset': '1',
+    });
+    expect(rateLimitHeaders({ allowed: false, tokens: 0.2 }, setting)).toMatchObject({
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': '2',
+      'retry-after': '1',
+    });
   });
 
   it('a take of several tokens is all or nothing', async () => {

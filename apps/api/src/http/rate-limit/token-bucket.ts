@@ -41,14 +41,20 @@ export class LocalTokenBucketStore implements TokenBucketStore {
  * The headers of draft-ietf-httpapi-ratelimit-headers, plus Retry-After when limited: when the bucket
  * will hold `cost` tokens again (at most a full bucket: a cost beyond the burst never fits).
  */
-export function rateLimitHeaders(decision: BucketDecision, setting: RateLimitSetting, cost = 1): Record<string, string> {
+export function rateLimitHeaders(
+  decision: BucketDecision,
+  setting: RateLimitSetting,
+  cost = 1,
+): Record<string, string> {
   const headers: Record<string, string> = {
     'ratelimit-limit': String(setting.burst),
     'ratelimit-remaining': String(Math.floor(decision.tokens)),
     'ratelimit-reset': String(Math.ceil((setting.burst - decision.tokens) / setting.perSecond)),
   };
   if (!decision.allowed) {
-    headers['retry-after'] = String(Math.max(1, Math.ceil((Math.min(cost, setting.burst) - decision.tokens) / setting.perSecond)));
+    headers['retry-after'] = String(
+      Math.max(1, Math.ceil((Math.min(cost, setting.burst) - decision.tokens) / setting.perSecond)),
+    );
   }
   return headers;
 }

@@ -46,5 +46,8 @@ export class IntegrationCredentialsDto {
   @ApiPropertyOptional() @IsOptional() @IsBoolean() ignoreTls?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() hmac?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() authenticateByToken?: boolean;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() tlsOptions?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() tlsOptions?: Record<
+    string,
+    unknown
+  >;
 }

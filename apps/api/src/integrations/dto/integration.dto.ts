@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { CHANNELS, type Channel } from '#common';
 import type { IntegrationResponse } from '#application';
 import { StepFilterDefinition } from '#application';
@@ -8,7 +19,8 @@ import { OptionalNotNull } from '../../http/optional-not-null.js';
 import { IntegrationCredentialsDto } from './integration-credentials.dto.js';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const IDENTIFIER_MESSAGE = 'identifier may contain letters, digits, dots, dashes and underscores, starting with a letter or digit';
+const IDENTIFIER_MESSAGE =
+  'identifier may contain letters, digits, dots, dashes and underscores, starting with a letter or digit';
 
 export class IntegrationConfigurationsDto {
   @ApiPropertyOptional() @IsOptional() @IsBoolean() inboundWebhookEnabled?: boolean;
@@ -63,7 +75,10 @@ export class CreateIntegrationDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ type: [StepFilterDefinition], description: 'Tenant conditions under which the integration is used' })
+  @ApiPropertyOptional({
+    type: [StepFilterDefinition],
+    description: 'Tenant conditions under which the integration is used',
+  })
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })

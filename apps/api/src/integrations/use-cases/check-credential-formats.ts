@@ -9,6 +9,8 @@ export function checkCredentialFormats(providerId: string, credentials: object |
   const given = { ...credentials } as Record<string, unknown>;
   const errors = Object.entries(credentialFormatErrors(providerId, given));
   if (errors.length === 0) return;
-  const fields: FieldErrors = Object.fromEntries(errors.map(([field, message]) => [`credentials.${field}`, { messages: [message], value: given[field] }]));
+  const fields: FieldErrors = Object.fromEntries(
+    errors.map(([field, message]) => [`credentials.${field}`, { messages: [message], value: given[field] }]),
+  );
   throw new DomainError('VALIDATION_FAILED', errors[0][1], fields);
 }

@@ -16,7 +16,9 @@ export class CreateIntegrationUseCase {
 
   async execute(auth: AuthContext, body: CreateIntegrationDto): Promise<IntegrationRow> {
     checkCredentialFormats(body.providerId, body.credentials);
-    const identifier = body.identifier ?? `${body.providerId.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}`;
+    const identifier =
+      body.identifier ??
+      `${body.providerId.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}`;
     const row = await this.integrations.create(
       { environmentId: auth.environmentId, organizationId: auth.organizationId },
       {

@@ -32,7 +32,8 @@ export class UpdateIntegrationUseCase {
       if (!row) throw new DomainError('INTEGRATION_NOT_FOUND', `Integration with id ${id} not found`);
       return row;
     } catch (error) {
-      if (isUniqueViolation(error)) throw new DomainError('CONFLICT', `Integration with identifier ${body.identifier} already exists`);
+      if (isUniqueViolation(error))
+        throw new DomainError('CONFLICT', `Integration with identifier ${body.identifier} already exists`);
       throw error;
     }
   }

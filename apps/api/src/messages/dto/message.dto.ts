@@ -58,7 +58,10 @@ export class MessageResponseDto implements MessageResponse {
   @ApiProperty({ type: [String] }) deliveredAt: string[];
   @ApiPropertyOptional() lastSeenDate?: string;
   @ApiPropertyOptional() lastReadDate?: string;
-  @ApiPropertyOptional({ oneOf: [{ type: 'string' }, { type: 'array', items: { $ref: getSchemaPath(EmailBlockDto) } }] }) content?: string | unknown[];
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'array', items: { $ref: getSchemaPath(EmailBlockDto) } }],
+  })
+  content?: string | unknown[];
   @ApiProperty() transactionId: string;
   @ApiPropertyOptional() subject?: string;
   @ApiProperty({ enum: CHANNELS }) channel: string;
@@ -89,7 +92,11 @@ export class MessagePageDto {
 }
 
 export class ListMessagesQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ description: 'External subscriberId' }) @IsOptional() @IsString() @MaxLength(255) subscriberId?: string;
+  @ApiPropertyOptional({ description: 'External subscriberId' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  subscriberId?: string;
   @ApiPropertyOptional({ enum: CHANNELS }) @IsOptional() @IsIn(CHANNELS) channel?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) transactionId?: string;
 }

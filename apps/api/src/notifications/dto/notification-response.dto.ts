@@ -15,13 +15,19 @@ export class ExecutionDetailDto {
 export class NotificationJobDto {
   @ApiProperty() _id: string;
   @ApiProperty({ enum: ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay'] }) type: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) digest: Record<string, unknown> | null;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) digest: Record<
+    string,
+    unknown
+  > | null;
   @ApiProperty({ type: [ExecutionDetailDto] }) executionDetails: ExecutionDetailDto[];
   @ApiProperty({ type: 'object', additionalProperties: true }) step: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) overrides: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) payload: Record<string, unknown>;
   @ApiPropertyOptional({ nullable: true }) providerId: string | null;
-  @ApiProperty({ enum: ['pending', 'queued', 'running', 'completed', 'failed', 'canceled', 'merged', 'skipped', 'delayed'] }) status: string;
+  @ApiProperty({
+    enum: ['pending', 'queued', 'running', 'completed', 'failed', 'canceled', 'merged', 'skipped', 'delayed'],
+  })
+  status: string;
   @ApiProperty() updatedAt: string;
 }
 
@@ -37,7 +43,9 @@ export class NotificationSubscriberDto {
 export class NotificationTriggerDto {
   @ApiProperty({ enum: ['event'] }) type: 'event';
   @ApiProperty() identifier: string;
-  @ApiProperty({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } }) variables: { name: string }[];
+  @ApiProperty({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } }) variables: {
+    name: string;
+  }[];
 }
 
 export class NotificationTemplateDto {

@@ -28,7 +28,8 @@ const WORKFLOW_ORIGIN = 'novu-cloud-v1';
 function parseDate(field: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw DomainError.validation(field, `${field} must be a valid ISO 8601 date`, value);
+  if (Number.isNaN(date.getTime()))
+    throw DomainError.validation(field, `${field} must be a valid ISO 8601 date`, value);
   return date;
 }
 
@@ -40,7 +41,8 @@ export class ListNotificationsUseCase {
   async execute(auth: AuthContext, query: ListNotificationsQueryDto): Promise<NotificationPageDto> {
     const after = parseDate('after', query.after);
     const before = parseDate('before', query.before);
-    if (after && before && after > before) throw DomainError.validation('after', 'after must not be later than before', query.after);
+    if (after && before && after > before)
+      throw DomainError.validation('after', 'after must not be later than before', query.after);
 
     const page = await this.feed.page(
       auth.environmentId,
@@ -113,7 +115,9 @@ function toTemplate(workflow: FeedWorkflow): NotificationTemplateDto {
     _id: workflow.id,
     name: workflow.name,
     origin: WORKFLOW_ORIGIN,
-    triggers: [{ type: 'event', identifier: workflow.identifier, variables: templateVariables(workflow.steps, 'payload') }],
+    triggers: [
+      { type: 'event', identifier: workflow.identifier, variables: templateVariables(workflow.steps, 'payload') },
+    ],
   };
 }
 

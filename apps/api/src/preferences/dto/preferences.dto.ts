@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Allow, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import {
+  Allow,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { CHANNELS } from '#common';
 
 export const CRITICALITIES = ['critical', 'nonCritical', 'all'] as const;
@@ -55,7 +65,9 @@ export class PatchPreferencesDto {
   @Type(() => ChannelPreferencesDto)
   channels?: ChannelPreferencesDto;
 
-  @ApiPropertyOptional({ description: 'Workflow internal _id, trigger identifier or slug; absent → the global preferences' })
+  @ApiPropertyOptional({
+    description: 'Workflow internal _id, trigger identifier or slug; absent → the global preferences',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
@@ -63,7 +75,11 @@ export class PatchPreferencesDto {
   workflowId?: string;
 
   // Checked field by field by validateSchedule (unknown day keys must be rejected, not stripped).
-  @ApiPropertyOptional({ type: ScheduleDto, nullable: true, description: 'Global only; null removes the saved schedule' })
+  @ApiPropertyOptional({
+    type: ScheduleDto,
+    nullable: true,
+    description: 'Global only; null removes the saved schedule',
+  })
   @Allow()
   schedule?: unknown;
 }

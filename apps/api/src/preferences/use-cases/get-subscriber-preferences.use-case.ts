@@ -8,7 +8,11 @@ import { PreferencesResponseBuilder } from './preferences-response.builder.js';
 export class GetSubscriberPreferencesUseCase {
   constructor(private readonly response: PreferencesResponseBuilder) {}
 
-  async execute(auth: AuthContext, subscriberId: string, criticality: Criticality = 'nonCritical'): Promise<PreferencesResponseDto> {
+  async execute(
+    auth: AuthContext,
+    subscriberId: string,
+    criticality: Criticality = 'nonCritical',
+  ): Promise<PreferencesResponseDto> {
     const subscriber = await this.response.findSubscriber(auth.environmentId, subscriberId);
     return this.response.build(auth.environmentId, subscriber, criticality);
   }

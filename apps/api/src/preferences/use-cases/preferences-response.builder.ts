@@ -19,14 +19,22 @@ export class PreferencesResponseBuilder {
     return subscriber;
   }
 
-  async build(environmentId: string, subscriber: SubscriberRow, criticality: Criticality): Promise<PreferencesResponseDto> {
+  async build(
+    environmentId: string,
+    subscriber: SubscriberRow,
+    criticality: Criticality,
+  ): Promise<PreferencesResponseDto> {
     const [workflows, rows] = await Promise.all([
       this.workflows.listActive(environmentId),
       this.preferences.findForSubscriber(environmentId, subscriber.id),
     ]);
     const global = rows.find((row) => row.workflowId === null);
-    const perWorkflow = new Map(rows.filter((row) => row.workflowId !== null).map((row) => [row.workflowId, row.channels]));
-    const wanted = workflows.filter((workflow) => criticality === 'all' || workflow.critical === (criticality === 'critical'));
+    const perWorkflow = new Map(
+      rows.filter((row) => row.workflowId !== null).map((row) => [row.workflowId, row.channels]),
+    );
+    const wanted = workflows.filter(
+      (workflow) => criticality === 'all' || workflow.critical === (criticality === 'critical'),
+    );
     return {
       global: {
         enabled: true,

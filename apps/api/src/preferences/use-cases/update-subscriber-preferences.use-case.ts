@@ -22,8 +22,11 @@ export class UpdateSubscriberPreferencesUseCase {
   async execute(auth: AuthContext, subscriberId: string, body: PatchPreferencesDto): Promise<PreferencesResponseDto> {
     const schedule = checkSchedule(body.schedule);
     const subscriber = await this.response.findSubscriber(auth.environmentId, subscriberId);
-    const workflowId = body.workflowId === undefined ? null : await this.resolveWorkflow(auth.environmentId, body.workflowId);
-    const channels = Object.fromEntries(Object.entries(body.channels ?? {}).filter(([, value]) => typeof value === 'boolean'));
+    const workflowId =
+      body.workflowId === undefined ? null : await this.resolveWorkflow(auth.environmentId, body.workflowId);
+    const channels = Object.fromEntries(
+      Object.entries(body.channels ?? {}).filter(([, value]) => typeof value === 'boolean'),
+    );
     // The schedule belongs to the global preference; with a workflowId it is ignored (as in Novu).
     const scheduleChange = workflowId === null ? schedule : undefined;
     if (Object.keys(channels).length > 0 || scheduleChange !== undefined) {
@@ -35,7 +38,8 @@ export class UpdateSubscriberPreferencesUseCase {
   private async resolveWorkflow(environmentId: string, key: string): Promise<string> {
     const workflow = await this.workflows.findByIdOrIdentifier(environmentId, key);
     if (!workflow) throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${key} cannot be found`);
-    if (workflow.critical) throw new DomainError('CRITICAL_WORKFLOW', `Critical workflow with id: ${key} can not be updated`);
+    if (workflow.critical)
+      throw new DomainError('CRITICAL_WORKFLOW', `Critical workflow with id: ${key} can not be updated`);
     return workflow.id;
   }
 }

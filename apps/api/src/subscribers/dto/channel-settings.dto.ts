@@ -1,13 +1,35 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { SUBSCRIBER_PROVIDER_IDS } from '#common';
 import { MAX_DEVICE_TOKENS } from '#application';
 
 export class ChannelCredentialsDto {
-  @ApiPropertyOptional({ description: 'Webhook URL for chat integrations' }) @IsOptional() @IsString() @MaxLength(2048) webhookUrl?: string;
-  @ApiPropertyOptional({ description: 'Channel for Mattermost chat notifications' }) @IsOptional() @IsString() channel?: string;
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_DEVICE_TOKENS, description: 'Replaces the stored tokens when given' })
+  @ApiPropertyOptional({ description: 'Webhook URL for chat integrations' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  webhookUrl?: string;
+  @ApiPropertyOptional({ description: 'Channel for Mattermost chat notifications' })
+  @IsOptional()
+  @IsString()
+  channel?: string;
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_DEVICE_TOKENS,
+    description: 'Replaces the stored tokens when given',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_DEVICE_TOKENS)

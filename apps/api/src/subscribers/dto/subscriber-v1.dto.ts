@@ -24,13 +24,19 @@ function IsIdOrNonEmptyIdArray(options?: ValidationOptions) {
       propertyName,
       options: { message: `${propertyName} must be a message id or a non-empty array of message ids`, ...options },
       validator: {
-        validate: (value: unknown) => isId(value) || (Array.isArray(value) && value.length > 0 && value.length <= 1000 && value.every(isId)),
+        validate: (value: unknown) =>
+          isId(value) || (Array.isArray(value) && value.length > 0 && value.length <= 1000 && value.every(isId)),
       },
     });
 }
 
 export class MarkMessagesDto {
-  @ApiProperty({ oneOf: [{ type: 'string', format: 'uuid' }, { type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1 }] })
+  @ApiProperty({
+    oneOf: [
+      { type: 'string', format: 'uuid' },
+      { type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1 },
+    ],
+  })
   @IsIdOrNonEmptyIdArray()
   messageId: string | string[];
 

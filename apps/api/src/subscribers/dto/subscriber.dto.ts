@@ -1,10 +1,27 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsNotEmpty, IsObject, IsOptional, IsString, IsTimeZone, MaxLength, registerDecorator, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsTimeZone,
+  MaxLength,
+  registerDecorator,
+  ValidateNested,
+} from 'class-validator';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '#common';
 import type { SubscriberResponse } from '#application';
 import { CursorQueryDto } from '../../http/pagination.dto.js';
-import { ChannelSettingsDto, ChannelSettingsResponseDto, OnlineStatusChannelSettingsDto } from './channel-settings.dto.js';
+import {
+  ChannelSettingsDto,
+  ChannelSettingsResponseDto,
+  OnlineStatusChannelSettingsDto,
+} from './channel-settings.dto.js';
 
 export const MAX_BULK_SUBSCRIBERS = 500;
 
@@ -29,9 +46,18 @@ function IsEmailAddress() {
 export class SubscriberFieldsDto {
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(255) firstName?: string | null;
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(255) lastName?: string | null;
-  @ApiPropertyOptional({ ...nullableString, description: 'One address, e.g. ada@example.com' }) @IsOptional() @IsString() @MaxLength(320) @IsEmailAddress() email?: string | null;
+  @ApiPropertyOptional({ ...nullableString, description: 'One address, e.g. ada@example.com' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  @IsEmailAddress()
+  email?: string | null;
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(64) phone?: string | null;
-  @ApiPropertyOptional({ ...nullableString, description: 'URL of the avatar image' }) @IsOptional() @IsString() @MaxLength(2048) avatar?: string | null;
+  @ApiPropertyOptional({ ...nullableString, description: 'URL of the avatar image' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  avatar?: string | null;
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(64) locale?: string | null;
   @ApiPropertyOptional({ ...nullableString, description: 'IANA time zone, e.g. Europe/Paris' })
   @IsOptional()
@@ -69,10 +95,16 @@ export class CreateSubscriberQueryDto {
 }
 
 export class ListSubscribersQueryDto extends CursorQueryDto {
-  @ApiPropertyOptional({ description: 'Substring of the email, case-insensitive' }) @IsOptional() @IsString() email?: string;
+  @ApiPropertyOptional({ description: 'Substring of the email, case-insensitive' })
+  @IsOptional()
+  @IsString()
+  email?: string;
   @ApiPropertyOptional({ description: 'Substring of the phone' }) @IsOptional() @IsString() phone?: string;
   @ApiPropertyOptional({ description: 'Substring of the first or last name' }) @IsOptional() @IsString() name?: string;
-  @ApiPropertyOptional({ description: 'Substring of the subscriberId' }) @IsOptional() @IsString() subscriberId?: string;
+  @ApiPropertyOptional({ description: 'Substring of the subscriberId' })
+  @IsOptional()
+  @IsString()
+  subscriberId?: string;
 }
 
 export class SubscriberResponseDto implements SubscriberResponse {
@@ -100,11 +132,17 @@ export class SubscriberResponseDto implements SubscriberResponse {
 export class SubscriberCursorPageDto {
   @ApiProperty({ type: [SubscriberResponseDto] }) data: SubscriberResponseDto[];
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `after` for the next page' }) next: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for the previous page' }) previous: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for the previous page' }) previous:
+    string | null;
 }
 
 export class BulkCreateSubscribersDto {
-  @ApiProperty({ type: [CreateSubscriberDto], minItems: 1, maxItems: MAX_BULK_SUBSCRIBERS, description: 'Each item is validated on its own' })
+  @ApiProperty({
+    type: [CreateSubscriberDto],
+    minItems: 1,
+    maxItems: MAX_BULK_SUBSCRIBERS,
+    description: 'Each item is validated on its own',
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_BULK_SUBSCRIBERS)
@@ -116,7 +154,8 @@ export class BulkItemDto {
 }
 
 export class BulkFailedItemDto {
-  @ApiProperty({ type: String, nullable: true, description: 'null when the item had no usable subscriberId' }) subscriberId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'null when the item had no usable subscriberId' })
+  subscriberId: string | null;
   @ApiProperty() message: string;
 }
 

@@ -35,10 +35,14 @@ export class BulkUpsertSubscribersUseCase {
     };
   }
 
-  private async check(auth: AuthContext, item: unknown): Promise<SubscriberUpsertInput | { subscriberId: string | null; message: string }> {
+  private async check(
+    auth: AuthContext,
+    item: unknown,
+  ): Promise<SubscriberUpsertInput | { subscriberId: string | null; message: string }> {
     const rawId = (item as { subscriberId?: unknown } | null)?.subscriberId;
     const subscriberId = typeof rawId === 'string' ? rawId : null;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return { subscriberId, message: 'item must be an object' };
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return { subscriberId, message: 'item must be an object' };
     const dto = plainToInstance(CreateSubscriberDto, item);
     const errors = await validate(dto, { whitelist: true, forbidUnknownValues: false });
     if (errors.length > 0) {

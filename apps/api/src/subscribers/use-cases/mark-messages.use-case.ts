@@ -13,7 +13,12 @@ export class MarkMessagesUseCase {
     private readonly clock: Clock,
   ) {}
 
-  async execute(auth: AuthContext, subscriberId: string, messageId: string | string[], markAs: MarkAs): Promise<MessageView[]> {
+  async execute(
+    auth: AuthContext,
+    subscriberId: string,
+    messageId: string | string[],
+    markAs: MarkAs,
+  ): Promise<MessageView[]> {
     const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
     if (!subscriber) throw notFound(subscriberId);
     const ids = [...new Set(Array.isArray(messageId) ? messageId : [messageId])];

@@ -16,7 +16,13 @@ export class SubscriberFeedUseCase {
   async feed(auth: AuthContext, subscriberId: string, query: FeedQueryDto): Promise<Page<MessageView>> {
     const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
     if (!subscriber) throw notFound(subscriberId);
-    const { rows, hasMore } = await this.messages.feed(auth.environmentId, subscriber.id, query, query.page, query.limit);
+    const { rows, hasMore } = await this.messages.feed(
+      auth.environmentId,
+      subscriber.id,
+      query,
+      query.page,
+      query.limit,
+    );
     return { data: rows, page: query.page, pageSize: query.limit, hasMore };
   }
 

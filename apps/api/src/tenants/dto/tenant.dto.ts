@@ -47,7 +47,10 @@ export class TenantResponseDto {
   @ApiProperty() _id: string;
   @ApiProperty() identifier: string;
   @ApiPropertyOptional({ nullable: true }) name: string | null;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) data: Record<string, unknown> | null;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) data: Record<
+    string,
+    unknown
+  > | null;
   @ApiProperty() _environmentId: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;

@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+} from 'class-validator';
 import type { TopicRow } from '#dal';
 import { CursorQueryDto } from '../../http/pagination.dto.js';
 
@@ -31,8 +41,14 @@ export class CreateTopicQueryDto {
 }
 
 export class ListTopicsQueryDto extends CursorQueryDto {
-  @ApiPropertyOptional({ description: 'Substring of the key, case-insensitive' }) @IsOptional() @IsString() key?: string;
-  @ApiPropertyOptional({ description: 'Substring of the name, case-insensitive' }) @IsOptional() @IsString() name?: string;
+  @ApiPropertyOptional({ description: 'Substring of the key, case-insensitive' })
+  @IsOptional()
+  @IsString()
+  key?: string;
+  @ApiPropertyOptional({ description: 'Substring of the name, case-insensitive' })
+  @IsOptional()
+  @IsString()
+  name?: string;
 }
 
 export class TopicResponseDto {
@@ -110,11 +126,16 @@ export class SubscriptionsMetaDto {
 export class SubscriptionsResultDto {
   @ApiProperty({ type: [SubscriptionDto] }) data: SubscriptionDto[];
   @ApiProperty({ type: SubscriptionsMetaDto }) meta: SubscriptionsMetaDto;
-  @ApiProperty({ type: [SubscriptionErrorDto], description: 'Subscribers that were not (un)subscribed, with the reason' }) errors: SubscriptionErrorDto[];
+  @ApiProperty({
+    type: [SubscriptionErrorDto],
+    description: 'Subscribers that were not (un)subscribed, with the reason',
+  })
+  errors: SubscriptionErrorDto[];
 }
 
 export class SubscriptionCursorPageDto {
   @ApiProperty({ type: [SubscriptionDto] }) data: SubscriptionDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Internal subscriber id to pass as `after`' }) next: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Internal subscriber id to pass as `after`' }) next:
+    string | null;
   @ApiProperty({ type: String, nullable: true }) previous: string | null;
 }

@@ -3,12 +3,20 @@ import { SubscriberRepository, TopicRepository, type SubscriberRow, type TopicRo
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { CursorQueryDto } from '../../http/pagination.dto.js';
 import { toCursorPage } from '../../subscribers/subscribers.service.js';
-import type { SubscriptionCursorPageDto, SubscriptionDto, SubscriptionErrorDto, SubscriptionsResultDto } from '../dto/topic.dto.js';
+import type {
+  SubscriptionCursorPageDto,
+  SubscriptionDto,
+  SubscriptionErrorDto,
+  SubscriptionsResultDto,
+} from '../dto/topic.dto.js';
 import { topicNotFound } from '../topics.service.js';
 
 const summary = (topic: TopicRow) => ({ _id: topic.id, key: topic.key, name: topic.name });
 
-function toSubscription(topic: TopicRow, subscriber: Pick<SubscriberRow, 'id' | 'subscriberId' | 'firstName' | 'lastName' | 'email' | 'phone' | 'avatar'>): SubscriptionDto {
+function toSubscription(
+  topic: TopicRow,
+  subscriber: Pick<SubscriberRow, 'id' | 'subscriberId' | 'firstName' | 'lastName' | 'email' | 'phone' | 'avatar'>,
+): SubscriptionDto {
   const { id, subscriberId, firstName, lastName, email, phone, avatar } = subscriber;
   return { topic: summary(topic), subscriber: { _id: id, subscriberId, firstName, lastName, email, phone, avatar } };
 }
@@ -27,7 +35,11 @@ export class TopicSubscriptionsUseCase {
   async subscribe(auth: AuthContext, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
     const { row: topic } = await this.topics.upsert(auth, key);
     const { found, errors } = await this.resolve(auth, subscriberIds);
-    await this.topics.addMembers(auth, topic.id, found.map((row) => ({ subscriberId: row.id, externalSubscriberId: row.subscriberId })));
+    await this.topics.addMembers(
+      auth,
+      topic.id,
+      found.map((row) => ({ subscriberId: row.id, externalSubscriberId: row.subscriberId })),
+    );
     return this.result(topic, found, errors, subscriberIds.length);
   }
 
@@ -35,18 +47,40 @@ export class TopicSubscriptionsUseCase {
     const topic = await this.topics.findByKey(auth.environmentId, key);
     if (!topic) throw topicNotFound(key);
     const { found, errors } = await this.resolve(auth, subscriberIds);
-    const removed = new Set((await this.topics.removeMembers(auth.environmentId, topic.id, found.map((row) => row.id))).map((member) => member.subscriberId));
+    const removed = new Set(
+      (
+        await this.topics.removeMembers(
+          auth.environmentId,
+          topic.id,
+          found.map((row) => row.id),
+        )
+      ).map((member) => member.subscriberId),
+    );
     for (const row of found) {
-      if (!removed.has(row.id)) errors.push({ subscriberId: row.subscriberId, code: 'NOT_SUBSCRIBED', message: `Subscriber ${row.subscriberId} is not subscribed to topic ${key}` });
+      if (!removed.has(row.id))
+        errors.push({
+          subscriberId: row.subscriberId,
+          code: 'NOT_SUBSCRIBED',
+          message: `Subscriber ${row.subscriberId} is not subscribed to topic ${key}`,
+        });
     }
-    return this.result(topic, found.filter((row) => removed.has(row.id)), errors, subscriberIds.length);
+    return this.result(
+      topic,
+      found.filter((row) => removed.has(row.id)),
+      errors,
+      subscriberIds.length,
+    );
   }
 
   async list(auth: AuthContext, key: string, query: CursorQueryDto): Promise<SubscriptionCursorPageDto> {
     const topic = await this.topics.findByKey(auth.environmentId, key);
     if (!topic) throw topicNotFound(key);
     const { rows, hasMore } = await this.topics.listMemberDetails(auth.environmentId, topic.id, query);
-    const page = toCursorPage(rows.map((row) => ({ ...row, id: row.subscriberId })), hasMore, query);
+    const page = toCursorPage(
+      rows.map((row) => ({ ...row, id: row.subscriberId })),
+      hasMore,
+      query,
+    );
     return {
       ...page,
       data: page.data.map((row) => ({
@@ -56,7 +90,10 @@ export class TopicSubscriptionsUseCase {
     };
   }
 
-  private async resolve(auth: AuthContext, subscriberIds: string[]): Promise<{ found: SubscriberRow[]; errors: SubscriptionErrorDto[] }> {
+  private async resolve(
+    auth: AuthContext,
+    subscriberIds: string[],
+  ): Promise<{ found: SubscriberRow[]; errors: SubscriptionErrorDto[] }> {
     const unique = [...new Set(subscriberIds)];
     const found = await this.subscribers.findBySubscriberIds(auth.environmentId, unique);
     const known = new Set(found.map((row) => row.subscriberId));
@@ -66,7 +103,12 @@ export class TopicSubscriptionsUseCase {
     return { found, errors };
   }
 
-  private result(topic: TopicRow, done: SubscriberRow[], errors: SubscriptionErrorDto[], requested: number): SubscriptionsResultDto {
+  private result(
+    topic: TopicRow,
+    done: SubscriberRow[],
+    errors: SubscriptionErrorDto[],
+    requested: number,
+  ): SubscriptionsResultDto {
     return {
       data: done.map((row) => toSubscription(topic, row)),
       meta: { totalCount: requested, successful: done.length, failed: errors.length },

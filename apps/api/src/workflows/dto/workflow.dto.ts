@@ -39,8 +39,11 @@ class TriggerVariableDto {
 export class NotificationTriggerDto implements NotificationTriggerResponse {
   @ApiProperty({ enum: ['event'] }) type: 'event';
   @ApiProperty() identifier: string;
-  @ApiProperty({ type: [TriggerVariableDto], description: 'payload.* paths used by the step templates' }) variables: { name: string }[];
-  @ApiProperty({ type: [TriggerVariableDto], description: 'subscriber.* paths used by the step templates' }) subscriberVariables: { name: string }[];
+  @ApiProperty({ type: [TriggerVariableDto], description: 'payload.* paths used by the step templates' }) variables: {
+    name: string;
+  }[];
+  @ApiProperty({ type: [TriggerVariableDto], description: 'subscriber.* paths used by the step templates' })
+  subscriberVariables: { name: string }[];
 }
 
 export class NotificationGroupDto implements NotificationGroupResponse {
@@ -58,7 +61,12 @@ export class NotificationStepDto {
   @ApiProperty() shouldStopOnFail: boolean;
   @ApiProperty({ type: StepTemplateDefinition }) template: { type: string; [key: string]: unknown };
   @ApiProperty({ type: [StepFilterDefinition] }) filters: unknown[];
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'One of the digest/delay metadata forms' }) metadata?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'One of the digest/delay metadata forms',
+  })
+  metadata?: Record<string, unknown>;
   @ApiPropertyOptional({ type: ReplyCallbackDefinition }) replyCallback?: ReplyCallbackDefinition;
 }
 
@@ -81,7 +89,10 @@ export class WorkflowResponseDto implements WorkflowResponse {
   @ApiProperty() deleted: boolean;
   @ApiProperty({ type: String, nullable: true }) deletedAt: string | null;
   @ApiProperty({ type: String, nullable: true }) deletedBy: string | null;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) data: Record<string, unknown> | null;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) data: Record<
+    string,
+    unknown
+  > | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }
@@ -93,4 +104,3 @@ export class WorkflowPageDto {
   @ApiProperty() hasMore: boolean;
   @ApiProperty() totalCount: number;
 }
-
