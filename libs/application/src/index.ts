@@ -12,3 +12,4 @@ export * from './preferences/index.js';
 export * from './templates/index.js';
 export * from './digest/index.js';
 export * from './workflows/index.js';
+export * from './trigger/recipients.js';

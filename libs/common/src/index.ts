@@ -7,3 +7,5 @@ export * from './ids.js';
 export * from './email-address.js';
 export * from './logger.js';
 export * from './metrics.js';
+export * from './concurrency/batcher.js';
+export * from './concurrency/slots.js';

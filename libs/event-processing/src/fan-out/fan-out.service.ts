@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER } from '#common';
-import { SubscriberChannelsResolver, type ChannelSettingsInput } from '#application';
+import { Batcher, LOGGER } from '#common';
+import {
+  parseActor,
+  parseRecipients,
+  SubscriberChannelsResolver,
+  type ChannelSettingsInput,
+  type SubscriberRecipient,
+} from '#application';
 import {
   DATABASE,
   SubscriberRepository,
@@ -15,9 +21,7 @@ import {
   type TriggerEventRow,
 } from '#dal';
 import { WorkflowCache } from '../cache/workflow-cache.js';
-import { Batcher } from '../database/batcher.js';
 import { workerTransaction } from '../database/worker-transaction.js';
-import { parseActor, parseRecipients, type SubscriberRecipient } from '../trigger/recipients.js';
 import type { Recipient } from './build-notification-jobs.js';
 import { ChunkPipeline } from './chunk-pipeline.js';
 import { ChunkWriter } from './chunk-writer.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CHANNELS, type Channel } from '#common';
+import { Batcher, CHANNELS, type Channel } from '#common';
 import {
   evaluateStepFilters,
   isWithinSchedule,
@@ -8,7 +8,6 @@ import {
   type Schedule,
 } from '#application';
 import type { WorkflowRow } from '#dal';
-import { Batcher } from '../database/batcher.js';
 import { STEP_BATCH } from '../queue/step-entries.js';
 import { record, templateVariables, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';

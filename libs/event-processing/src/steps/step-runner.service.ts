@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppConfig, Clock, LOGGER } from '#common';
+import { AppConfig, Batcher, Clock, LOGGER, Slots } from '#common';
 import { TemplateRenderError } from '#application';
 import { JobRepository, type JobRow } from '#dal';
-import { Batcher } from '../database/batcher.js';
 import { JobQueue } from '../queue/job-queue.service.js';
-import { Slots } from '../queue/slots.js';
 import { STEP_BATCH, stepEntries } from '../queue/step-entries.js';
 import { ChannelStep } from './channel-step.js';
 import { finishDelay, startDelay } from './delay-step.js';

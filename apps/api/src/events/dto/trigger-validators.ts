@@ -1,6 +1,6 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { EMAIL_ADDRESS_RULE, isEmailAddress, type FieldErrors } from '#common';
-import { isValidSubscriberId } from '#event-processing';
+import { isValidSubscriberId } from '#application';
 import { subscriberObjectErrors } from '../../subscribers/subscriber-validation.js';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DomainError, LOGGER, newId } from '#common';
+import { Batcher, DomainError, LOGGER, newId } from '#common';
+import { parseRecipients, tenantIdentifierOf } from '#application';
 import {
   TenantRepository,
   TriggerEventRepository,
@@ -8,14 +9,7 @@ import {
   type StoredEventRef,
   type WorkflowRow,
 } from '#dal';
-import {
-  Batcher,
-  fanOutEntries,
-  JobQueue,
-  parseRecipients,
-  tenantIdentifierOf,
-  WorkflowCache,
-} from '#event-processing';
+import { fanOutEntries, JobQueue, WorkflowCache } from '#event-processing';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';
 import { overrideAddressErrors, writtenSubscriberErrors } from '../dto/trigger-validators.js';

@@ -1,3 +1,5 @@
+/** A trigger's `to`, actor and tenant as the client sent them: read by the trigger route and by the worker's fan-out. */
+
 /** A recipient of a trigger's `to` (or the actor), as sent by the client, after validation. */
 export interface SubscriberRecipient {
   subscriberId: string;
