@@ -3,13 +3,8 @@ import { DomainError } from '#common';
 import { SubscriberRepository, type SubscriberRow } from '#dal';
 import { SubscriberChannelsResolver } from '#application';
 import type { AuthContext } from '../auth/auth-context.js';
+import { toCursorPage, type CursorPage } from '../http/cursor-page.js';
 import type { CreateSubscriberDto, ListSubscribersQueryDto, UpdateSubscriberDto } from './dto/subscriber.dto.js';
-
-export interface CursorPage<T> {
-  data: T[];
-  next: string | null;
-  previous: string | null;
-}
 
 /** Subscriber CRUD; the merge rules live in the repository's upsert. */
 @Injectable()
@@ -52,16 +47,4 @@ export class SubscribersService {
 
 export function notFound(subscriberId: string): DomainError {
   return new DomainError('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} not found`);
-}
-
-/** `next`/`previous` are the edge ids of the page when more rows lie in that direction. */
-export function toCursorPage<T extends { id: string }>(
-  rows: T[],
-  hasMore: boolean,
-  cursor: { after?: string; before?: string },
-): CursorPage<T> {
-  const first = rows[0]?.id ?? null;
-  const last = rows.at(-1)?.id ?? null;
-  if (cursor.before) return { data: rows, next: last, previous: hasMore ? first : null };
-  return { data: rows, next: hasMore ? last : null, previous: cursor.after ? first : null };
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { TopicRepository, type TopicRow } from '#dal';
 import type { AuthContext } from '../auth/auth-context.js';
-import { toCursorPage, type CursorPage } from '../subscribers/subscribers.service.js';
+import { toCursorPage, type CursorPage } from '../http/cursor-page.js';
 import type { CreateTopicDto, ListTopicsQueryDto } from './dto/topic.dto.js';
 
 @Injectable()

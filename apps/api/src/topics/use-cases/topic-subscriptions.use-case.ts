@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SubscriberRepository, TopicRepository, type SubscriberRow, type TopicRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { CursorQueryDto } from '../../http/pagination.dto.js';
-import { toCursorPage } from '../../subscribers/subscribers.service.js';
+import { toCursorPage } from '../../http/cursor-page.js';
 import type {
   SubscriptionCursorPageDto,
   SubscriptionDto,
