@@ -60,7 +60,7 @@ export async function seedSubscribers(pool: pg.Pool, scope: Scope, count: number
   await pool.query('ANALYZE subscribers, topic_subscribers');
 }
 
-export const inAppStep = (content: string) => ({
+const inAppStep = (content: string) => ({
   template: { type: 'in_app', content },
 });
 

@@ -8,7 +8,7 @@ import { sleep } from './processes.js';
 
 const POLL_MS = 200;
 
-export interface PeakRss {
+interface PeakRss {
   apiMb?: number;
   workerMb?: number;
   /** False when the kernel refused to reset the high-water mark: the peak then includes boot. */

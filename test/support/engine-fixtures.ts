@@ -1,14 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
 import { newId, TERMINAL_JOB_STATUSES, type JobStatus } from '#common';
-import { CredentialsCipher } from '#application';
 import {
   executionDetails,
-  IntegrationRepository,
   jobs,
   messages,
   WorkflowRepository,
   type ExecutionDetailRow,
-  type IntegrationRow,
   type JobRow,
   type MessageRow,
   type StoredStep,
@@ -52,34 +49,6 @@ export async function createWorkflow(
     notificationGroupId: group.id,
   });
   if (!row) throw new Error(`workflow ${identifier} exists`);
-  return row;
-}
-
-/** An integration with encrypted credentials, inserted through the repository. */
-export async function createIntegration(
-  t: TestApp,
-  values: {
-    providerId: string;
-    channel: string;
-    credentials: Record<string, unknown>;
-    identifier?: string;
-    active?: boolean;
-  },
-): Promise<IntegrationRow> {
-  const row = await t.app.get(IntegrationRepository).create(
-    { environmentId: t.environment.id, organizationId: t.environment.organizationId },
-    {
-      identifier: values.identifier ?? `${values.providerId}-${newId().slice(-8)}`,
-      name: values.providerId,
-      providerId: values.providerId,
-      channel: values.channel,
-      credentials: t.app.get(CredentialsCipher).encrypt(values.credentials),
-      configurations: {},
-      active: values.active ?? true,
-      conditions: [],
-    },
-  );
-  if (!row) throw new Error('integration identifier taken');
   return row;
 }
 

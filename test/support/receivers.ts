@@ -85,7 +85,7 @@ export interface ProviderRequest {
   form: URLSearchParams;
 }
 
-export interface ProviderReply {
+interface ProviderReply {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;

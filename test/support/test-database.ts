@@ -5,7 +5,7 @@ import pg from 'pg';
 import { loadConfig } from '#common';
 
 /** Where global setup leaves the migrated embedded database for every test file to start from. */
-export const TEMPLATE_DUMP = join(process.cwd(), '.test-cache', 'template.tar');
+const TEMPLATE_DUMP = join(process.cwd(), '.test-cache', 'template.tar');
 
 /** The PostgreSQL server the suite runs against, or undefined for embedded PGlite. */
 export function serverDatabaseUrl(): string | undefined {

@@ -11,7 +11,7 @@ export function serialize(value: Json): string {
 
 const obj = (entries: [string, Json][]): Json => ({ entries });
 
-export const hostileString: fc.Arbitrary<string> = fc.oneof(
+const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.string() },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
@@ -55,7 +55,7 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.nat({ max: 60_000 }).map((n) => 'y'.repeat(n)) },
 );
 
-export const hostileKey: fc.Arbitrary<string> = fc.oneof(
+const hostileKey: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
@@ -132,7 +132,7 @@ export interface Schema {
   maximum?: number;
 }
 
-export function toJson(value: unknown): Json {
+function toJson(value: unknown): Json {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return value.map(toJson);
   if (typeof value === 'object') return obj(Object.entries(value).map(([key, item]) => [key, toJson(item)]));
@@ -230,7 +230,7 @@ export function pathParamArbitrary(realValue: string): fc.Arbitrary<string> {
   );
 }
 
-export const queryValue: fc.Arbitrary<string> = fc.oneof(
+const queryValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: hostileString.filter((value) => value.length < 6_000) },
   {
     weight: 2,

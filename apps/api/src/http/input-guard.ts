@@ -1,7 +1,7 @@
 import { DomainError } from '#common';
 
 /** Deeper bodies are refused before validation: class-transformer recurses and would overflow. */
-export const MAX_BODY_DEPTH = 64;
+const MAX_BODY_DEPTH = 64;
 const NUL = '\u0000';
 
 /**

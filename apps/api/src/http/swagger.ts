@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 
-export const API_KEY_SECURITY = 'api-key';
+const API_KEY_SECURITY = 'api-key';
 
 /**
  * OpenAPI document at /api-docs (UI) and /api-docs-json. The UI's static assets load through a dynamic

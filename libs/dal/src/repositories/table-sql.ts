@@ -142,7 +142,7 @@ const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
  * it yields the table's row objects without Drizzle's per-row mapping. Pass the rows to `tableRows`.
  * JSON columns come as text, for `tableRows` to parse each distinct document once.
  */
-export function selectListText(table: PgTable, alias: string): string {
+function selectListText(table: PgTable, alias: string): string {
   return planOf(table)
     .map(
       (column) =>
@@ -155,7 +155,7 @@ export function selectListText(table: PgTable, alias: string): string {
 export const selectList = (table: PgTable, alias: string): SQL => sql.raw(selectListText(table, alias));
 
 /** Ids as the text of a `uuid[]` literal, for a raw statement's parameter (see `uuids`). */
-export const uuidArrayLiteral = (ids: string[]): string => `{${ids.join(',')}}`;
+const uuidArrayLiteral = (ids: string[]): string => `{${ids.join(',')}}`;
 
 /**
  * Ids as one `uuid[]` parameter, its literal built by a join: pg's generic array serializer escapes

@@ -10,7 +10,7 @@ export interface Recipient {
   topic?: { _topicId: string; topicKey: string };
 }
 
-export const NO_DIGEST_VALUE = '';
+const NO_DIGEST_VALUE = '';
 
 function digestOf(step: StoredStep, payload: Record<string, unknown>): JobDigest | null {
   if (step.template.type !== 'digest') return null;

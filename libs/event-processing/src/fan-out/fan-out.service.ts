@@ -27,7 +27,7 @@ import { ChunkPipeline } from './chunk-pipeline.js';
 import { ChunkWriter } from './chunk-writer.js';
 
 /** Recipients per transaction (notifications + jobs) and per addBulk. */
-export const FAN_OUT_CHUNK = 500;
+const FAN_OUT_CHUNK = 500;
 /** Chunk transactions of one fan-out in flight at once. */
 const CHUNKS_IN_FLIGHT = 2;
 

@@ -21,7 +21,7 @@ const AWS_REGION_FORMAT: CredentialFormat = {
  * the integration is saved (a 422 naming `credentials.<field>`) and again by the provider before it
  * builds the URL: a value such as `evil.test:8443/#` must never choose where a signed request goes.
  */
-export const HOST_CREDENTIAL_FORMATS: Readonly<Record<string, Readonly<Record<string, CredentialFormat>>>> = {
+const HOST_CREDENTIAL_FORMATS: Readonly<Record<string, Readonly<Record<string, CredentialFormat>>>> = {
   ses: { region: AWS_REGION_FORMAT },
   sns: { region: AWS_REGION_FORMAT },
   'pusher-beams': {

@@ -14,7 +14,7 @@ import { MAX_BULK_EVENTS } from '../../http/body-limits.js';
 import { ShallowValidation } from '../../http/shallow-validation.js';
 import { IsActor, IsContext, IsTenantRef } from './trigger-validators.js';
 
-export const TRIGGER_STATUSES = [
+const TRIGGER_STATUSES = [
   'error',
   'trigger_not_active',
   'no_workflow_active_steps_defined',

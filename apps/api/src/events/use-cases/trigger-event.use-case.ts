@@ -17,7 +17,7 @@ import { overrideAddressErrors, writtenSubscriberErrors } from '../dto/trigger-v
 /** An event checked by the API: either answered already (an early status) or ready to store. */
 export type PreparedTrigger = { response: TriggerResponseDto; row?: NewTriggerEventRow };
 
-export const WORKFLOW_NOT_FOUND = 'workflow_not_found';
+const WORKFLOW_NOT_FOUND = 'workflow_not_found';
 
 /**
  * Operation 8: decides the early statuses, then stores the event (the outbox) and enqueues its

@@ -9,35 +9,35 @@ export class EmailBlockStylesDto {
   @ApiProperty({ enum: ['center', 'left', 'right'] }) textAlign: string;
 }
 
-export class EmailBlockDto {
+class EmailBlockDto {
   @ApiProperty({ enum: ['button', 'text'] }) type: string;
   @ApiProperty() content: string;
   @ApiPropertyOptional() url?: string;
   @ApiPropertyOptional({ type: EmailBlockStylesDto }) styles?: EmailBlockStylesDto;
 }
 
-export class MessageButtonDto {
+class MessageButtonDto {
   @ApiProperty({ enum: ['primary', 'secondary'] }) type: string;
   @ApiProperty() content: string;
   @ApiPropertyOptional() resultContent?: string;
 }
 
-export class MessageActionResultDto {
+class MessageActionResultDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) payload?: Record<string, unknown>;
   @ApiPropertyOptional({ enum: ['primary', 'secondary'] }) type?: string;
 }
 
-export class MessageActionDto {
+class MessageActionDto {
   @ApiPropertyOptional({ enum: ['pending', 'done'] }) status?: string;
   @ApiPropertyOptional({ type: [MessageButtonDto] }) buttons?: MessageButtonDto[];
   @ApiPropertyOptional({ type: MessageActionResultDto }) result?: MessageActionResultDto;
 }
 
-export class MessageCtaDataDto {
+class MessageCtaDataDto {
   @ApiPropertyOptional() url?: string;
 }
 
-export class MessageCtaDto {
+class MessageCtaDto {
   @ApiPropertyOptional({ enum: ['redirect'] }) type?: string;
   @ApiPropertyOptional({ type: MessageCtaDataDto }) data?: MessageCtaDataDto;
   @ApiPropertyOptional({ type: MessageActionDto }) action?: MessageActionDto;

@@ -13,7 +13,7 @@ import {
 } from 'class-validator';
 import { CHANNELS } from '#common';
 
-export const CRITICALITIES = ['critical', 'nonCritical', 'all'] as const;
+const CRITICALITIES = ['critical', 'nonCritical', 'all'] as const;
 export type Criticality = (typeof CRITICALITIES)[number];
 
 export class GetPreferencesQueryDto {

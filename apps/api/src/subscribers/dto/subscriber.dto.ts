@@ -23,7 +23,7 @@ import {
   OnlineStatusChannelSettingsDto,
 } from './channel-settings.dto.js';
 
-export const MAX_BULK_SUBSCRIBERS = 500;
+const MAX_BULK_SUBSCRIBERS = 500;
 
 const nullableString = { type: String, nullable: true } as const;
 
@@ -43,7 +43,7 @@ function IsEmailAddress() {
 }
 
 /** Fields shared by create and update: undefined leaves the stored value, null clears it. */
-export class SubscriberFieldsDto {
+class SubscriberFieldsDto {
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(255) firstName?: string | null;
   @ApiPropertyOptional(nullableString) @IsOptional() @IsString() @MaxLength(255) lastName?: string | null;
   @ApiPropertyOptional({ ...nullableString, description: 'One address, e.g. ada@example.com' })

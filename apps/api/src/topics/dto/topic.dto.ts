@@ -14,7 +14,7 @@ import {
 import type { TopicRow } from '#dal';
 import { CursorQueryDto } from '../../http/pagination.dto.js';
 
-export const MAX_SUBSCRIPTIONS_PER_CALL = 100;
+const MAX_SUBSCRIPTIONS_PER_CALL = 100;
 const KEY_PATTERN = /^[A-Za-z0-9_:.-]+$/;
 
 export class CreateTopicDto {
