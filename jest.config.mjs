@@ -4,6 +4,7 @@ const moduleNameMapper = {
   '^#dal$': '<rootDir>/libs/dal/src/index.ts',
   '^#application$': '<rootDir>/libs/application/src/index.ts',
   '^#event-processing$': '<rootDir>/libs/event-processing/src/index.ts',
+  '^#event-processing/producer$': '<rootDir>/libs/event-processing/src/producer.ts',
   '^#providers$': '<rootDir>/libs/providers/src/index.ts',
   '^#api/(.*)\\.js$': '<rootDir>/apps/api/src/$1.ts',
   '^(\\.{1,2}/.*)\\.js$': '$1',

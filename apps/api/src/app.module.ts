@@ -2,7 +2,9 @@ import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { Clock, ConfigModule, LOGGER, SystemClock } from '#common';
 import { CryptoModule } from '#application';
 import { DalModule } from '#dal';
-import { EventProcessingModule, QueueModule } from '#event-processing';
+import { QueueModule } from '#event-processing/producer';
+// The composition root is the one api file that may mount the consumers (ROLE=worker or all).
+import { EventProcessingModule } from '#event-processing';
 import { AuthModule } from './auth/auth.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';

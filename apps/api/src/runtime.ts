@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { generateEncryptionKey, type AppConfig } from '#common';
 import { connectDatabase, EmbeddedPostgres, runMigrations, type DatabaseConnection } from '#dal';
-import { prepareQueueBackend, type QueueBackend } from '#event-processing';
+import { prepareQueueBackend, type QueueBackend } from '#event-processing/producer';
 
 /** Everything a process needs before Nest starts: the database (migrated), the queue backend. */
 export interface Runtime {

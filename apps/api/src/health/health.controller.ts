@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { AppConfig } from '#common';
 import { PG_POOL } from '#dal';
-import { JobQueue } from '#event-processing';
+import { JobQueue } from '#event-processing/producer';
 import { Public } from '../auth/auth-context.js';
 import { EventLoopMonitor } from './event-loop-monitor.js';
 import { HealthResponseDto } from './health.dto.js';

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Header, Headers, NotFoundException } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { AppConfig, DomainError, metricsRegistry, queueDepth } from '#common';
-import { JobQueue } from '#event-processing';
+import { JobQueue } from '#event-processing/producer';
 import { Public } from '../auth/auth-context.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -9,7 +9,8 @@ import {
   type StoredEventRef,
   type WorkflowRow,
 } from '#dal';
-import { fanOutEntries, JobQueue, WorkflowCache } from '#event-processing';
+import { WorkflowCache } from '#event-processing';
+import { fanOutEntries, JobQueue } from '#event-processing/producer';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';
 import { overrideAddressErrors, writtenSubscriberErrors } from '../dto/trigger-validators.js';
