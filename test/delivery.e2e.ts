@@ -256,6 +256,8 @@ const ROWS: Row[] = [
     credentials: (s) => ({
       accessKey: 'AKIDSNS',
       secretKey: 'sns-secret-key',
+      // Temporary credentials: the token travels as X-Amz-Security-Token, signed.
+      sessionToken: 'sns-secret-session-token',
       region: 'us-east-1',
       baseUrl: s.http.url,
     }),
@@ -263,8 +265,9 @@ const ROWS: Row[] = [
       const request = only(requests);
       expect([request.method, request.path]).toEqual(['POST', '/']);
       expect(request.headers.authorization).toMatch(
-        /^AWS4-HMAC-SHA256 Credential=AKIDSNS\/\d{8}\/us-east-1\/sns\/aws4_request, /,
+        /^AWS4-HMAC-SHA256 Credential=AKIDSNS\/\d{8}\/us-east-1\/sns\/aws4_request, SignedHeaders=[^,]*;x-amz-security-token, /,
       );
+      expect(request.headers['x-amz-security-token']).toBe('sns-secret-session-token');
       expect(Object.fromEntries(request.form)).toMatchObject({
         Action: 'Publish',
         PhoneNumber: PHONE,

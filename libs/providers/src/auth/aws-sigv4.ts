@@ -1,65 +1,53 @@
-import { createHash, createHmac } from 'node:crypto';
+import aws4 from 'aws4';
+import { optional } from '../http/credentials.js';
+import type { ProviderCredentials } from '../provider.js';
 
-export interface AwsSigningInput {
-  method: string;
-  url: URL;
-  /** Headers to sign besides host and x-amz-date (names in any case). */
-  headers: Record<string, string>;
-  body: string;
-  service: string;
-  region: string;
+export interface AwsKeys {
   accessKeyId: string;
   secretAccessKey: string;
-  now: Date;
+  /** Present with temporary credentials (STS, an assumed role); sent as X-Amz-Security-Token. */
+  sessionToken?: string;
 }
 
-const sha256 = (data: string) => createHash('sha256').update(data, 'utf8').digest('hex');
-const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
-/** RFC 3986 encoding, as SigV4 requires (encodeURIComponent leaves !'()* alone). */
-const encode = (value: string) =>
-  encodeURIComponent(value).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+export interface AwsSigningInput {
+  url: URL;
+  service: string;
+  region: string;
+  keys: AwsKeys;
+  method?: 'GET' | 'POST';
+  contentType: string;
+  body: string;
+  /** The signing time as `YYYYMMDDTHHMMSSZ`; now when left out. */
+  amzDate?: string;
+}
 
 /**
- * AWS Signature Version 4 (header form): returns the headers to send — the given ones plus
- * x-amz-date and authorization. Host is signed but left out of the result: fetch sets it from the URL.
+ * AWS Signature Version 4 in the Authorization header: the headers to send (content-type, x-amz-date,
+ * x-amz-security-token with temporary credentials, authorization). Host and Content-Length are not
+ * in the result: fetch sets both itself from the URL and the body. Content-Length is not signed either,
+ * as the payload hash already covers the body.
  */
 export function signAwsRequest(input: AwsSigningInput): Record<string, string> {
-  const amzDate = input.now.toISOString().replace(/[:-]|\.\d{3}/g, '');
-  const day = amzDate.slice(0, 8);
+  // extraHeadersToIgnore is in aws4's documentation but missing from its type definitions.
+  const request: aws4.Request & { extraHeadersToIgnore: Record<string, boolean> } = {
+    method: input.method ?? 'POST',
+    host: input.url.host,
+    path: `${input.url.pathname}${input.url.search}`,
+    service: input.service,
+    region: input.region,
+    body: input.body,
+    headers: {
+      'content-type': input.contentType,
+      ...(input.amzDate ? { 'x-amz-date': input.amzDate } : {}),
+    },
+    extraHeadersToIgnore: { 'content-length': true },
+  };
+  const signed = aws4.sign(request, input.keys);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = value;
-  headers.host = input.url.host;
-  headers['x-amz-date'] = amzDate;
-  const names = Object.keys(headers).sort();
-  const canonicalHeaders = names.map((name) => `${name}:${headers[name].trim().replace(/\s+/g, ' ')}\n`).join('');
-  const signedHeaders = names.join(';');
-  const canonicalPath =
-    input.url.pathname
-      .split('/')
-      .map((segment) => encode(decodeURIComponent(segment)))
-      .join('/') || '/';
-  const canonicalQuery = [...input.url.searchParams.entries()]
-    .map(([key, value]) => [encode(key), encode(value)])
-    .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1))
-    .map(([key, value]) => `${key}=${value}`)
-    .join('&');
-  const canonicalRequest = [
-    input.method,
-    canonicalPath,
-    canonicalQuery,
-    canonicalHeaders,
-    signedHeaders,
-    sha256(input.body),
-  ].join('\n');
-  const scope = `${day}/${input.region}/${input.service}/aws4_request`;
-  const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonicalRequest)].join('\n');
-  const signingKey = hmac(
-    hmac(hmac(hmac(`AWS4${input.secretAccessKey}`, day), input.region), input.service),
-    'aws4_request',
-  );
-  const signature = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
-  headers.authorization = `AWS4-HMAC-SHA256 Credential=${input.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+  for (const [name, value] of Object.entries(signed.headers ?? {}))
+    if (value !== undefined) headers[name.toLowerCase()] = String(value);
   delete headers.host;
+  delete headers['content-length'];
   return headers;
 }
 
@@ -76,19 +64,19 @@ export const AWS_RETRYABLE_CODES = new Set([
   'InternalFailure',
 ]);
 
-/** The access key id is `accessKey`, or `apiKey` as Novu's SES/SNS integrations store it. */
-export function awsKeys(credentials: Record<string, unknown>): {
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  region?: string;
-} {
-  const pick = (key: string) =>
-    typeof credentials[key] === 'string' && (credentials[key] as string).trim()
-      ? (credentials[key] as string).trim()
-      : undefined;
-  return {
-    accessKeyId: pick('accessKey') ?? pick('apiKey'),
-    secretAccessKey: pick('secretKey'),
-    region: pick('region'),
-  };
+/**
+ * The signing keys and region of an SES or SNS integration: the access key id is `accessKey`, or
+ * `apiKey` as Novu's integrations store it; `sessionToken` only with temporary credentials.
+ */
+export function awsCredentials(credentials: ProviderCredentials): { keys?: AwsKeys; region?: string } {
+  const accessKeyId = optional(credentials, 'accessKey') ?? optional(credentials, 'apiKey');
+  const secretAccessKey = optional(credentials, 'secretKey');
+  const sessionToken = optional(credentials, 'sessionToken');
+  const region = optional(credentials, 'region');
+  if (!accessKeyId || !secretAccessKey) return { region };
+  return { keys: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) }, region };
 }
+
+/** Every value of the keys, for redaction from error texts. */
+export const awsSecrets = (keys: AwsKeys): string[] =>
+  [keys.accessKeyId, keys.secretAccessKey, keys.sessionToken].filter((value) => value !== undefined);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { signAwsRequest } from '../auth/aws-sigv4.js';
 import type { EmailMessage } from '../provider.js';
+import { expectedAuthorization } from '../testing/aws-signature.test.js';
 import { sendOptions, startReceiver, type Receiver } from '../testing/local-receiver.test.js';
 import { MailgunProvider } from './mailgun.provider.js';
 import { NodemailerProvider } from './nodemailer.provider.js';
@@ -148,21 +148,9 @@ describe('email providers against a local receiver', () => {
     expect(request.headers.authorization).toMatch(
       /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=content-type;host;x-amz-date, Signature=[0-9a-f]{64}$/,
     );
-    const amzDate = request.headers['x-amz-date'] as string;
-    const expected = signAwsRequest({
-      method: 'POST',
-      url: new URL(`${receiver.url}${request.path}`),
-      headers: { 'content-type': 'application/json' },
-      body: request.body,
-      service: 'ses',
-      region: 'eu-west-1',
-      accessKeyId: 'AKIDTEST',
-      secretAccessKey: 'ses-secret',
-      now: new Date(
-        `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
-      ),
-    });
-    expect(request.headers.authorization).toBe(expected.authorization);
+    expect(request.headers.authorization).toBe(
+      expectedAuthorization(request, 'ses', 'eu-west-1', { accessKeyId: 'AKIDTEST', secretAccessKey: 'ses-secret' }),
+    );
     expect(request.json).toEqual({
       FromEmailAddress: 'no-reply@acme.test',
       Destination: { ToAddresses: ['ada@example.com'] },
@@ -173,6 +161,24 @@ describe('email providers against a local receiver', () => {
         },
       },
     });
+  });
+
+  it('ses: temporary credentials send their session token as X-Amz-Security-Token, signed', async () => {
+    receiver.replies.push({ body: { MessageId: 'ses-2' } });
+    const keys = { accessKeyId: 'ASIATEST', secretAccessKey: 'ses-secret', sessionToken: 'ses-session-token' };
+    const credentials = {
+      accessKey: keys.accessKeyId,
+      secretKey: keys.secretAccessKey,
+      sessionToken: keys.sessionToken,
+      region: 'eu-west-1',
+      from: 'no-reply@acme.test',
+      baseUrl: receiver.url,
+    };
+    expect((await new SesProvider().send(message, credentials, sendOptions)).id).toBe('ses-2');
+    const request = last();
+    expect(request.headers['x-amz-security-token']).toBe('ses-session-token');
+    expect(request.headers.authorization).toContain('SignedHeaders=content-type;host;x-amz-date;x-amz-security-token,');
+    expect(request.headers.authorization).toBe(expectedAuthorization(request, 'ses', 'eu-west-1', keys));
   });
 
   it('ses: a throttling error type is retryable whatever the status', async () => {

@@ -1,4 +1,4 @@
-import { awsKeys, AWS_RETRYABLE_CODES, signAwsRequest } from '../auth/aws-sigv4.js';
+import { awsCredentials, awsSecrets, AWS_RETRYABLE_CODES, signAwsRequest } from '../auth/aws-sigv4.js';
 import { assertHostCredentials } from '../http/credential-formats.js';
 import { apiBase, mailbox, optional } from '../http/credentials.js';
 import { httpFailure, providerRequest } from '../http/provider-request.js';
@@ -13,7 +13,8 @@ import {
 
 /**
  * Amazon SES v2 SendEmail (POST /v2/email/outbound-emails, JSON, SigV4 for service `ses`).
- * Credentials: accessKey (or apiKey) = access key id, secretKey, region, from, senderName.
+ * Credentials: accessKey (or apiKey) = access key id, secretKey, sessionToken (temporary credentials only),
+ * region, from, senderName.
  */
 export class SesProvider implements ProviderAdapter<EmailMessage> {
   readonly providerId = 'ses';
@@ -21,9 +22,9 @@ export class SesProvider implements ProviderAdapter<EmailMessage> {
 
   async send(message: EmailMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     assertHostCredentials(this.providerId, credentials);
-    const { accessKeyId, secretAccessKey, region } = awsKeys(credentials);
+    const { keys, region } = awsCredentials(credentials);
     const from = optional(credentials, 'from');
-    if (!accessKeyId || !secretAccessKey || !region || !from)
+    if (!keys || !region || !from)
       throw new ProviderError(
         'The ses integration needs accessKey (or apiKey), secretKey, region and from',
         false,
@@ -45,24 +46,14 @@ export class SesProvider implements ProviderAdapter<EmailMessage> {
         },
       },
     });
-    const headers = signAwsRequest({
-      method: 'POST',
-      url,
-      headers: { 'content-type': 'application/json' },
-      body,
-      service: 'ses',
-      region,
-      accessKeyId,
-      secretAccessKey,
-      now: new Date(),
-    });
+    const headers = signAwsRequest({ url, service: 'ses', region, keys, contentType: 'application/json', body });
     const call = {
       provider: 'Amazon SES',
       url: url.toString(),
       guard,
       headers,
       body,
-      secrets: [secretAccessKey, accessKeyId],
+      secrets: awsSecrets(keys),
     };
     const answer = await providerRequest(call, options);
     if (!answer.ok) {

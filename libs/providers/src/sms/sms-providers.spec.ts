@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
-import { signAwsRequest } from '../auth/aws-sigv4.js';
 import type { SmsMessage } from '../provider.js';
+import { expectedAuthorization } from '../testing/aws-signature.test.js';
 import { sendOptions, startReceiver, type Receiver } from '../testing/local-receiver.test.js';
 import { PlivoProvider } from './plivo.provider.js';
 import { SmsWebhookProvider } from './sms-webhook.provider.js';
@@ -104,19 +104,9 @@ describe('sms providers against a local receiver', () => {
     expect(request.headers.authorization).toMatch(
       /^AWS4-HMAC-SHA256 Credential=AKIDSNS\/\d{8}\/us-east-1\/sns\/aws4_request, /,
     );
-    const date = request.headers['x-amz-date'] as string;
-    const resigned = signAwsRequest({
-      method: 'POST',
-      url: new URL(`${receiver.url}/`),
-      headers: { 'content-type': request.headers['content-type'] as string },
-      body: request.body,
-      service: 'sns',
-      region: 'us-east-1',
-      accessKeyId: 'AKIDSNS',
-      secretAccessKey: 'sns-secret',
-      now: new Date(date.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z')),
-    });
-    expect(request.headers.authorization).toBe(resigned.authorization);
+    expect(request.headers.authorization).toBe(
+      expectedAuthorization(request, 'sns', 'us-east-1', { accessKeyId: 'AKIDSNS', secretAccessKey: 'sns-secret' }),
+    );
     expect(Object.fromEntries(request.form)).toMatchObject({
       Action: 'Publish',
       Version: '2010-03-31',
@@ -125,6 +115,24 @@ describe('sms providers against a local receiver', () => {
       'MessageAttributes.entry.1.Name': 'AWS.SNS.SMS.SenderID',
       'MessageAttributes.entry.1.Value.StringValue': 'ACME',
     });
+  });
+
+  it('sns: temporary credentials send their session token as X-Amz-Security-Token, signed', async () => {
+    receiver.replies.push({
+      body: '<PublishResponse><PublishResult><MessageId>sns-2</MessageId></PublishResult></PublishResponse>',
+    });
+    const keys = { accessKeyId: 'ASIASNS', secretAccessKey: 'sns-secret', sessionToken: 'sns-session-token' };
+    const credentials = {
+      apiKey: keys.accessKeyId,
+      secretKey: keys.secretAccessKey,
+      sessionToken: keys.sessionToken,
+      region: 'us-east-1',
+      baseUrl: receiver.url,
+    };
+    expect((await new SnsProvider().send(message, credentials, sendOptions)).id).toBe('sns-2');
+    const request = last();
+    expect(request.headers['x-amz-security-token']).toBe('sns-session-token');
+    expect(request.headers.authorization).toBe(expectedAuthorization(request, 'sns', 'us-east-1', keys));
   });
 
   it('sns: a Throttling error code is retryable, InvalidParameter is not', async () => {

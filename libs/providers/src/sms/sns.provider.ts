@@ -1,4 +1,4 @@
-import { awsKeys, AWS_RETRYABLE_CODES, signAwsRequest } from '../auth/aws-sigv4.js';
+import { awsCredentials, awsSecrets, AWS_RETRYABLE_CODES, signAwsRequest } from '../auth/aws-sigv4.js';
 import { assertHostCredentials } from '../http/credential-formats.js';
 import { apiBase, optional } from '../http/credentials.js';
 import { httpFailure, providerRequest } from '../http/provider-request.js';
@@ -15,7 +15,8 @@ const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}
 
 /**
  * Amazon SNS Publish to a phone number (AWS query API: form-encoded POST to /, Action=Publish,
- * SigV4 for service `sns`; the answer is XML). `senderId` sets the AWS.SNS.SMS.SenderID attribute.
+ * SigV4 for service `sns`; the answer is XML). `senderId` sets the AWS.SNS.SMS.SenderID attribute;
+ * `sessionToken` goes with temporary credentials.
  */
 export class SnsProvider implements ProviderAdapter<SmsMessage> {
   readonly providerId = 'sns';
@@ -23,8 +24,8 @@ export class SnsProvider implements ProviderAdapter<SmsMessage> {
 
   async send(message: SmsMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     assertHostCredentials(this.providerId, credentials);
-    const { accessKeyId, secretAccessKey, region } = awsKeys(credentials);
-    if (!accessKeyId || !secretAccessKey || !region)
+    const { keys, region } = awsCredentials(credentials);
+    if (!keys || !region)
       throw new ProviderError(
         'The sns integration needs accessKey (or apiKey), secretKey and region',
         false,
@@ -47,15 +48,12 @@ export class SnsProvider implements ProviderAdapter<SmsMessage> {
     }
     const body = form.toString();
     const headers = signAwsRequest({
-      method: 'POST',
       url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
-      body,
       service: 'sns',
       region,
-      accessKeyId,
-      secretAccessKey,
-      now: new Date(),
+      keys,
+      contentType: 'application/x-www-form-urlencoded; charset=utf-8',
+      body,
     });
     const call = {
       provider: 'Amazon SNS',
@@ -63,7 +61,7 @@ export class SnsProvider implements ProviderAdapter<SmsMessage> {
       guard,
       headers,
       body,
-      secrets: [secretAccessKey, accessKeyId],
+      secrets: awsSecrets(keys),
     };
     const answer = await providerRequest(call, options);
     if (!answer.ok) {

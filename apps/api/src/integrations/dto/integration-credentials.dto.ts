@@ -39,6 +39,8 @@ export class IntegrationCredentialsDto {
   @ApiPropertyOptional() @IsOptional() @IsString() channelId?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() phoneNumberIdentification?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() accessKey?: string;
+  /** The session token of temporary AWS credentials (SES, SNS). */
+  @ApiPropertyOptional() @IsOptional() @IsString() sessionToken?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() appSid?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() senderId?: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() secure?: boolean;
