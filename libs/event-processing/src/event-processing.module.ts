@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
-import { SubscriberChannelsResolver, SubscriberPreferenceService, TemplatesModule } from '#application';
+import {
+  SubscriberChannelsResolver,
+  SubscriberPreferenceService,
+  TemplatesModule,
+  WorkflowCacheModule,
+} from '#application';
 import { ProvidersModule } from '#providers';
-import { WorkflowCache } from './cache/workflow-cache.js';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
 import { ChunkWriter } from './fan-out/chunk-writer.js';
 import { FanOutService } from './fan-out/fan-out.service.js';
@@ -18,7 +22,7 @@ import { SystemProcessor } from './system.processor.js';
 
 /** The queue consumers. Only the worker role (or ROLE=all) imports this module. */
 @Module({
-  imports: [ProvidersModule, TemplatesModule],
+  imports: [ProvidersModule, TemplatesModule, WorkflowCacheModule],
   providers: [
     SystemProcessor,
     FanOutProcessor,
@@ -35,7 +39,6 @@ import { SystemProcessor } from './system.processor.js';
     RecoverySweeper,
     SubscriberChannelsResolver,
     SubscriberPreferenceService,
-    WorkflowCache,
   ],
   exports: [RecoverySweeper],
 })

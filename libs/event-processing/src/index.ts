@@ -2,5 +2,4 @@ export * from './producer.js';
 export * from './event-processing.module.js';
 export * from './queue/queue-consumer.js';
 export * from './recovery/recovery-sweeper.js';
-export * from './cache/workflow-cache.js';
 export * from './queue/step-entries.js';

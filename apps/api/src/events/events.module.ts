@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
-import { WorkflowCache } from '#event-processing';
+import { WorkflowCacheModule } from '#application';
 import { EventsController } from './events.controller.js';
 import { BulkTriggerEventUseCase } from './use-cases/bulk-trigger-event.use-case.js';
 import { CancelTriggerUseCase } from './use-cases/cancel-trigger.use-case.js';
 import { TriggerEventUseCase } from './use-cases/trigger-event.use-case.js';
 
 @Module({
+  imports: [WorkflowCacheModule],
   controllers: [EventsController],
-  providers: [TriggerEventUseCase, BulkTriggerEventUseCase, CancelTriggerUseCase, WorkflowCache],
+  providers: [TriggerEventUseCase, BulkTriggerEventUseCase, CancelTriggerUseCase],
 })
 export class EventsModule {}

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { LoadWorkflowsDirectoryUseCase, TemplatesModule, WorkflowWriter } from '#application';
+import { LoadWorkflowsDirectoryUseCase, TemplatesModule, WorkflowCacheModule, WorkflowWriter } from '#application';
 import { WorkflowsController } from './workflows.controller.js';
 import { WorkflowsService } from './workflows.service.js';
 
 @Module({
-  imports: [TemplatesModule],
+  imports: [TemplatesModule, WorkflowCacheModule],
   controllers: [WorkflowsController],
   providers: [WorkflowsService, WorkflowWriter, LoadWorkflowsDirectoryUseCase],
   exports: [LoadWorkflowsDirectoryUseCase],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError } from '#common';
-import { toWorkflowResponse, WorkflowWriter, type WorkflowResponse } from '#application';
+import { toWorkflowResponse, WorkflowCache, WorkflowWriter, type WorkflowResponse } from '#application';
 import { WorkflowRepository, type WorkflowRow } from '#dal';
 import type { AuthContext } from '../auth/auth-context.js';
 import type { Page } from '../http/pagination.dto.js';
@@ -12,6 +12,7 @@ export class WorkflowsService {
   constructor(
     private readonly workflows: WorkflowRepository,
     private readonly writer: WorkflowWriter,
+    private readonly cache: WorkflowCache,
     private readonly clock: Clock,
   ) {}
 
@@ -26,6 +27,7 @@ export class WorkflowsService {
 
   async update(auth: AuthContext, key: string, body: UpdateWorkflowDto): Promise<WorkflowResponse> {
     const { row, group } = await this.writer.update(auth, await this.find(auth, key), body);
+    this.cache.invalidate(auth.environmentId);
     return toWorkflowResponse(row, group);
   }
 
@@ -33,12 +35,14 @@ export class WorkflowsService {
     const current = await this.find(auth, key);
     const row =
       current.active === active ? current : await this.workflows.update(auth.environmentId, current.id, { active });
+    this.cache.invalidate(auth.environmentId);
     return this.present(auth, row ?? current);
   }
 
   async delete(auth: AuthContext, key: string): Promise<WorkflowResponse> {
     const current = await this.find(auth, key);
     const row = await this.workflows.softDelete(auth.environmentId, current.id, auth.apiKeyId, this.clock.now());
+    this.cache.invalidate(auth.environmentId);
     if (!row) throw this.notFound(key);
     return this.present(auth, row);
   }

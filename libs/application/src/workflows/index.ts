@@ -8,3 +8,5 @@ export * from './workflow-response.js';
 export * from './workflow-writer.js';
 export * from './validate-definition.js';
 export * from './load-workflows-directory.use-case.js';
+export * from './workflow-cache.js';
+export * from './workflow-cache.module.js';

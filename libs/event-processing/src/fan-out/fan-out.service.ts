@@ -7,6 +7,7 @@ import {
   SubscriberChannelsResolver,
   type ChannelSettingsInput,
   type SubscriberRecipient,
+  WorkflowCache,
 } from '#application';
 import {
   DATABASE,
@@ -20,7 +21,6 @@ import {
   type SubscriberUpsertInput,
   type TriggerEventRow,
 } from '#dal';
-import { WorkflowCache } from '../cache/workflow-cache.js';
 import { workerTransaction } from '../database/worker-transaction.js';
 import type { Recipient } from './build-notification-jobs.js';
 import { ChunkPipeline } from './chunk-pipeline.js';

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Batcher } from '#common';
-import { parseActor, tenantIdentifierOf, toSubscriberResponse, type TemplateVariables } from '#application';
+import {
+  parseActor,
+  tenantIdentifierOf,
+  toSubscriberResponse,
+  WorkflowCache,
+  type TemplateVariables,
+} from '#application';
 import {
   JobRepository,
   NotificationRepository,
@@ -12,7 +18,6 @@ import {
   type TenantRow,
   type WorkflowRow,
 } from '#dal';
-import { WorkflowCache } from '../cache/workflow-cache.js';
 import { STEP_BATCH } from '../queue/step-entries.js';
 import type { StepDetail } from './step-outcome.js';
 

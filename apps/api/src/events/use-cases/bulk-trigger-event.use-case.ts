@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, Slots } from '#common';
 import type { WorkflowRow } from '#dal';
-import { WorkflowCache } from '#event-processing';
+import { WorkflowCache } from '#application';
 import type { AuthContext } from '../../auth/auth-context.js';
 import { validateShallow } from '../../http/shallow-validation.js';
 import { flattenValidationErrors } from '../../http/validation.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Batcher, DomainError, LOGGER, newId } from '#common';
-import { parseRecipients, tenantIdentifierOf } from '#application';
+import { parseRecipients, tenantIdentifierOf, WorkflowCache } from '#application';
 import {
   TenantRepository,
   TriggerEventRepository,
@@ -9,7 +9,6 @@ import {
   type StoredEventRef,
   type WorkflowRow,
 } from '#dal';
-import { WorkflowCache } from '#event-processing';
 import { fanOutEntries, JobQueue } from '#event-processing/producer';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';

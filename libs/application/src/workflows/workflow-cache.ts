@@ -5,9 +5,11 @@ const TTL_MS = 5_000;
 const MAX_ENTRIES = 1_000;
 
 /**
- * Workflows read on every trigger and every step job, kept per process for a few seconds
- * (ARCHITECTURE §6): an edit reaches triggers and steps at most TTL_MS later. Misses are not
- * kept, so a workflow created a moment ago is found at once. Concurrent lookups share one query.
+ * Workflows read on every trigger and every step job, kept per process for a few seconds. An edit
+ * made through this process's api is seen at once (the workflow routes call `invalidate`); other
+ * processes see it at most TTL_MS later. Misses are not kept, so a workflow created a moment ago is
+ * found at once. Concurrent lookups share one query. Provided only by WorkflowCacheModule: a second
+ * instance would miss the invalidations.
  */
 @Injectable()
 export class WorkflowCache {
@@ -23,6 +25,17 @@ export class WorkflowCache {
     return this.get(`identifier:${environmentId}:${identifier}`, () =>
       this.workflows.findByIdentifier(environmentId, identifier),
     );
+  }
+
+  /**
+   * Forgets every workflow of the environment: an update can rename the identifier, so dropping the
+   * environment's few entries is simpler than tracking which keys pointed at the changed row.
+   */
+  invalidate(environmentId: string): void {
+    for (const key of this.entries.keys()) {
+      if (key.startsWith(`id:${environmentId}:`) || key.startsWith(`identifier:${environmentId}:`))
+        this.entries.delete(key);
+    }
   }
 
   private get(key: string, load: () => Promise<WorkflowRow | undefined>): Promise<WorkflowRow | undefined> {
