@@ -56,7 +56,7 @@ describe('topics at scale', () => {
       expect(deep.body.data.length).toBeGreaterThan(0);
 
       const repository = t.app.get(TopicRepository);
-      const fanOutPage = await repository.listMemberPage(
+      const fanOutPage = await repository.listFanOutPage(
         t.environment.id,
         topicId,
         '80000000-0000-0000-0000-000000000000',

@@ -66,15 +66,6 @@ export class EnvironmentRepository {
     return row;
   }
 
-  async findEnvironmentById(id: string): Promise<Environment | undefined> {
-    const [row] = await this.db.select().from(environments).where(eq(environments.id, id)).limit(1);
-    return row;
-  }
-
-  async listEnvironmentsOfOrganization(organizationId: string): Promise<Environment[]> {
-    return this.db.select().from(environments).where(eq(environments.organizationId, organizationId));
-  }
-
   /** Idempotent: an existing key hash is left as it is. */
   async insertApiKey(environment: Environment, keyHash: string, prefix: string): Promise<void> {
     await this.db

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { executionDetails, type ExecutionDetailRow, type NewExecutionDetailRow } from '../schema/index.js';
+import { executionDetails, type NewExecutionDetailRow } from '../schema/index.js';
 import { bulkInsert } from './table-sql.js';
 
 /** The audit trail of every decision a step job takes. */
@@ -12,13 +11,5 @@ export class ExecutionDetailRepository {
 
   async insertMany(rows: NewExecutionDetailRow[], executor: DbExecutor = this.db): Promise<void> {
     await bulkInsert(executor, executionDetails, rows);
-  }
-
-  async findByJob(environmentId: string, jobId: string): Promise<ExecutionDetailRow[]> {
-    return this.db
-      .select()
-      .from(executionDetails)
-      .where(and(eq(executionDetails.environmentId, environmentId), eq(executionDetails.jobId, jobId)))
-      .orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
   }
 }

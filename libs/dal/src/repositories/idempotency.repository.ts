@@ -66,12 +66,4 @@ export class IdempotencyRepository {
       .delete(idempotencyKeys)
       .where(and(eq(idempotencyKeys.environmentId, environmentId), eq(idempotencyKeys.key, key)));
   }
-
-  async deleteExpired(now: Date): Promise<number> {
-    const rows = await this.db
-      .delete(idempotencyKeys)
-      .where(lt(idempotencyKeys.expiresAt, now))
-      .returning({ id: idempotencyKeys.id });
-    return rows.length;
-  }
 }

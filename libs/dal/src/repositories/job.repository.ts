@@ -62,15 +62,6 @@ export class JobRepository {
     });
   }
 
-  async findById(environmentId: string, id: string, executor: DbExecutor = this.db): Promise<JobRow | undefined> {
-    const [row] = await executor
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.id, id)))
-      .limit(1);
-    return row;
-  }
-
   async findByNotification(
     environmentId: string,
     notificationId: string,
@@ -83,24 +74,11 @@ export class JobRepository {
       .orderBy(asc(jobs.stepIndex));
   }
 
-  async findByTransaction(environmentId: string, transactionId: string): Promise<JobRow[]> {
-    return this.db
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.transactionId, transactionId)))
-      .orderBy(asc(jobs.notificationId), asc(jobs.stepIndex));
-  }
-
   /**
-   * Takes a job for running: only one concurrent caller wins. A waiting (delayed) job is taken only
-   * once it is due, so an early or repeated queue entry finds nothing to do.
+   * Takes jobs of one environment for running, in one statement (a busy worker batches its claims):
+   * only one concurrent caller wins each job. A waiting (delayed) job is taken only once it is due, so
+   * an early or repeated queue entry finds nothing to do.
    */
-  async claim(environmentId: string, id: string, now: Date): Promise<JobRow | undefined> {
-    const [row] = await this.claimMany(environmentId, [id], now);
-    return row;
-  }
-
-  /** `claim` for many jobs of one environment in one statement (a busy worker batches its claims). */
   async claimMany(environmentId: string, ids: string[], now: Date): Promise<JobRow[]> {
     if (ids.length === 0) return [];
     const result = await this.db.execute<Record<string, unknown>>(sql`
@@ -207,35 +185,10 @@ export class JobRepository {
       .orderBy(asc(jobs.stepIndex));
   }
 
-  /** Moves the first pending job after `stepIndex` to `queued` in one statement; returns it, if any. */
-  async queueNext(
-    environmentId: string,
-    notificationId: string,
-    stepIndex: number,
-    executor: DbExecutor = this.db,
-  ): Promise<JobRow | undefined> {
-    const next = executor
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.environmentId, environmentId),
-          eq(jobs.notificationId, notificationId),
-          gt(jobs.stepIndex, stepIndex),
-          eq(jobs.status, 'pending'),
-        ),
-      )
-      .orderBy(asc(jobs.stepIndex))
-      .limit(1);
-    const [row] = await executor
-      .update(jobs)
-      .set({ status: 'queued', updatedAt: new Date() })
-      .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.id, next), eq(jobs.status, 'pending')))
-      .returning();
-    return row;
-  }
-
-  /** `queueNext` for many finished steps (of distinct notifications) in one statement; returns the queued jobs. */
+  /**
+   * For each finished step (of distinct notifications), moves the first pending job after it to
+   * `queued`, in one statement; returns the queued jobs.
+   */
   async queueNextMany(
     environmentId: string,
     finished: { notificationId: string; stepIndex: number }[],

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { notifications, triggerEvents, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
@@ -62,15 +62,6 @@ export class NotificationRepository {
     });
   }
 
-  async findById(environmentId: string, id: string): Promise<NotificationRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.id, id)))
-      .limit(1);
-    return row;
-  }
-
   /**
    * What a step needs of its notification: that it exists, and the actor, tenant, payload and
    * overrides of its trigger (read from the trigger event, once per event). The step runner reads it
@@ -78,22 +69,6 @@ export class NotificationRepository {
    */
   async findTriggerContexts(environmentId: string, ids: string[]): Promise<NotificationTriggerContext[]> {
     return [...(await findNotificationTriggers(this.db, environmentId, ids)).values()];
-  }
-
-  async findByEvent(environmentId: string, eventId: string): Promise<NotificationRow[]> {
-    return this.db
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.eventId, eventId)))
-      .orderBy(asc(notifications.createdAt));
-  }
-
-  async findByTransaction(environmentId: string, transactionId: string): Promise<NotificationRow[]> {
-    return this.db
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.environmentId, environmentId), eq(notifications.transactionId, transactionId)))
-      .orderBy(asc(notifications.createdAt));
   }
 
   /**

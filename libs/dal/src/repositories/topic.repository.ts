@@ -121,32 +121,9 @@ export class TopicRepository {
       });
   }
 
-  /** Fan-out pages: keyset over the (topic_id, subscriber_id) primary key, so page N costs what page 1 costs. */
-  async listMemberPage(
-    environmentId: string,
-    topicId: string,
-    afterSubscriberId: string | undefined,
-    limit: number,
-  ): Promise<TopicMember[]> {
-    return this.db
-      .select({
-        subscriberId: topicSubscribers.subscriberId,
-        externalSubscriberId: topicSubscribers.externalSubscriberId,
-      })
-      .from(topicSubscribers)
-      .where(
-        and(
-          eq(topicSubscribers.topicId, topicId),
-          eq(topicSubscribers.environmentId, environmentId),
-          afterSubscriberId ? gt(topicSubscribers.subscriberId, afterSubscriberId) : undefined,
-        ),
-      )
-      .orderBy(asc(topicSubscribers.subscriberId))
-      .limit(limit);
-  }
-
   /**
-   * `listMemberPage` with each member's liveness, in one statement: the page keeps every member (the
+   * Fan-out pages: keyset over the (topic_id, subscriber_id) primary key, so page N costs what page 1
+   * costs. Each member comes with its liveness, in one statement: the page keeps every member (the
    * keyset must move over deleted ones too) and tells which may receive.
    */
   async listFanOutPage(

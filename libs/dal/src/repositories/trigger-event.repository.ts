@@ -55,23 +55,6 @@ export class TriggerEventRepository {
     return result.rows.map((row) => ({ id: row.id, environmentId: row.environment_id }));
   }
 
-  async findById(environmentId: string, id: string): Promise<TriggerEventRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(triggerEvents)
-      .where(and(eq(triggerEvents.environmentId, environmentId), eq(triggerEvents.id, id)))
-      .limit(1);
-    return row;
-  }
-
-  async findByTransactionIds(environmentId: string, transactionIds: string[]): Promise<TriggerEventRow[]> {
-    if (transactionIds.length === 0) return [];
-    return this.db
-      .select()
-      .from(triggerEvents)
-      .where(and(eq(triggerEvents.environmentId, environmentId), inArray(triggerEvents.transactionId, transactionIds)));
-  }
-
   async setStatus(
     environmentId: string,
     id: string,
@@ -108,29 +91,6 @@ export class TriggerEventRepository {
       )
       .returning({ id: triggerEvents.id });
     return rows.length > 0;
-  }
-
-  /**
-   * The fan-out's start: moves a `received` (or re-run `processing`) event to `processing` and
-   * returns it, in one statement; a canceled, finished or missing event is not returned.
-   */
-  async startProcessing(
-    environmentId: string,
-    id: string,
-    executor: DbExecutor = this.db,
-  ): Promise<TriggerEventRow | undefined> {
-    const [row] = await executor
-      .update(triggerEvents)
-      .set({ status: 'processing', updatedAt: new Date() })
-      .where(
-        and(
-          eq(triggerEvents.environmentId, environmentId),
-          eq(triggerEvents.id, id),
-          inArray(triggerEvents.status, ['received', 'processing']),
-        ),
-      )
-      .returning();
-    return row;
   }
 
   /** DELETE /v1/events/trigger before or during fan-out: the fan-out stops at its next chunk. */
@@ -187,7 +147,11 @@ export class TriggerEventRepository {
       .returning({ id: triggerEvents.id, environmentId: triggerEvents.environmentId });
   }
 
-  /** `startProcessing` for many events of one environment, in one statement (the worker fans out many small events at once). */
+  /**
+   * The fan-out's start: moves the listed `received` (or re-run `processing`) events of one environment
+   * to `processing` and returns them, in one statement (the worker fans out many small events at once);
+   * a canceled, finished or missing event is not returned.
+   */
   async startProcessingMany(
     environmentId: string,
     ids: string[],
