@@ -512,12 +512,13 @@ describe('subscriber preferences (GET and PATCH /v2/subscribers/{subscriberId}/p
       await patch(off.subscriberId as string, { workflowId: workflow.id, channels: { sms: true } });
       const env = t.environment.id;
 
-      expect(await service.isChannelEnabled(env, off._id as string, workflow, 'email')).toBe(false);
-      expect(await service.isChannelEnabled(env, off._id as string, workflow, 'sms')).toBe(true);
-      expect(await service.isChannelEnabled(env, on._id as string, workflow, 'email')).toBe(true);
-      expect(await service.isChannelEnabled(env, off._id as string, critical, 'email')).toBe(true);
-      const many = await service.isChannelEnabledForMany(env, [off._id as string, on._id as string], workflow, 'email');
-      expect(Object.fromEntries(many)).toEqual({ [off._id as string]: false, [on._id as string]: true });
+      const enabled = async (sent: WorkflowRow, channel: 'email' | 'sms') =>
+        Object.fromEntries(
+          await service.isChannelEnabledForMany(env, [off._id as string, on._id as string], sent, channel),
+        );
+      expect(await enabled(workflow, 'email')).toEqual({ [off._id as string]: false, [on._id as string]: true });
+      expect(await enabled(workflow, 'sms')).toEqual({ [off._id as string]: true, [on._id as string]: true });
+      expect(await enabled(critical, 'email')).toEqual({ [off._id as string]: true, [on._id as string]: true });
 
       expect(await service.getSchedule(env, off._id as string)).toEqual(weekdays);
       expect(await service.getSchedule(env, on._id as string)).toBeNull();

@@ -15,16 +15,6 @@ export type SendTimeWorkflow = PreferenceWorkflow & { id: string };
 export class SubscriberPreferenceService {
   constructor(private readonly preferences: PreferenceRepository) {}
 
-  async isChannelEnabled(
-    environmentId: string,
-    subscriberInternalId: string,
-    workflow: SendTimeWorkflow,
-    channel: Channel,
-  ): Promise<boolean> {
-    const enabled = await this.isChannelEnabledForMany(environmentId, [subscriberInternalId], workflow, channel);
-    return enabled.get(subscriberInternalId) ?? true;
-  }
-
   /** One query for many recipients of one workflow step: internal subscriber id → allowed. */
   async isChannelEnabledForMany(
     environmentId: string,

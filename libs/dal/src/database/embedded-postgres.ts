@@ -108,10 +108,6 @@ export class EmbeddedPostgres {
     return this.gate.port;
   }
 
-  async dump(): Promise<File | Blob> {
-    return this.pglite.dumpDataDir('none');
-  }
-
   async stop(): Promise<void> {
     await this.gate.stop();
     await this.server.stop();

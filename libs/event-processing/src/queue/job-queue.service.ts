@@ -56,8 +56,4 @@ export class JobQueue {
     );
     return Object.fromEntries(entries);
   }
-
-  async close(): Promise<void> {
-    await Promise.all(Object.values(this.queues).map((queue) => queue.close()));
-  }
 }
