@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { inArray, sql } from 'drizzle-orm';
 import { TERMINAL_JOB_STATUSES, type JobStatus } from '#common';
-import type { JobRow } from '#dal';
+import { jobs, type JobRow } from '#dal';
+import { createIntegration } from './support/builders.js';
 import {
   createWorkflow,
   detailsOf,
@@ -10,12 +13,17 @@ import {
   step,
   triggerAndSettle,
 } from './support/engine-fixtures.js';
+import { startSmtpReceiver } from './support/receivers.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait.js';
 
 const delay = (metadata: Record<string, unknown>) => step({ template: { type: 'delay' }, metadata });
 const digest = (metadata: Record<string, unknown>) => step({ template: { type: 'digest' }, metadata });
 const DIGEST_CONTENT = '{{step.total_count}} new:{% for event in step.events %} {{event.n}}{% endfor %}';
+const EMAIL_CONTENT = '<p>{% for event in step.events %}[{{event.order}}]{% endfor %}</p>';
+// Response bodies are asserted field by field, so `any` keeps the tests readable.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Body = Record<string, any>;
 const settled = (rows: JobRow[]) =>
   rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
 
@@ -32,6 +40,13 @@ describe('workflow engine: delay and digest steps', () => {
     const res = await t.api('post', '/v1/events/trigger').send(body);
     expect(res.body.status).toBe('processed');
     return res.body.transactionId as string;
+  };
+  /** The jobs GET /v1/notifications shows for a transaction's one notification. */
+  const listedJobs = async (transactionId: string): Promise<Body[]> => {
+    const res = await t.api('get', `/v1/notifications?transactionId=${transactionId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+    return res.body.data[0].jobs as Body[];
   };
   const settle = async (transactionIds: string[], timeoutMs = 15_000) => {
     await waitFor(async () => (await Promise.all(transactionIds.map((txn) => jobsOf(t, txn)))).every(settled), {
@@ -114,12 +129,79 @@ describe('workflow engine: delay and digest steps', () => {
       expect(messages[0].content).toMatch(/^3 new: \d \d \d$/);
       expect(String(messages[0].content).split(' ').slice(2).sort()).toEqual(['1', '2', '3']);
       const master = all.find((jobs) => jobs[0].status === 'completed')![0];
-      expect(master.digest?.events).toHaveLength(3);
+      // The feed derives the events as the steps after the digest saw them: the master's first, then the merged ones.
+      const [listedMaster] = await listedJobs(master.transactionId);
+      expect(listedMaster.digest).toMatchObject({ type: 'regular', amount: 2, unit: 'seconds' });
+      const rendered = String(messages[0].content).split(' ').slice(2);
+      expect(listedMaster.digest.events).toEqual(rendered.map((n) => ({ n: Number(n) })));
       const merged = all.find((jobs) => jobs[0].status === 'merged')![0];
+      expect((await listedJobs(merged.transactionId))[0].digest).not.toHaveProperty('events');
       expect((await detailsOf(t, merged.id))[0].detail).toBe(`Digest was merged with other digest (job ${master.id})`);
       expect((await detailsOf(t, master.id)).map((detail) => detail.detail)).toContain(
         'Digest triggered events: 3 events',
       );
+    });
+
+    it('keeps no copy of the digested payloads in its jobs; the email after it still renders step.events, and the feed shows them', async () => {
+      const smtp = await startSmtpReceiver();
+      try {
+        await createIntegration(t, {
+          providerId: 'nodemailer',
+          channel: 'email',
+          credentials: { host: '127.0.0.1', port: String(smtp.port), secure: false, ignoreTls: true, from: 'a@b.co' },
+        });
+        const workflow = await createWorkflow(t, {
+          steps: [
+            digest({ type: 'regular', amount: 2, unit: 'seconds' }),
+            step({ template: { type: 'email', subject: '{{step.total_count}} orders', content: EMAIL_CONTENT } }),
+          ],
+        });
+        const to = ['a', 'b', 'c'].map((name) => ({
+          subscriberId: `digest-copy-${name}`,
+          email: `${name}@example.com`,
+        }));
+        // Random base64 does not compress: a copy of it in a job row would count at full size.
+        const payloads = [1, 2, 3].map((n) => ({ order: `o-${n}`, blob: randomBytes(60 * 1024).toString('base64') }));
+        const transactionIds: string[] = [];
+        for (const payload of payloads) transactionIds.push(await trigger({ name: workflow.identifier, to, payload }));
+        await settle(transactionIds);
+
+        const rows = await t.db
+          .select({ digest: jobs.digest, bytes: sql<number>`pg_column_size(jobs.*)` })
+          .from(jobs)
+          .where(inArray(jobs.transactionId, transactionIds));
+        expect(rows).toHaveLength(18);
+        for (const row of rows) expect(row.digest ?? {}).not.toHaveProperty('events');
+        // Each subscriber's master job held the 3 payloads: 9 copies of one, for 3 subscribers.
+        const jobBytes = rows.reduce((sum, row) => sum + Number(row.bytes), 0);
+        expect(jobBytes).toBeLessThan(Buffer.byteLength(JSON.stringify(payloads[0])));
+
+        const ordersByEmail = new Map(
+          smtp.mails.map((mail) => {
+            expect(mail.raw).toContain('Subject: 3 orders');
+            const [, html] = mail.raw.split('Content-Type: text/html');
+            return [mail.to[0], html.match(/\[o-\d\]/g)!.map((order) => order.slice(1, -1))];
+          }),
+        );
+        expect([...ordersByEmail.keys()].sort()).toEqual(to.map((subscriber) => subscriber.email));
+        const items = (
+          await Promise.all(
+            transactionIds.map(async (id) => (await t.api('get', `/v1/notifications?transactionId=${id}`)).body.data),
+          )
+        ).flat() as Body[];
+        const masters = items.filter((item) => item.jobs[0].status === 'completed');
+        expect(masters.map((item) => item.subscriber.email).sort()).toEqual(to.map((subscriber) => subscriber.email));
+        for (const item of masters) {
+          const orders = ordersByEmail.get(item.subscriber.email)!;
+          expect([...orders].sort()).toEqual(['o-1', 'o-2', 'o-3']);
+          expect(item.jobs[0].digest.events).toEqual(orders.map((order) => payloads.find((p) => p.order === order)));
+        }
+        const merged = items.filter((item) => item.jobs[0].status === 'merged');
+        expect(merged).toHaveLength(6);
+        for (const item of merged) expect(item.jobs[0].digest).not.toHaveProperty('events');
+      } finally {
+        await smtp.close();
+      }
     });
 
     it('digestKey: events with different values are digested apart', async () => {
@@ -161,6 +243,7 @@ describe('workflow engine: delay and digest steps', () => {
       expect(first.jobs.map((job) => job.status)).toEqual(['skipped', 'completed']);
       expect((await detailsOf(t, first.jobs[0].id))[0].detail).toMatch(/first backoff event/);
       expect((await messagesOf(t, first.transactionId))[0].content).toBe('1 new: 1');
+      expect((await listedJobs(first.transactionId))[0].digest.events).toEqual([{ n: 1 }]);
 
       const later = [await trigger({ name: workflow.identifier, to: 'backoff-sub', payload: { n: 2 } })];
       later.push(await trigger({ name: workflow.identifier, to: 'backoff-sub', payload: { n: 3 } }));

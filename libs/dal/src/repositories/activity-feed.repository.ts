@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import type { ExecutionDetailRow, JobRow, NotificationRow, SubscriberRow, WorkflowRow } from '../schema/index.js';
+import type {
+  ExecutionDetailRow,
+  JobDigest,
+  JobRow,
+  NotificationRow,
+  SubscriberRow,
+  WorkflowRow,
+} from '../schema/index.js';
 import type { TriggerFields } from './notification-triggers.js';
 
 export interface ActivityFilter {
@@ -38,10 +45,9 @@ export interface FeedNotification extends Pick<
 }
 export type FeedSubscriber = Pick<SubscriberRow, 'id' | 'subscriberId' | 'firstName' | 'lastName' | 'email' | 'phone'>;
 export type FeedWorkflow = Pick<WorkflowRow, 'id' | 'identifier' | 'name' | 'steps'>;
-export interface FeedJob extends Pick<
-  JobRow,
-  'id' | 'notificationId' | 'type' | 'digest' | 'step' | 'providerId' | 'status'
-> {
+export interface FeedJob extends Pick<JobRow, 'id' | 'notificationId' | 'type' | 'step' | 'providerId' | 'status'> {
+  /** A digest that gathered events shows their payloads, derived from its merged notifications (the row keeps none). */
+  digest: (JobDigest & { events?: Record<string, unknown>[] }) | null;
   updatedAt: string;
 }
 /** A page's trigger event: the payload and overrides its notifications and jobs show. */
@@ -146,7 +152,7 @@ const pageStatements = new Map<string, string>();
 
 /**
  * One statement: the page's ids (and one more, for hasMore), then their contents from
- * `activity_feed_page` (migration 0005), which runs its lookups on a plan kept for the session.
+ * `activity_feed_page` (migration 0006), which runs its lookups on a plan kept for the session.
  */
 function pageStatement(present: (keyof ActivityFilter)[]): string {
   const key = present.join(',');

@@ -4,7 +4,7 @@ import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { notifications, triggerEvents, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
 import { findNotificationTriggers, type NotificationTrigger } from './notification-triggers.js';
-import { bulkInsert } from './table-sql.js';
+import { bulkInsert, checkOnly } from './table-sql.js';
 
 /** What a step needs of its notification's trigger: the actor, tenant, payload and overrides it was sent with. */
 export type NotificationTriggerContext = NotificationTrigger;
@@ -74,6 +74,8 @@ export class NotificationRepository {
   /**
    * The payloads of the notifications folded into a digest whose master notification is
    * `digestedNotificationId`, oldest first: each from its trigger event ({} when the event is gone).
+   * With the master's own payload first, they are the digest's `step.events` (a digest job keeps no
+   * copy of them); migration 0006's digest_event_payloads derives the same for the activity feed.
    */
   async findDigestedPayloads(
     environmentId: string,
@@ -84,9 +86,21 @@ export class NotificationRepository {
       SELECT COALESCE(e.request -> 'payload', '{}'::jsonb) AS payload
       FROM notifications n
       LEFT JOIN trigger_events e ON e.id = n.event_id AND e.environment_id = n.environment_id
-      WHERE n.environment_id = ${environmentId} AND n.digested_notification_id = ${digestedNotificationId}
+      WHERE n.digested_notification_id = ${digestedNotificationId} AND ${checkOnly(sql`n.environment_id = ${environmentId}`)}
       ORDER BY n.created_at, n.id`);
     return result.rows.map((row) => row.payload);
+  }
+
+  /** How many notifications were folded into the digest of `digestedNotificationId`. */
+  async countDigested(
+    environmentId: string,
+    digestedNotificationId: string,
+    executor: DbExecutor = this.db,
+  ): Promise<number> {
+    const result = await executor.execute<{ count: number }>(sql`
+      SELECT count(*)::int AS count FROM notifications n
+      WHERE n.digested_notification_id = ${digestedNotificationId} AND ${checkOnly(sql`n.environment_id = ${environmentId}`)}`);
+    return result.rows[0].count;
   }
 
   async markDigested(

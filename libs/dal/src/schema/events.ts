@@ -63,16 +63,24 @@ export const notifications = pgTable(
     index('notifications_env_created_idx').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
     index('notifications_env_subscriber_created_idx').on(t.environmentId, t.subscriberId, t.createdAt.desc()),
     index('notifications_env_transaction_idx').on(t.environmentId, t.transactionId),
+    // A digest's events are read through the notifications merged into it, in creation order.
+    index('notifications_digested_idx')
+      .on(t.digestedNotificationId, t.createdAt, t.id)
+      .where(sql`${t.digestedNotificationId} IS NOT NULL`),
   ],
 );
 
+/**
+ * A digest job's settings. The events it gathered are not kept here (a copy per subscriber would
+ * multiply every payload): they are its notification's payload, then those of the notifications
+ * merged into it (`digestedNotificationId`), read from their trigger events when shown.
+ */
 export interface JobDigest {
   digestKey?: string;
   digestValue?: string;
   amount?: number;
   unit?: string;
   type?: string;
-  events?: Record<string, unknown>[];
   backoff?: boolean;
   backoffAmount?: number;
   backoffUnit?: string;

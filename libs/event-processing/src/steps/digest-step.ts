@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { durationMs, MAX_DEFER_MS, nextTimedRelease, type TimedConfig } from '#application';
+import { durationMs, MAX_DEFER_MS, nextTimedRelease } from '#application';
 import {
   DATABASE,
   JobRepository,
@@ -15,9 +15,11 @@ import { outcome, type StepOutcome } from './step-outcome.js';
 
 /**
  * Digest steps. The first event of a (subscriber, workflow, step, digestValue) opens a window (the job
- * waits as `delayed`); later events in the window are `merged` into it; when the window closes the
- * master gathers every merged event into `digest.events` for the following steps. Opening and merging
- * happen under one advisory lock per key, so two events never both open a window.
+ * waits as `delayed`); later events in the window are `merged` into it (their notifications point at
+ * the master's); when the window closes the master's following steps run with every merged event.
+ * The job keeps no copy of those events' payloads: the steps after it read them through the merged
+ * notifications (StepContextLoader). Opening and merging happen under one advisory lock per key, so
+ * two events never both open a window.
  */
 @Injectable()
 export class DigestStep {
@@ -58,7 +60,6 @@ export class DigestStep {
           status: 'Success',
           detail: 'Digest was skipped, first backoff event: the next steps run now',
         });
-        await this.jobs.update(env, job.id, { digest: { ...digest, events: [context.payload ?? {}] } });
         return outcome.skipped();
       }
     }
@@ -99,18 +100,20 @@ export class DigestStep {
     });
   }
 
-  /** The window closed: gather this event's payload and those of every event merged into it (read from their trigger events in one statement). */
+  /**
+   * The window closed (the job is no longer `delayed`, so no event merges into it any more): count
+   * this event and those merged into it. The lock waits for a merge still committing.
+   */
   async release(context: StepContext): Promise<StepOutcome> {
     const { job } = context;
-    const env = job.environmentId;
-    const events = await this.db.transaction(async (tx) => {
+    const merged = await this.db.transaction(async (tx) => {
       await this.lock(tx, context);
-      return [context.payload ?? {}, ...(await this.notifications.findDigestedPayloads(env, job.notificationId, tx))];
+      return this.notifications.countDigested(job.environmentId, job.notificationId, tx);
     });
-    await this.jobs.update(env, job.id, { digest: { ...job.digest, events } });
+    const events = merged + 1;
     record(context, {
       status: 'Success',
-      detail: `Digest triggered events: ${events.length} event${events.length === 1 ? '' : 's'}`,
+      detail: `Digest triggered events: ${events} event${events === 1 ? '' : 's'}`,
     });
     return outcome.completed();
   }
@@ -118,7 +121,7 @@ export class DigestStep {
   private windowEnd(context: StepContext, digest: JobDigest): Date | undefined {
     if (digest.type === 'timed') {
       return nextTimedRelease(
-        { amount: digest.amount, unit: digest.unit, timed: digest.timed as TimedConfig },
+        { amount: digest.amount, unit: digest.unit, timed: digest.timed },
         context.subscriber?.timezone,
         context.now,
       );

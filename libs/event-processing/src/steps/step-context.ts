@@ -118,16 +118,29 @@ export class StepContextLoader {
     const [actor, tenant, digestEvents] = await Promise.all([
       actorRef ? this.actors.load(env, actorRef.subscriberId) : undefined,
       tenantIdentifier ? this.tenantBatch.load(env, tenantIdentifier) : undefined,
-      job.stepIndex > 0 ? this.digestEventsBefore(job) : undefined,
+      job.stepIndex > 0 ? this.digestEventsBefore(job, trigger.payload) : undefined,
     ]);
     return { job, payload: trigger.payload, subscriber, workflow, actor, tenant, digestEvents, now, details: [] };
   }
 
-  private async digestEventsBefore(job: JobRow): Promise<Record<string, unknown>[] | undefined> {
+  /**
+   * After a digest that gathered events: this notification's payload, then those of the events merged
+   * into it, oldest first (the digest job keeps no copy of them).
+   */
+  private async digestEventsBefore(
+    job: JobRow,
+    payload: Record<string, unknown>,
+  ): Promise<Record<string, unknown>[] | undefined> {
     const earlier = await this.jobs.findByNotification(job.environmentId, job.notificationId);
-    const digest = earlier
-      .filter((other) => other.type === 'digest' && other.stepIndex < job.stepIndex && other.digest?.events)
-      .pop();
-    return digest?.digest?.events;
+    if (!earlier.some((other) => other.stepIndex < job.stepIndex && gatheredEvents(other))) return undefined;
+    return [payload, ...(await this.notifications.findDigestedPayloads(job.environmentId, job.notificationId))];
   }
 }
+
+/**
+ * A digest job that released its window (completed) or let a first backoff event through (skipped);
+ * one canceled by its filters, failed or merged gathered nothing. activity_feed_page (migration
+ * 0006) shows a digest's events by the same rule.
+ */
+const gatheredEvents = (job: JobRow) =>
+  job.type === 'digest' && (job.status === 'completed' || job.status === 'skipped');
