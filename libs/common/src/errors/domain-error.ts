@@ -20,7 +20,6 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
-  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -40,10 +39,6 @@ export class DomainError extends Error {
 
   get status(): number {
     return ERROR_STATUS[this.code];
-  }
-
-  static notFound(code: ErrorCode, message: string): DomainError {
-    return new DomainError(code, message);
   }
 
   static validation(field: string, message: string, value?: unknown): DomainError {

@@ -25,8 +25,6 @@ export interface JobPayloads {
    * mid-run), so one of them may be what stopped it; the runner then claims and runs them one at a time.
    */
   'run-step': { environmentId: string; jobIds: string[]; recovered?: true };
-  /** Re-enqueue work whose queue entry was lost. */
-  'recovery-sweep': Record<string, never>;
   /** Round trip used by health checks and tests to prove the queue works. */
   ping: { sentAt: string };
 }
@@ -42,6 +40,5 @@ const retried: JobsOptions = {
 export const JOB_DEFINITIONS: { [N in JobName]: { queue: QueueName; options: JobsOptions } } = {
   'fan-out': { queue: QUEUE_NAMES.events, options: retried },
   'run-step': { queue: QUEUE_NAMES.steps, options: retried },
-  'recovery-sweep': { queue: QUEUE_NAMES.system, options: { removeOnComplete: true, removeOnFail: { count: 100 } } },
   ping: { queue: QUEUE_NAMES.system, options: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
 };
