@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { ChatWebhookProvider } from './chat/chat-webhook.provider.js';
 import { NodemailerProvider } from './email/nodemailer.provider.js';
 import type { ProviderAdapter } from './provider.js';
@@ -33,7 +33,7 @@ import { PushpadProvider } from './push/pushpad.provider.js';
 
 /** Every provider adapter, by providerId. */
 @Injectable()
-export class ProviderRegistry {
+export class ProviderRegistry implements OnModuleDestroy {
   private readonly adapters = new Map<string, ProviderAdapter>();
 
   constructor() {
@@ -79,8 +79,7 @@ export class ProviderRegistry {
     return this.adapters.get(providerId);
   }
 
-  /** For tests and the delivery issue: adds or replaces an adapter. */
-  register(adapter: ProviderAdapter): void {
-    this.adapters.set(adapter.providerId, adapter);
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.adapters.values()].map(async (adapter) => adapter.close?.()));
   }
 }

@@ -70,6 +70,8 @@ export interface ProviderAdapter<M extends ProviderMessage = ProviderMessage> {
   readonly providerId: string;
   readonly channel: Channel;
   send(message: M, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult>;
+  /** Releases what the adapter keeps open between sends (connections), at shutdown. */
+  close?(): Promise<void>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { InvalidDeviceTokenError, type PushMessage } from '../provider.js';
+import { ProviderRegistry } from '../provider-registry.js';
 import { sendOptions, startReceiver, type Receiver } from '../testing/local-receiver.test.js';
 import { ApnsProvider } from './apns.provider.js';
 import { AppioProvider } from './appio.provider.js';
@@ -19,6 +20,13 @@ const push: PushMessage = {
   subscriberId: 'sub-1',
   transactionId: 'tx-1',
 };
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5000) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 function decodeJwt(jwt: string, key: KeyObject, dsaEncoding?: 'ieee-p1363') {
   const [header, claims, signature] = jwt.split('.');
@@ -134,6 +142,7 @@ describe('push providers against a local receiver', () => {
 
   describe('apns (HTTP/2)', () => {
     let apns: Receiver;
+    let adapter: ApnsProvider;
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const credentials = () => ({
       secretKey: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
@@ -144,12 +153,16 @@ describe('push providers against a local receiver', () => {
     });
     beforeAll(async () => {
       apns = await startReceiver({ status: 200, body: '' }, true);
+      adapter = new ApnsProvider();
     });
-    afterAll(() => apns.close());
+    afterAll(async () => {
+      await adapter.close();
+      await apns.close();
+    });
 
     it('POST /3/device/{token} with an ES256 provider token, apns-topic and the aps alert', async () => {
       apns.replies.push({ status: 200, body: '', headers: { 'apns-id': 'apns-uuid-1' } });
-      const result = await new ApnsProvider().send(push, credentials(), sendOptions);
+      const result = await adapter.send(push, credentials(), sendOptions);
       expect(result.id).toBe('apns-uuid-1');
       const request = apns.requests.at(-1)!;
       expect([request.method, request.path, request.headers['apns-topic'], request.headers['apns-push-type']]).toEqual([
@@ -178,30 +191,28 @@ describe('push providers against a local receiver', () => {
         { status: 410, body: { reason: 'Unregistered', timestamp: 1700000000000 } },
         { status: 400, body: { reason: 'BadDeviceToken' } },
       );
-      await expect(new ApnsProvider().send(push, credentials(), sendOptions)).rejects.toBeInstanceOf(
-        InvalidDeviceTokenError,
-      );
-      await expect(new ApnsProvider().send(push, credentials(), sendOptions)).rejects.toMatchObject({
+      await expect(adapter.send(push, credentials(), sendOptions)).rejects.toBeInstanceOf(InvalidDeviceTokenError);
+      await expect(adapter.send(push, credentials(), sendOptions)).rejects.toMatchObject({
         invalidDeviceToken: true,
       });
       apns.replies.push(
         { status: 429, body: { reason: 'TooManyRequests' } },
         { status: 400, body: { reason: 'PayloadTooLarge' } },
       );
-      await expect(new ApnsProvider().send(push, credentials(), sendOptions)).rejects.toMatchObject({
+      await expect(adapter.send(push, credentials(), sendOptions)).rejects.toMatchObject({
         retryable: true,
         message: 'APNs answered HTTP 429: TooManyRequests',
       });
-      await expect(new ApnsProvider().send(push, credentials(), sendOptions)).rejects.toMatchObject({
+      await expect(adapter.send(push, credentials(), sendOptions)).rejects.toMatchObject({
         retryable: false,
       });
     });
 
     it('500 and a refused connection are retryable; the key and provider token stay out of the texts', async () => {
       apns.replies.push({ status: 500, body: { reason: 'InternalServerError' } });
-      const failed = await new ApnsProvider().send(push, credentials(), sendOptions).catch((error) => error);
+      const failed = await adapter.send(push, credentials(), sendOptions).catch((error) => error);
       expect(failed).toMatchObject({ retryable: true, message: 'APNs answered HTTP 500: InternalServerError' });
-      const refused = await new ApnsProvider()
+      const refused = await adapter
         .send(push, { ...credentials(), baseUrl: 'http://127.0.0.1:1' }, sendOptions)
         .catch((error) => error);
       expect(refused).toMatchObject({ retryable: true, message: expect.stringMatching(/^APNs request failed/) });
@@ -209,10 +220,58 @@ describe('push providers against a local receiver', () => {
         expect(`${error.message}${error.raw ?? ''}`).not.toMatch(/PRIVATE KEY|eyJ/);
     });
 
+    it('pushes share one HTTP/2 session, also when sent together', async () => {
+      const own = new ApnsProvider();
+      const before = apns.connections;
+      await own.send(push, credentials(), sendOptions);
+      await Promise.all([1, 2, 3].map(() => own.send(push, credentials(), sendOptions)));
+      expect(apns.connections - before).toBe(1);
+      await own.close();
+    });
+
+    it('another key gets its own session', async () => {
+      await adapter.send(push, credentials(), sendOptions);
+      const before = apns.connections;
+      await adapter.send(push, { ...credentials(), apiKey: 'KEYID5678' }, sendOptions);
+      await adapter.send(push, credentials(), sendOptions);
+      expect(apns.connections - before).toBe(1);
+    });
+
+    it('after the server sends GOAWAY the next push connects again, also one sent before the client saw it', async () => {
+      await adapter.send(push, credentials(), sendOptions);
+      const before = apns.connections;
+      apns.goAway();
+      apns.replies.push({ status: 200, body: '', headers: { 'apns-id': 'after-goaway' } });
+      expect((await adapter.send(push, credentials(), sendOptions)).id).toBe('after-goaway');
+      expect(apns.connections - before).toBe(1);
+    });
+
+    it('close() ends the open sessions; a later push connects again', async () => {
+      const own = new ApnsProvider();
+      await own.send(push, credentials(), sendOptions);
+      const open = apns.openSessions();
+      await own.close();
+      await waitUntil(() => apns.openSessions() === open - 1);
+      const before = apns.connections;
+      await own.send(push, credentials(), sendOptions);
+      expect(apns.connections - before).toBe(1);
+      await own.close();
+    });
+
+    it('module shutdown (the registry) closes the APNs sessions', async () => {
+      const server = await startReceiver({ status: 200, body: '' }, true);
+      const registry = new ProviderRegistry();
+      await registry.get('apns')!.send(push, { ...credentials(), baseUrl: server.url }, sendOptions);
+      expect(server.openSessions()).toBe(1);
+      await registry.onModuleDestroy();
+      await waitUntil(() => server.openSessions() === 0);
+      await server.close();
+    });
+
     it('an answer of 1 GB fails the call after its first MB, the rest is never read', async () => {
       const before = apns.streamedBytes;
       apns.replies.push({ status: 200, streamBytes: 1024 ** 3 });
-      const error = await new ApnsProvider().send(push, credentials(), { ...sendOptions, timeoutMs: 30_000 }).then(
+      const error = await adapter.send(push, credentials(), { ...sendOptions, timeoutMs: 30_000 }).then(
         () => undefined,
         (thrown) => thrown,
       );

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer as createHttp2Server } from 'node:http2';
+import { createServer as createHttp2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { SendOptions } from '../provider.js';
 
@@ -35,6 +35,12 @@ export interface Receiver {
   fallback: Reply;
   /** Bytes of streamed (`streamBytes`) bodies handed to the socket so far. */
   streamedBytes: number;
+  /** Connections accepted so far (HTTP/2 sessions with `http2: true`). */
+  connections: number;
+  /** HTTP/2 only: the sessions open now. */
+  openSessions(): number;
+  /** HTTP/2 only: ends every open session with GOAWAY, as a server going away does. */
+  goAway(): void;
   close(): Promise<void>;
 }
 
@@ -75,7 +81,17 @@ function streamBody(response: any, reply: Reply, state: Receiver): void {
 export async function startReceiver(fallback: Reply = { status: 200, body: {} }, http2 = false): Promise<Receiver> {
   const requests: Received[] = [];
   const replies: Reply[] = [];
-  const state: Receiver = { url: '', requests, replies, fallback, streamedBytes: 0, close: async () => undefined };
+  const state: Receiver = {
+    url: '',
+    requests,
+    replies,
+    fallback,
+    streamedBytes: 0,
+    connections: 0,
+    openSessions: () => 0,
+    goAway: () => undefined,
+    close: async () => undefined,
+  };
   const handler = (request: any, response: any) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -92,11 +108,22 @@ export async function startReceiver(fallback: Reply = { status: 200, body: {} },
     });
   };
   const server = http2 ? createHttp2Server(handler) : createServer(handler);
+  const sessions = new Set<ServerHttp2Session>();
+  server.on(http2 ? 'session' : 'connection', (session: ServerHttp2Session) => {
+    state.connections += 1;
+    if (!http2) return;
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+  });
+  state.openSessions = () => sessions.size;
+  state.goAway = () => sessions.forEach((session) => session.close());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.close = () =>
     new Promise<void>((resolve) => {
       (server as any).closeAllConnections?.();
+      // Clients keep HTTP/2 sessions open: the server would wait for them.
+      sessions.forEach((session) => session.destroy());
       server.close(() => resolve());
     });
   return state;
