@@ -42,19 +42,50 @@ export function parseServiceAccount(raw: unknown): ServiceAccount {
 const cacheKey = (account: ServiceAccount) =>
   createHash('sha256').update(`${account.client_email}\n${account.token_uri}\n${account.private_key}`).digest('hex');
 
+/** The token endpoint's JSON answer: a token and its lifetime, or an OAuth error. */
+function tokenAnswer(data: unknown): { token?: string; expiresIn?: number; reason?: string } {
+  const body = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+  return {
+    token: text(body.access_token),
+    expiresIn: typeof body.expires_in === 'number' ? body.expires_in : undefined,
+    reason: text(body.error_description) ?? text(body.error),
+  };
+}
+
 /**
  * OAuth2 access tokens from a service account (JWT bearer grant, RS256), cached until a minute before
- * they expire so a burst of sends costs one token request.
+ * they expire so a burst of sends costs one token request. Sends that miss the cache at the same time
+ * wait for one request rather than each asking for a token.
  */
 export class GoogleTokenSource {
   private readonly cache = new Map<string, { token: string; expiresAt: number }>();
+  private readonly pending = new Map<string, Promise<string>>();
 
   constructor(private readonly scope: string) {}
 
-  async accessToken(account: ServiceAccount, options: SendOptions & { guard: boolean }): Promise<string> {
+  accessToken(account: ServiceAccount, options: SendOptions & { guard: boolean }): Promise<string> {
     const key = cacheKey(account);
     const cached = this.cache.get(key);
-    if (cached && cached.expiresAt > Date.now()) return cached.token;
+    if (cached && cached.expiresAt > Date.now()) return Promise.resolve(cached.token);
+    let request = this.pending.get(key);
+    if (!request) {
+      request = this.requestToken(key, account, options).finally(() => this.pending.delete(key));
+      this.pending.set(key, request);
+    }
+    return request;
+  }
+
+  /** Forgets a token the API refused, so the next attempt fetches a fresh one. */
+  forget(account: ServiceAccount): void {
+    this.cache.delete(cacheKey(account));
+  }
+
+  private async requestToken(
+    key: string,
+    account: ServiceAccount,
+    options: SendOptions & { guard: boolean },
+  ): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const assertion = signJwt(
       'RS256',
@@ -70,21 +101,9 @@ export class GoogleTokenSource {
       secrets: [assertion, account.private_key],
     };
     const answer = await providerRequest(call, options);
-    const body = answer.data as
-      { access_token?: string; expires_in?: number; error_description?: unknown; error?: unknown } | undefined;
-    if (!answer.ok || !body?.access_token) {
-      const reason = [body?.error_description, body?.error].find((value): value is string => typeof value === 'string');
-      throw httpFailure(call, answer, reason);
-    }
-    this.cache.set(key, {
-      token: body.access_token,
-      expiresAt: Date.now() + Math.max(0, (body.expires_in ?? 3600) - 60) * 1000,
-    });
-    return body.access_token;
-  }
-
-  /** Forgets a token the API refused, so the next attempt fetches a fresh one. */
-  forget(account: ServiceAccount): void {
-    this.cache.delete(cacheKey(account));
+    const { token, expiresIn = 3600, reason } = tokenAnswer(answer.data);
+    if (!answer.ok || !token) throw httpFailure(call, answer, reason);
+    this.cache.set(key, { token, expiresAt: Date.now() + Math.max(0, expiresIn - 60) * 1000 });
+    return token;
   }
 }

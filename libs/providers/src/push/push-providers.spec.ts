@@ -107,6 +107,35 @@ describe('push providers against a local receiver', () => {
       ]);
     });
 
+    it('sends that miss the token cache together share one token request', async () => {
+      const adapter = new FcmProvider();
+      const credentials = { serviceAccount: serviceAccount(), baseUrl: receiver.url };
+      const before = receiver.requests.length;
+      receiver.replies.push({ body: { access_token: 'ya29.shared', expires_in: 3599 }, delayMs: 50 });
+      await Promise.all([1, 2, 3, 4, 5].map(() => adapter.send(push, credentials, sendOptions)));
+      const requests = receiver.requests.slice(before);
+      expect(requests.filter((request) => request.path === '/token')).toHaveLength(1);
+      expect(requests.filter((request) => request.headers.authorization === 'Bearer ya29.shared')).toHaveLength(5);
+    });
+
+    it('a failed token request fails the sends waiting for it; the next send asks again', async () => {
+      const adapter = new FcmProvider();
+      const credentials = { serviceAccount: serviceAccount(), baseUrl: receiver.url };
+      const before = receiver.requests.length;
+      receiver.replies.push({ status: 503, body: { error: 'unavailable' }, delayMs: 50 });
+      const failures = await Promise.all(
+        [1, 2, 3].map(() => adapter.send(push, credentials, sendOptions).catch((error) => error)),
+      );
+      expect(failures).toEqual([1, 2, 3].map(() => expect.objectContaining({ retryable: true })));
+      receiver.replies.push({ body: { access_token: 'ya29.again', expires_in: 3599 } });
+      await adapter.send(push, credentials, sendOptions);
+      expect(receiver.requests.slice(before).map((request) => request.path)).toEqual([
+        '/token',
+        '/token',
+        '/v1/projects/acme-app/messages:send',
+      ]);
+    });
+
     it('UNREGISTERED is an invalid device token; a refused grant is not retryable and keeps the key out of the text', async () => {
       const adapter = new FcmProvider();
       const credentials = { serviceAccount: serviceAccount(), baseUrl: receiver.url };
