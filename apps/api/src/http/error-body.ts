@@ -1,6 +1,7 @@
+import { STATUS_CODES } from 'node:http';
 import type { FieldErrors } from '#common';
 
-/** The one error body of ARCHITECTURE §8. */
+/** The one body every error answer has. */
 export interface ErrorBody {
   statusCode: number;
   message: string;
@@ -11,22 +12,7 @@ export interface ErrorBody {
   errorId?: string;
 }
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  414: 'URI Too Long',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
+/** The status's standard reason phrase; a status without one reads as its class's usual error. */
 export function reasonPhrase(status: number): string {
-  return REASONS[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request');
+  return STATUS_CODES[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request');
 }
