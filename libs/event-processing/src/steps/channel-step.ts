@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { compile } from 'html-to-text';
 import { CHAT_PROVIDERS, isEmailAddress, newId, PUSH_PROVIDERS } from '#common';
 import { countDeliveries } from './delivery-metrics.js';
 import { TemplateEngine } from '#application';
@@ -41,21 +42,18 @@ const text = (value: unknown) =>
   typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
-const ENTITIES: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#34;': '"',
-  '&#39;': "'",
-  '&nbsp;': ' ',
-};
-/** The text part of an HTML email: tags dropped, the entities escaping produces read back. */
-const htmlToText = (html: string) =>
-  html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(?:amp|lt|gt|quot|nbsp|#34|#39);/g, (entity) => ENTITIES[entity])
-    .trim();
+/**
+ * The text part of an HTML email: a real HTML parser's reading (entities decoded, line breaks where
+ * blocks end, links followed by their URL), unwrapped, headings as written, images left out.
+ */
+const htmlToText = compile({
+  wordwrap: false,
+  selectors: [
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    { selector: 'img', format: 'skip' },
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
+  ],
+});
 
 /** Email content is a string (HTML) or the spec's EmailBlock[]. */
 function emailBody(content: unknown): { html: string; text: string } {
