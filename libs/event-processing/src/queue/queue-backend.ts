@@ -1,4 +1,14 @@
-import { createPostgresBackend, createRedisBackend, runMigrations, setDefaultBackendFactory } from 'bullmq';
+import {
+  createPostgresBackend,
+  createRedisBackend,
+  PostgresConnection,
+  PostgresQueueBackend,
+  runMigrations,
+  setDefaultBackendFactory,
+  type BackendFactory,
+  type PostgresConnectionOptions,
+  type WorkerOptions,
+} from 'bullmq';
 import pg from 'pg';
 import type { AppConfig } from '#common';
 
@@ -10,7 +20,49 @@ export interface QueueBackend {
   connection: unknown;
   /** Redis key prefix (ignored by the PostgreSQL backend, which is isolated by database). */
   prefix: string;
+  /**
+   * Set (seconds) when the database never wakes a waiting worker, so workers look for new work at
+   * this interval instead: embedded PGlite, whose socket multiplexer cannot deliver LISTEN/NOTIFY to
+   * an idle connection.
+   */
+  pollSeconds?: number;
 }
+
+export const EMBEDDED_POLL_SECONDS = 0.2;
+
+/**
+ * BullMQ's PostgreSQL backend for a database whose NOTIFY never arrives. A worker with a delayed
+ * entry pending (a delay, a digest window, a schedule hold hours away) waits until that entry is
+ * due, capped by the backend's maximumBlockTimeout (up to an hour on PostgreSQL), trusting a NOTIFY
+ * to wake it for work added meanwhile; here the cap has to be the poll interval. (An empty queue's
+ * wait is the worker's drainDelay, which the consumers set to the same interval.)
+ */
+class PolledPostgresQueueBackend extends PostgresQueueBackend {
+  override get maximumBlockTimeout(): number {
+    return EMBEDDED_POLL_SECONDS;
+  }
+}
+
+/**
+ * BullMQ's createPostgresBackend, building the polled backend (queue-backend.spec.ts fails when
+ * BullMQ's own factory starts building its backends differently).
+ */
+export const createPolledPostgresBackend: BackendFactory<PostgresQueueBackend, PostgresConnectionOptions> = (
+  name,
+  opts,
+  options = {},
+) => {
+  // The name BullMQ's own factory gives a worker's or QueueEvents' connection (its application_name),
+  // by which getWorkers and getQueueEvents find them.
+  let listenClientName: string | undefined;
+  if (options.withBlockingConnection) {
+    const workerName = (opts as WorkerOptions<PostgresConnectionOptions>).name;
+    listenClientName = workerName ? `${name}:w:${workerName}` : name;
+  } else if (options.blocking) {
+    listenClientName = `${name}:qe`;
+  }
+  return new PolledPostgresQueueBackend(new PostgresConnection(opts.connection), name, opts, true, listenClientName);
+};
 
 /**
  * Chooses BullMQ's backend once per process: Redis when REDIS_URL is set, otherwise BullMQ's
@@ -35,7 +87,8 @@ export async function prepareQueueBackend(config: AppConfig, databaseUrl: string
       },
     };
   }
-  setDefaultBackendFactory(createPostgresBackend as never);
+  const embedded = !config.databaseUrl;
+  setDefaultBackendFactory((embedded ? createPolledPostgresBackend : createPostgresBackend) as never);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -47,5 +100,6 @@ export async function prepareQueueBackend(config: AppConfig, databaseUrl: string
     kind: 'postgres',
     prefix: config.queuePrefix,
     connection: { connectionString: databaseUrl, schema: BULLMQ_PG_SCHEMA, max: 10 },
+    pollSeconds: embedded ? EMBEDDED_POLL_SECONDS : undefined,
   };
 }

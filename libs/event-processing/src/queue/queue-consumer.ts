@@ -5,8 +5,6 @@ import { AppConfig, jobDuration, jobFailures, LOGGER } from '#common';
 import { QUEUE_BACKEND } from './queue.module.js';
 import type { QueueBackend } from './queue-backend.js';
 
-const EMBEDDED_POLL_SECONDS = 0.2;
-
 /**
  * Base of every processor: applies the runtime settings that @Processor's static options cannot
  * carry (concurrency from config; a short poll on embedded PGlite, whose socket multiplexer cannot
@@ -36,14 +34,8 @@ export abstract class QueueConsumer extends WorkerHost implements OnApplicationB
       if (job.processedOn && job.finishedOn)
         jobDuration.observe({ name: job.name, outcome: 'failed' }, (job.finishedOn - job.processedOn) / 1000);
     });
-    if (this.backend.kind === 'postgres' && !this.config.databaseUrl) {
-      this.worker.opts.drainDelay = EMBEDDED_POLL_SECONDS;
-      // drainDelay only bounds the wait of an empty queue: with a delayed entry pending (a delay, a
-      // digest window, a schedule hold hours away) BullMQ blocks until that entry is due, capped by
-      // the backend's maximumBlockTimeout (up to an hour on PostgreSQL), trusting a NOTIFY to wake
-      // it for new work. That NOTIFY never arrives here, so the cap has to be the poll interval.
-      Object.defineProperty(this.worker, 'maximumBlockTimeout', { get: () => EMBEDDED_POLL_SECONDS });
-    }
+    // drainDelay bounds the wait of an empty queue; the backend bounds the wait for a delayed entry.
+    if (this.backend.pollSeconds) this.worker.opts.drainDelay = this.backend.pollSeconds;
   }
 
   /**
