@@ -1,7 +1,6 @@
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { Clock, ConfigModule, LOGGER, SystemClock } from '#common';
-import { CryptoModule } from '#application';
-import { DalModule } from '#dal';
+import { DatabaseModule } from '#dal';
 import { QueueModule } from '#event-processing/producer';
 // The composition root is the one api file that may mount the consumers (ROLE=worker or all).
 import { EventProcessingModule } from '#event-processing';
@@ -41,18 +40,20 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   IdempotencyModule,
 ];
 
-/** One composition root: ROLE picks the api modules, the queue consumers, or both. */
+/**
+ * One composition root: ROLE picks the api modules, the queue consumers, or both. Global only for
+ * Clock (a test clock replaces it) and LOGGER, values made here that every module may use.
+ */
 @Module({})
 export class AppModule {
   static register(runtime: Runtime, options: { clock?: Clock } = {}): DynamicModule {
     const { config } = runtime;
     const imports: NonNullable<ModuleMetadata['imports']> = [
       ConfigModule.forRoot(config),
-      DalModule.forRoot(runtime.database),
+      DatabaseModule.forRoot(runtime.database),
       QueueModule.forRoot(runtime.queueBackend),
       HealthModule,
       MetricsModule,
-      CryptoModule,
     ];
     if (config.role !== 'worker') imports.push(...API_MODULES);
     if (config.role !== 'worker' && config.enableTestRoutes) imports.push(TestRoutesModule);

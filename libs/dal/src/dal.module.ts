@@ -1,54 +1,45 @@
-import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
-import type { DatabaseConnection } from './database/database.js';
-import { DATABASE, PG_POOL } from './database/database.tokens.js';
-import { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
-import { EnvironmentRepository } from './repositories/environment.repository.js';
-import { PreferenceRepository } from './repositories/preference.repository.js';
-import { IdempotencyRepository } from './repositories/idempotency.repository.js';
-import { TenantRepository } from './repositories/tenant.repository.js';
-import { SubscriberRepository } from './repositories/subscriber.repository.js';
-import { TopicRepository } from './repositories/topic.repository.js';
-import { MessageRepository } from './repositories/message.repository.js';
-import { IntegrationRepository } from './repositories/integration.repository.js';
-import { WorkflowRepository } from './repositories/workflow.repository.js';
-import { TriggerEventRepository } from './repositories/trigger-event.repository.js';
-import { NotificationRepository } from './repositories/notification.repository.js';
-import { JobRepository } from './repositories/job.repository.js';
-import { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
+import { DynamicModule, Module } from '@nestjs/common';
+import type { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
+import type { EnvironmentRepository } from './repositories/environment.repository.js';
+import type { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
+import type { IdempotencyRepository } from './repositories/idempotency.repository.js';
+import type { IntegrationRepository } from './repositories/integration.repository.js';
+import type { JobRepository } from './repositories/job.repository.js';
+import type { MessageRepository } from './repositories/message.repository.js';
+import type { NotificationRepository } from './repositories/notification.repository.js';
+import type { PreferenceRepository } from './repositories/preference.repository.js';
+import type { SubscriberRepository } from './repositories/subscriber.repository.js';
+import type { TenantRepository } from './repositories/tenant.repository.js';
+import type { TopicRepository } from './repositories/topic.repository.js';
+import type { TriggerEventRepository } from './repositories/trigger-event.repository.js';
+import type { WorkflowRepository } from './repositories/workflow.repository.js';
 
-const REPOSITORIES: Provider[] = [
-  EnvironmentRepository,
-  PreferenceRepository,
-  ActivityFeedRepository,
-  IdempotencyRepository,
-  TenantRepository,
-  SubscriberRepository,
-  TopicRepository,
-  MessageRepository,
-  IntegrationRepository,
-  WorkflowRepository,
-  TriggerEventRepository,
-  NotificationRepository,
-  JobRepository,
-  ExecutionDetailRepository,
-];
+/** The repository classes, one per aggregate; every method touching tenant data takes the environment id. */
+export type RepositoryClass =
+  | typeof ActivityFeedRepository
+  | typeof EnvironmentRepository
+  | typeof ExecutionDetailRepository
+  | typeof IdempotencyRepository
+  | typeof IntegrationRepository
+  | typeof JobRepository
+  | typeof MessageRepository
+  | typeof NotificationRepository
+  | typeof PreferenceRepository
+  | typeof SubscriberRepository
+  | typeof TenantRepository
+  | typeof TopicRepository
+  | typeof TriggerEventRepository
+  | typeof WorkflowRepository;
 
 /**
- * The data-access layer: one connection, one repository per aggregate. Every repository method that
- * touches tenant data takes the environment id, so an unscoped query does not compile.
+ * The repositories one Nest module uses, and only those, so a module's imports say which tables it
+ * touches: `imports: [DalModule.forRepositories([SubscriberRepository])]`. A repository holds
+ * nothing but the shared connection (DatabaseModule), so one listed by two modules is two cheap
+ * instances over the same pool.
  */
-@Global()
 @Module({})
 export class DalModule {
-  static forRoot(connection: DatabaseConnection): DynamicModule {
-    return {
-      module: DalModule,
-      providers: [
-        { provide: DATABASE, useValue: connection.db },
-        { provide: PG_POOL, useValue: connection.pool },
-        ...REPOSITORIES,
-      ],
-      exports: [DATABASE, PG_POOL, ...REPOSITORIES],
-    };
+  static forRepositories(repositories: RepositoryClass[]): DynamicModule {
+    return { module: DalModule, providers: repositories, exports: repositories };
   }
 }

@@ -1,10 +1,24 @@
 import { Module } from '@nestjs/common';
 import {
+  CryptoModule,
   SubscriberChannelsResolver,
   SubscriberPreferenceService,
   TemplatesModule,
   WorkflowCacheModule,
 } from '#application';
+import {
+  DalModule,
+  ExecutionDetailRepository,
+  IntegrationRepository,
+  JobRepository,
+  MessageRepository,
+  NotificationRepository,
+  PreferenceRepository,
+  SubscriberRepository,
+  TenantRepository,
+  TopicRepository,
+  TriggerEventRepository,
+} from '#dal';
 import { ProvidersModule } from '#providers';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
 import { ChunkWriter } from './fan-out/chunk-writer.js';
@@ -22,7 +36,24 @@ import { SystemProcessor } from './system.processor.js';
 
 /** The queue consumers. Only the worker role (or ROLE=all) imports this module. */
 @Module({
-  imports: [ProvidersModule, TemplatesModule, WorkflowCacheModule],
+  imports: [
+    ProvidersModule,
+    TemplatesModule,
+    WorkflowCacheModule,
+    CryptoModule,
+    DalModule.forRepositories([
+      TriggerEventRepository,
+      NotificationRepository,
+      JobRepository,
+      ExecutionDetailRepository,
+      MessageRepository,
+      SubscriberRepository,
+      TopicRepository,
+      TenantRepository,
+      IntegrationRepository,
+      PreferenceRepository,
+    ]),
+  ],
   providers: [
     SystemProcessor,
     FanOutProcessor,

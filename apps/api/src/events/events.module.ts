@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { WorkflowCacheModule } from '#application';
+import { DalModule, ExecutionDetailRepository, JobRepository, TenantRepository, TriggerEventRepository } from '#dal';
 import { EventsController } from './events.controller.js';
 import { BulkTriggerEventUseCase } from './use-cases/bulk-trigger-event.use-case.js';
 import { CancelTriggerUseCase } from './use-cases/cancel-trigger.use-case.js';
 import { TriggerEventUseCase } from './use-cases/trigger-event.use-case.js';
 
 @Module({
-  imports: [WorkflowCacheModule],
+  imports: [
+    WorkflowCacheModule,
+    DalModule.forRepositories([TenantRepository, TriggerEventRepository, JobRepository, ExecutionDetailRepository]),
+  ],
   controllers: [EventsController],
   providers: [TriggerEventUseCase, BulkTriggerEventUseCase, CancelTriggerUseCase],
 })

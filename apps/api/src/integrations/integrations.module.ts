@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CryptoModule } from '#application';
+import { DalModule, IntegrationRepository } from '#dal';
 import { IntegrationPresenter } from './integration-presenter.js';
 import { IntegrationsController } from './integrations.controller.js';
 import { CreateIntegrationUseCase } from './use-cases/create-integration.use-case.js';
@@ -8,6 +10,7 @@ import { SetPrimaryIntegrationUseCase } from './use-cases/set-primary-integratio
 import { UpdateIntegrationUseCase } from './use-cases/update-integration.use-case.js';
 
 @Module({
+  imports: [CryptoModule, DalModule.forRepositories([IntegrationRepository])],
   controllers: [IntegrationsController],
   providers: [
     IntegrationPresenter,

@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { ActivityFeedRepository, DalModule } from '#dal';
 import { NotificationsController } from './notifications.controller.js';
 import { ListNotificationsUseCase } from './use-cases/list-notifications.use-case.js';
 
-@Module({ controllers: [NotificationsController], providers: [ListNotificationsUseCase] })
+@Module({
+  imports: [DalModule.forRepositories([ActivityFeedRepository])],
+  controllers: [NotificationsController],
+  providers: [ListNotificationsUseCase],
+})
 export class NotificationsModule {}

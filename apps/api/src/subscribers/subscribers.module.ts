@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SubscriberChannelsResolver } from '#application';
+import { DalModule, IntegrationRepository, MessageRepository, SubscriberRepository } from '#dal';
 import { SubscribersV1Controller } from './subscribers-v1.controller.js';
 import { SubscribersV2Controller } from './subscribers-v2.controller.js';
 import { SubscribersService } from './subscribers.service.js';
@@ -10,6 +11,8 @@ import { UpdateCredentialsUseCase } from './use-cases/update-credentials.use-cas
 import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-case.js';
 
 @Module({
+  // IntegrationRepository: SubscriberChannelsResolver checks channel credentials against the integrations.
+  imports: [DalModule.forRepositories([SubscriberRepository, MessageRepository, IntegrationRepository])],
   controllers: [SubscribersV2Controller, SubscribersV1Controller],
   providers: [
     SubscriberChannelsResolver,

@@ -1,10 +1,16 @@
 import { Module } from '@nestjs/common';
 import { LoadWorkflowsDirectoryUseCase, TemplatesModule, WorkflowCacheModule, WorkflowWriter } from '#application';
+import { DalModule, EnvironmentRepository, WorkflowRepository } from '#dal';
 import { WorkflowsController } from './workflows.controller.js';
 import { WorkflowsService } from './workflows.service.js';
 
 @Module({
-  imports: [TemplatesModule, WorkflowCacheModule],
+  // EnvironmentRepository: the WORKFLOWS_DIR loader writes into every environment.
+  imports: [
+    TemplatesModule,
+    WorkflowCacheModule,
+    DalModule.forRepositories([WorkflowRepository, EnvironmentRepository]),
+  ],
   controllers: [WorkflowsController],
   providers: [WorkflowsService, WorkflowWriter, LoadWorkflowsDirectoryUseCase],
   exports: [LoadWorkflowsDirectoryUseCase],

@@ -1,7 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CredentialsCipher } from './credentials-cipher.js';
 
-/** Global so the api and the worker decrypt credentials with the same provider. */
-@Global()
+/**
+ * Imported by the modules that read or write integration credentials (the integrations routes, the
+ * worker's provider sender). Not global: a static module is built once, so both share one cipher.
+ */
 @Module({ providers: [CredentialsCipher], exports: [CredentialsCipher] })
 export class CryptoModule {}

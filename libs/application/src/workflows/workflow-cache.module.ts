@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DalModule, WorkflowRepository } from '#dal';
 import { WorkflowCache } from './workflow-cache.js';
 
 /**
@@ -6,5 +7,9 @@ import { WorkflowCache } from './workflow-cache.js';
  * it, so under ROLE=all the trigger routes, the workflow routes (which invalidate it) and the worker
  * share the same instance.
  */
-@Module({ providers: [WorkflowCache], exports: [WorkflowCache] })
+@Module({
+  imports: [DalModule.forRepositories([WorkflowRepository])],
+  providers: [WorkflowCache],
+  exports: [WorkflowCache],
+})
 export class WorkflowCacheModule {}

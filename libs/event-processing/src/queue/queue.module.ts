@@ -6,7 +6,12 @@ import type { QueueBackend } from './queue-backend.js';
 
 export const QUEUE_BACKEND = Symbol('QUEUE_BACKEND');
 
-/** Producers for every queue of the catalogue; consumers live in the worker's processors. */
+/**
+ * Producers for every queue of the catalogue; consumers live in the worker's processors. Global
+ * because BullMQ's connection is registered once per process from the backend chosen at boot (a
+ * value, like the database connection), and both roles produce: the trigger routes, health and
+ * metrics on the api, every step and the recovery sweeper on the worker.
+ */
 @Global()
 @Module({})
 export class QueueModule {

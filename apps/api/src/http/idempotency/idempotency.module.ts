@@ -3,10 +3,13 @@ import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '#common';
-import { IdempotencyRepository } from '#dal';
+import { DalModule, IdempotencyRepository } from '#dal';
 import { completeOnSend, IdempotencyGuard } from './idempotency.guard.js';
 
-@Module({ providers: [{ provide: APP_GUARD, useClass: IdempotencyGuard }] })
+@Module({
+  imports: [DalModule.forRepositories([IdempotencyRepository])],
+  providers: [{ provide: APP_GUARD, useClass: IdempotencyGuard }],
+})
 export class IdempotencyModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
