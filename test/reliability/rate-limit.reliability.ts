@@ -82,8 +82,8 @@ describe('Redis buckets shared by several api processes', () => {
   const url = loadConfig({ ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }).redisUrl!;
   const logger = createLogger('silent');
   const stores = [new RedisTokenBucketStore(url, logger), new RedisTokenBucketStore(url, logger)];
-  afterAll(async () => {
-    for (const store of stores) await store.close();
+  afterAll(() => {
+    for (const store of stores) store.close();
   });
 
   it('concurrent takes through two connections never exceed the burst (one atomic script)', async () => {

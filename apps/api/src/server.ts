@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Clock, DomainError, httpRequestDuration, newId, PinoNestLogger } from '#common';
+import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { DomainError, httpRequestDuration, newId, PinoNestLogger, type Clock } from '#common';
 import { AppModule } from './app.module.js';
 import { bodyLimitFor, largestBodyLimit } from './http/body-limits.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
@@ -67,8 +67,9 @@ export async function createServer(
     assertAcceptableUrl(request.url);
   });
   installLoadShedding(fastify, config.maxInFlightRequests);
-  fastify.addHook('preValidation', async (request: FastifyRequest) => {
+  fastify.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     assertAcceptableBody(request.body);
+    done();
   });
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     httpRequestDuration.observe(

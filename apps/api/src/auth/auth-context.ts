@@ -1,4 +1,4 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 
 /** Who is calling: resolved from the API key by the guard, attached to the request. */
 export interface AuthContext {

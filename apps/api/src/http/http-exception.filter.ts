@@ -24,6 +24,19 @@ function isUnstorableInput(exception: unknown): boolean {
 }
 
 /**
+ * The message of a Nest HttpException: its response when that is text, else the response's `message`
+ * (text, or a list of texts joined by commas), else the exception's own message.
+ */
+function httpExceptionMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message) && message.every((item) => typeof item === 'string')) return message.join(',');
+  return exception.message;
+}
+
+/**
  * Maps every thrown error to the error body; the only place HTTP statuses are chosen for failures.
  * Also sends an Idempotency-Key replay, which the guard raises to skip the handler.
  */
@@ -64,12 +77,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const response = exception.getResponse();
-      const message =
-        typeof response === 'string'
-          ? response
-          : String((response as { message?: unknown }).message ?? exception.message);
-      return { body: { statusCode: status, message, error: reasonPhrase(status), ...base }, headers: {} };
+      return {
+        body: { statusCode: status, message: httpExceptionMessage(exception), error: reasonPhrase(status), ...base },
+        headers: {},
+      };
     }
     if (isUnstorableInput(exception)) {
       return {

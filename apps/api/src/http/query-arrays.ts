@@ -7,7 +7,7 @@ import { Transform } from 'class-transformer';
  */
 export function parseQueryString(query: string): Record<string, string | string[]> {
   const parsed = parse(query) as Record<string, string | string[]>;
-  const result: Record<string, string | string[]> = Object.create(null);
+  const result = Object.create(null) as Record<string, string | string[]>;
   for (const [rawKey, value] of Object.entries(parsed)) {
     const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
     const existing = result[key];

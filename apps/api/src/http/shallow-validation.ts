@@ -2,8 +2,8 @@ import { getMetadataStorage, validateSync, type ValidationError } from 'class-va
 
 type DtoClass<T extends object = object> = new () => T;
 
-const shallowTypes = new WeakSet<Function>();
-const fieldsByType = new WeakMap<Function, string[]>();
+const shallowTypes = new WeakSet<object>();
+const fieldsByType = new WeakMap<DtoClass, string[]>();
 
 /**
  * Marks a body DTO that the validation pipe checks on a shallow copy: it has no nested classes to
@@ -21,7 +21,7 @@ export const isShallowValidated = (type: unknown): type is DtoClass =>
   typeof type === 'function' && shallowTypes.has(type);
 
 /** The properties a DTO class has rules for: its whitelist. */
-function fieldsOf(type: Function): string[] {
+function fieldsOf(type: DtoClass): string[] {
   let fields = fieldsByType.get(type);
   if (!fields) {
     fields = [

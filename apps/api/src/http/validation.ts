@@ -46,7 +46,7 @@ export function memoizeValidationMetadata(): void {
     if (typeof target !== 'function') return resolve(target, schema, always, strictGroups, groups);
     const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0001') ?? ''}`;
     let byOptions = cache.get(target);
-    if (!byOptions) cache.set(target, (byOptions = new Map()));
+    if (!byOptions) cache.set(target, (byOptions = new Map<string, ReturnType<typeof resolve>>()));
     let rules = byOptions.get(key);
     if (!rules) byOptions.set(key, (rules = resolve(target, schema, always, strictGroups, groups)));
     return rules;

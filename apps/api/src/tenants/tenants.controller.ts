@@ -24,7 +24,7 @@ export class TenantsController {
   @ApiOkResponse({ type: TenantPageDto })
   async list(@Auth() auth: AuthContext, @Query() query: PageQueryDto): Promise<TenantPageDto> {
     const page = await this.tenants.list(auth, query.page, query.limit);
-    return { ...page, data: page.data.map(TenantResponseDto.from) };
+    return { ...page, data: page.data.map((row) => TenantResponseDto.from(row)) };
   }
 
   @Get(':identifier')

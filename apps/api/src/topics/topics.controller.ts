@@ -44,7 +44,7 @@ export class TopicsController {
   @ApiOkResponse({ type: TopicCursorPageDto })
   async list(@Auth() auth: AuthContext, @Query() query: ListTopicsQueryDto): Promise<TopicCursorPageDto> {
     const page = await this.topics.list(auth, query);
-    return { ...page, data: page.data.map(TopicResponseDto.from) };
+    return { ...page, data: page.data.map((row) => TopicResponseDto.from(row)) };
   }
 
   @Get(':key')

@@ -34,11 +34,15 @@ declare module 'fastify' {
 }
 
 /** Answers a request with the stored response of its key instead of running it; sent by the exception filter. */
-export class ReplayedResponse {
+export class ReplayedResponse extends Error {
+  override readonly name = 'ReplayedResponse';
+
   constructor(
     readonly status: number,
     readonly body: unknown,
-  ) {}
+  ) {
+    super('Idempotency-Key replay: the stored response is sent instead');
+  }
 }
 
 function requestHash(request: FastifyRequest): string {
@@ -123,7 +127,7 @@ export function completeOnSend(keys: IdempotencyRepository, logger: Logger) {
     request.idempotencyKey = undefined;
     try {
       if (reply.statusCode < 400) {
-        const body = typeof payload === 'string' && payload.length > 0 ? JSON.parse(payload) : null;
+        const body: unknown = typeof payload === 'string' && payload.length > 0 ? JSON.parse(payload) : null;
         await keys.complete(
           claimed.environmentId,
           claimed.key,

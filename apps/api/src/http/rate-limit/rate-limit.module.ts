@@ -23,7 +23,7 @@ import { LocalTokenBucketStore, type TokenBucketStore } from './token-bucket.js'
 export class RateLimitModule implements OnModuleDestroy {
   constructor(@Inject(TOKEN_BUCKET_STORE) private readonly store: TokenBucketStore) {}
 
-  async onModuleDestroy(): Promise<void> {
-    if (this.store instanceof RedisTokenBucketStore) await this.store.close();
+  onModuleDestroy(): void {
+    if (this.store instanceof RedisTokenBucketStore) this.store.close();
   }
 }

@@ -156,7 +156,7 @@ export class RedisTokenBucketStore implements TokenBucketStore {
     }
   }
 
-  async close(): Promise<void> {
+  close(): void {
     this.redis.disconnect();
   }
 

@@ -26,14 +26,14 @@ export class LocalTokenBucketStore implements TokenBucketStore {
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  async take(key: string, setting: RateLimitSetting, cost = 1): Promise<BucketDecision> {
+  take(key: string, setting: RateLimitSetting, cost = 1): Promise<BucketDecision> {
     const now = this.now();
     const bucket = this.buckets.get(key);
     const decision = takeToken(bucket?.tokens ?? setting.burst, bucket ? now - bucket.at : 0, setting, cost);
     // A full bucket is the same as no bucket: dropping all when the map is large loses nothing but precision.
     if (!bucket && this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
     this.buckets.set(key, { tokens: decision.tokens, at: now });
-    return decision;
+    return Promise.resolve(decision);
   }
 }
 

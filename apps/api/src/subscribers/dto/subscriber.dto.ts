@@ -89,7 +89,7 @@ export class UpdateSubscriberDto extends SubscriberFieldsDto {}
 export class CreateSubscriberQueryDto {
   @ApiPropertyOptional({ description: 'Answer 409 instead of updating an existing subscriber' })
   @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   failIfExists?: boolean;
 }

@@ -35,7 +35,7 @@ export class CreateTopicDto {
 export class CreateTopicQueryDto {
   @ApiPropertyOptional({ description: 'Answer 409 instead of updating an existing topic' })
   @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   failIfExists?: boolean;
 }
