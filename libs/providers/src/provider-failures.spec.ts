@@ -9,6 +9,7 @@ import type {
   SmsMessage,
 } from './provider.js';
 import { ProviderRegistry } from './provider-registry.js';
+import { failureOf } from './testing/failure.test.js';
 import { sendOptions, startReceiver, type Receiver } from './testing/local-receiver.test.js';
 
 const SECRET = 'sekr3t-Value-0001';
@@ -208,9 +209,7 @@ describe('failure classification of every HTTP provider', () => {
   it.each(CASES)('$providerId: a refused connection is retryable', async (testCase) => {
     const adapter = registry.get(testCase.providerId) as ProviderAdapter;
     const closed = 'http://127.0.0.1:1';
-    const error = await adapter
-      .send(testCase.message(closed), testCase.credentials(closed), sendOptions)
-      .catch((thrown) => thrown);
+    const error = await failureOf(adapter.send(testCase.message(closed), testCase.credentials(closed), sendOptions));
     expect(error).toMatchObject({ retryable: true });
     expect(error.message).not.toContain(SECRET);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChatMessage } from '../provider.js';
+import { failureOf } from '../testing/failure.test.js';
 import { sendOptions, startReceiver, type Receiver } from '../testing/local-receiver.test.js';
 import { DiscordProvider } from './discord.provider.js';
 import { GetstreamProvider } from './getstream.provider.js';
@@ -179,9 +180,13 @@ describe('chat providers against a local receiver', () => {
   });
 
   it('a subscriber webhook on a private address is refused unless private targets are allowed', async () => {
-    const refused = await new SlackProvider()
-      .send(chat('/services/T1/B1/guarded-token'), {}, { ...sendOptions, allowPrivateTargets: false })
-      .catch((error) => error);
+    const refused = await failureOf(
+      new SlackProvider().send(
+        chat('/services/T1/B1/guarded-token'),
+        {},
+        { ...sendOptions, allowPrivateTargets: false },
+      ),
+    );
     expect(refused).toMatchObject({
       retryable: false,
       kind: 'target',
@@ -193,9 +198,7 @@ describe('chat providers against a local receiver', () => {
 
   it('the webhook URL (it holds the token) never shows in an error', async () => {
     receiver.replies.push({ status: 404, body: `no hook at ${receiver.url}/services/T1/B1/secret-token-path` });
-    const error = await new SlackProvider()
-      .send(chat('/services/T1/B1/secret-token-path'), {}, sendOptions)
-      .catch((failure) => failure);
+    const error = await failureOf(new SlackProvider().send(chat('/services/T1/B1/secret-token-path'), {}, sendOptions));
     expect(error).toMatchObject({ retryable: false, message: expect.stringMatching(/^Slack answered HTTP 404/) });
     expect(`${error.message} ${error.raw}`).not.toContain('secret-token-path');
   });

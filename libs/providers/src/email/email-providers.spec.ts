@@ -3,6 +3,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { EmailMessage } from '../provider.js';
 import { expectedAuthorization } from '../testing/aws-signature.test.js';
+import { failureOf } from '../testing/failure.test.js';
 import { sendOptions, startReceiver, type Receiver } from '../testing/local-receiver.test.js';
 import { MailgunProvider } from './mailgun.provider.js';
 import { NodemailerProvider } from './nodemailer.provider.js';
@@ -270,17 +271,17 @@ describe('nodemailer (SMTP) against a local smtp-server', () => {
   });
 
   it('4xx SMTP answers are retryable, 5xx are not; the password never shows', async () => {
-    const busy = await new NodemailerProvider()
-      .send({ ...message, to: 'busy@example.com' }, smtp(), sendOptions)
-      .catch((error) => error);
+    const busy = await failureOf(
+      new NodemailerProvider().send({ ...message, to: 'busy@example.com' }, smtp(), sendOptions),
+    );
     expect(busy).toMatchObject({ retryable: true });
-    const unknown = await new NodemailerProvider()
-      .send({ ...message, to: 'nobody@example.com' }, smtp(), sendOptions)
-      .catch((error) => error);
+    const unknown = await failureOf(
+      new NodemailerProvider().send({ ...message, to: 'nobody@example.com' }, smtp(), sendOptions),
+    );
     expect(unknown).toMatchObject({ retryable: false });
-    const badLogin = await new NodemailerProvider()
-      .send(message, { ...smtp(), password: 'wrong-secret-pass' }, sendOptions)
-      .catch((error) => error);
+    const badLogin = await failureOf(
+      new NodemailerProvider().send(message, { ...smtp(), password: 'wrong-secret-pass' }, sendOptions),
+    );
     expect(badLogin.name).toBe('ProviderError');
     for (const error of [busy, unknown, badLogin]) {
       expect(`${error.message} ${error.raw ?? ''}`).not.toContain('smtp-pass');
@@ -308,12 +309,8 @@ describe('nodemailer (SMTP) against a local smtp-server', () => {
 
   it('errors name the failure in our words: no server text, in the message or raw', async () => {
     const errors = [
-      await new NodemailerProvider()
-        .send({ ...message, to: 'nobody@example.com' }, smtp(), sendOptions)
-        .catch((error) => error),
-      await new NodemailerProvider()
-        .send(message, { ...smtp(), password: 'wrong' }, sendOptions)
-        .catch((error) => error),
+      await failureOf(new NodemailerProvider().send({ ...message, to: 'nobody@example.com' }, smtp(), sendOptions)),
+      await failureOf(new NodemailerProvider().send(message, { ...smtp(), password: 'wrong' }, sendOptions)),
     ];
     expect(errors.map((error) => [error.message, error.raw])).toEqual([
       [
@@ -361,9 +358,7 @@ describe('nodemailer (SMTP): the host goes through the SSRF guard', () => {
     'refuses %s before connecting, not retryable',
     async (host) => {
       const before = connections;
-      const error = await new NodemailerProvider()
-        .send(message, credentials(host), guarded)
-        .catch((failure) => failure);
+      const error = await failureOf(new NodemailerProvider().send(message, credentials(host), guarded));
       expect(error).toMatchObject({
         name: 'ProviderError',
         message: expect.stringMatching(
@@ -378,15 +373,15 @@ describe('nodemailer (SMTP): the host goes through the SSRF guard', () => {
 
   it('checks the DNS answer and connects to the checked address, not to the name again', async () => {
     const asked: string[] = [];
-    const publicAnswer = async (host: string) => {
+    const publicAnswer = (host: string) => {
       asked.push(host);
-      return ['127.0.0.1'];
+      return Promise.resolve(['127.0.0.1']);
     };
     const before = connections;
     // The name does not resolve at all: a connection can only reach the server through the checked address.
-    const error = await new NodemailerProvider(publicAnswer)
-      .send(message, credentials('mail.example.invalid'), guarded)
-      .catch((failure) => failure);
+    const error = await failureOf(
+      new NodemailerProvider(publicAnswer).send(message, credentials('mail.example.invalid'), guarded),
+    );
     expect(asked).toEqual(['mail.example.invalid']);
     expect(connections).toBe(before + 1);
     expect(error.message).toMatch(/^SMTP delivery failed: /);
@@ -394,9 +389,7 @@ describe('nodemailer (SMTP): the host goes through the SSRF guard', () => {
 
   it('a foreign service reached with private targets allowed: the delivery fails without its banner', async () => {
     const before = connections;
-    const error = await new NodemailerProvider()
-      .send(message, credentials('127.0.0.1'), sendOptions)
-      .catch((failure) => failure);
+    const error = await failureOf(new NodemailerProvider().send(message, credentials('127.0.0.1'), sendOptions));
     expect(connections).toBe(before + 1);
     expect(error.name).toBe('ProviderError');
     expect(`${error.message} ${error.raw ?? ''}`).not.toMatch(/SSH-2\.0|internal-banner/);

@@ -103,7 +103,7 @@ export class NodemailerProvider implements ProviderAdapter<EmailMessage> {
       auth: user ? { user, pass: str(credentials.password) ?? '' } : undefined,
       tls:
         typeof credentials.tlsOptions === 'object' && credentials.tlsOptions !== null
-          ? (credentials.tlsOptions as object)
+          ? credentials.tlsOptions
           : undefined,
       connectionTimeout: options.timeoutMs,
       greetingTimeout: options.timeoutMs,

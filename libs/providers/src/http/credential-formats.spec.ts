@@ -3,6 +3,7 @@ import { SesProvider } from '../email/ses.provider.js';
 import type { EmailMessage, ProviderAdapter, ProviderMessage, PushMessage, SmsMessage } from '../provider.js';
 import { PusherBeamsProvider } from '../push/pusher-beams.provider.js';
 import { SnsProvider } from '../sms/sns.provider.js';
+import { failureOf } from '../testing/failure.test.js';
 import { sendOptions } from '../testing/local-receiver.test.js';
 import { AWS_REGION, credentialFormatErrors } from './credential-formats.js';
 
@@ -74,10 +75,12 @@ describe('the providers refuse such a credential before building a URL', () => {
   const realFetch = globalThis.fetch;
   beforeEach(() => {
     requested.length = 0;
-    globalThis.fetch = (async (input: string | URL | Request) => {
+    globalThis.fetch = (input: string | URL | Request) => {
       requested.push(String(input instanceof Request ? input.url : input));
-      return new Response('{"MessageId":"m-1"}', { status: 200, headers: { 'content-type': 'application/json' } });
-    }) as typeof fetch;
+      return Promise.resolve(
+        new Response('{"MessageId":"m-1"}', { status: 200, headers: { 'content-type': 'application/json' } }),
+      );
+    };
   });
   afterEach(() => {
     globalThis.fetch = realFetch;
@@ -107,9 +110,7 @@ describe('the providers refuse such a credential before building a URL', () => {
   ])(
     '%s: a configuration error, not retried, and no request is made',
     async (_providerId, provider, message, credentials, text) => {
-      const error = await provider()
-        .send(message, credentials, sendOptions)
-        .catch((failure) => failure);
+      const error = await failureOf(provider().send(message, credentials, sendOptions));
       expect(requested).toEqual([]);
       expect(error).toMatchObject({
         name: 'ProviderError',

@@ -54,7 +54,8 @@ async function readCapped(response: Response): Promise<string> {
     throw new AnswerTooLargeError();
   }
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  // The platform types leave the chunk type open; a fetch body streams bytes.
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import type { PushMessage } from '../provider.js';
 import { ApnsProvider } from '../push/apns.provider.js';
+import { failureOf } from '../testing/failure.test.js';
 import { startReceiver, type Receiver } from '../testing/local-receiver.test.js';
 import { postJson } from './post-json.js';
 import { providerSend } from './provider-request.js';
@@ -85,9 +86,9 @@ describe('SSRF guard against DNS rebinding: the connection uses checked addresse
   /** A hostile DNS server: a public answer to the first question, 127.0.0.1 to every later one. */
   const rebinding = () => {
     asked = [];
-    setHostResolver(async (host) => {
+    setHostResolver((host) => {
       asked.push(host);
-      return [{ address: asked.length === 1 ? PUBLIC : '127.0.0.1', family: 4 }];
+      return Promise.resolve([{ address: asked.length === 1 ? PUBLIC : '127.0.0.1', family: 4 }]);
     });
   };
   // `localhost` is what the system resolver answers 127.0.0.1 for: a client that resolves the name
@@ -99,9 +100,7 @@ describe('SSRF guard against DNS rebinding: the connection uses checked addresse
   it('a webhook POST: the check sees the public answer, the connection the private one and is refused', async () => {
     rebinding();
     const before = http1.requests.length;
-    const error = await postJson(`http://localhost:${port(http1)}/hook`, { text: 'hi' }, guarded).catch(
-      (failure) => failure,
-    );
+    const error = await failureOf(postJson(`http://localhost:${port(http1)}/hook`, { text: 'hi' }, guarded));
     expect(http1.requests.length).toBe(before);
     expect(error).toMatchObject(refusal);
     expect(asked).toEqual(['localhost', 'localhost']);
@@ -154,8 +153,10 @@ describe('SSRF guard against DNS rebinding: the connection uses checked addresse
         guardedLookup(hostname, options, (error, address, family) => resolve({ error, address, family })),
       );
     const answers = (...addresses: string[]) =>
-      setHostResolver(async () =>
-        addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+      setHostResolver(() =>
+        Promise.resolve(
+          addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+        ),
       );
 
     it('hands the socket only checked public addresses, one or all as asked', async () => {

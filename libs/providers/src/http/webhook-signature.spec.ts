@@ -15,9 +15,10 @@ function verifyNovuSignature(
   toleranceSeconds = 300,
 ): boolean {
   const parts = Object.fromEntries(
-    String(header ?? '')
-      .split(',')
-      .map((part) => part.split('=', 2)),
+    (typeof header === 'string' ? header : '').split(',').map((part) => {
+      const [key, value] = part.split('=', 2);
+      return [key, value] as const;
+    }),
   );
   const timestamp = Number(parts.t);
   if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;

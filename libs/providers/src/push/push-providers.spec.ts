@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { InvalidDeviceTokenError, type PushMessage } from '../provider.js';
 import { ProviderRegistry } from '../provider-registry.js';
+import { failureOf } from '../testing/failure.test.js';
 import { sendOptions, startReceiver, type Receiver } from '../testing/local-receiver.test.js';
 import { ApnsProvider } from './apns.provider.js';
 import { AppioProvider } from './appio.provider.js';
@@ -38,8 +39,8 @@ function decodeJwt(jwt: string, key: KeyObject, dsaEncoding?: 'ieee-p1363') {
   );
   return {
     valid,
-    header: JSON.parse(Buffer.from(header, 'base64url').toString()),
-    claims: JSON.parse(Buffer.from(claims, 'base64url').toString()),
+    header: JSON.parse(Buffer.from(header, 'base64url').toString()) as unknown,
+    claims: JSON.parse(Buffer.from(claims, 'base64url').toString()) as unknown,
   };
 }
 
@@ -123,9 +124,7 @@ describe('push providers against a local receiver', () => {
       const credentials = { serviceAccount: serviceAccount(), baseUrl: receiver.url };
       const before = receiver.requests.length;
       receiver.replies.push({ status: 503, body: { error: 'unavailable' }, delayMs: 50 });
-      const failures = await Promise.all(
-        [1, 2, 3].map(() => adapter.send(push, credentials, sendOptions).catch((error) => error)),
-      );
+      const failures = await Promise.all([1, 2, 3].map(() => failureOf(adapter.send(push, credentials, sendOptions))));
       expect(failures).toEqual([1, 2, 3].map(() => expect.objectContaining({ retryable: true })));
       receiver.replies.push({ body: { access_token: 'ya29.again', expires_in: 3599 } });
       await adapter.send(push, credentials, sendOptions);
@@ -153,14 +152,14 @@ describe('push providers against a local receiver', () => {
           },
         },
       );
-      const dead = await adapter.send(push, credentials, sendOptions).catch((error) => error);
+      const dead = await failureOf(adapter.send(push, credentials, sendOptions));
       expect(dead).toBeInstanceOf(InvalidDeviceTokenError);
       expect(dead).toMatchObject({ invalidDeviceToken: true, retryable: false });
       receiver.replies.push({
         status: 400,
         body: { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' },
       });
-      const refused = await new FcmProvider().send(push, credentials, sendOptions).catch((error) => error);
+      const refused = await failureOf(new FcmProvider().send(push, credentials, sendOptions));
       expect(refused).toMatchObject({
         retryable: false,
         message: 'Google OAuth token endpoint answered HTTP 400: Invalid JWT Signature.',
@@ -239,11 +238,11 @@ describe('push providers against a local receiver', () => {
 
     it('500 and a refused connection are retryable; the key and provider token stay out of the texts', async () => {
       apns.replies.push({ status: 500, body: { reason: 'InternalServerError' } });
-      const failed = await adapter.send(push, credentials(), sendOptions).catch((error) => error);
+      const failed = await failureOf(adapter.send(push, credentials(), sendOptions));
       expect(failed).toMatchObject({ retryable: true, message: 'APNs answered HTTP 500: InternalServerError' });
-      const refused = await adapter
-        .send(push, { ...credentials(), baseUrl: 'http://127.0.0.1:1' }, sendOptions)
-        .catch((error) => error);
+      const refused = await failureOf(
+        adapter.send(push, { ...credentials(), baseUrl: 'http://127.0.0.1:1' }, sendOptions),
+      );
       expect(refused).toMatchObject({ retryable: true, message: expect.stringMatching(/^APNs request failed/) });
       for (const error of [failed, refused])
         expect(`${error.message}${error.raw ?? ''}`).not.toMatch(/PRIVATE KEY|eyJ/);
@@ -300,10 +299,7 @@ describe('push providers against a local receiver', () => {
     it('an answer of 1 GB fails the call after its first MB, the rest is never read', async () => {
       const before = apns.streamedBytes;
       apns.replies.push({ status: 200, streamBytes: 1024 ** 3 });
-      const error = await adapter.send(push, credentials(), { ...sendOptions, timeoutMs: 30_000 }).then(
-        () => undefined,
-        (thrown) => thrown,
-      );
+      const error = await failureOf(adapter.send(push, credentials(), { ...sendOptions, timeoutMs: 30_000 }));
       expect(error).toMatchObject({
         name: 'ProviderError',
         retryable: false,
@@ -446,7 +442,7 @@ describe('push providers against a local receiver', () => {
       InvalidDeviceTokenError,
     );
     receiver.replies.push({ body: { sender_allowed: false } });
-    const refused = await new AppioProvider().send(fiscal, credentials, sendOptions).catch((error) => error);
+    const refused = await failureOf(new AppioProvider().send(fiscal, credentials, sendOptions));
     expect(refused).not.toBeInstanceOf(InvalidDeviceTokenError);
     expect(refused).toMatchObject({
       retryable: false,

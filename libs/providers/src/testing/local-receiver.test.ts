@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer as createHttp2Server, type ServerHttp2Session } from 'node:http2';
+import { createServer, Server, type IncomingHttpHeaders } from 'node:http';
+import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { SendOptions } from '../provider.js';
 
@@ -11,7 +11,7 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
-  json: any;
+  json: unknown;
   form: URLSearchParams;
 }
 
@@ -44,6 +44,26 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
+/** What the handler uses of a request, HTTP/1.1 or HTTP/2 compatibility API alike. */
+interface IncomingRequest {
+  method?: string;
+  url?: string;
+  headers: IncomingHttpHeaders;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+}
+
+/** What the handler uses of a response, HTTP/1.1 or HTTP/2 compatibility API alike. */
+interface OutgoingReply {
+  readonly destroyed: boolean;
+  readonly closed: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  write(chunk: Buffer): boolean;
+  end(): unknown;
+  end(body: string): unknown;
+  once(event: 'drain', listener: () => void): unknown;
+}
+
 function record(method: string, path: string, headers: IncomingHttpHeaders, body: string): Received {
   let json: unknown;
   try {
@@ -55,9 +75,9 @@ function record(method: string, path: string, headers: IncomingHttpHeaders, body
 }
 
 /** Writes `reply.streamBytes` bytes in 64 KB chunks, each only once the client has taken the previous ones. */
-function streamBody(response: any, reply: Reply, state: Receiver): void {
+function streamBody(response: OutgoingReply, reply: Reply, state: Receiver): void {
   const total = reply.streamBytes!;
-  const length = reply.declareLength ? { 'content-length': String(total) } : {};
+  const length: Record<string, string> = reply.declareLength ? { 'content-length': String(total) } : {};
   response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...length, ...reply.headers });
   const chunk = Buffer.alloc(64 * 1024, 'x');
   let sent = 0;
@@ -90,13 +110,14 @@ export async function startReceiver(fallback: Reply = { status: 200, body: {} },
     connections: 0,
     openSessions: () => 0,
     goAway: () => undefined,
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
-  const handler = (request: any, response: any) => {
+  const handler = (request: IncomingRequest, response: OutgoingReply) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      requests.push(record(request.method, request.url, request.headers, Buffer.concat(chunks).toString('utf8')));
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push(record(request.method ?? '', request.url ?? '', request.headers, body));
       const reply = replies.shift() ?? state.fallback;
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
       setTimeout(() => {
@@ -107,21 +128,24 @@ export async function startReceiver(fallback: Reply = { status: 200, body: {} },
       }, reply.delayMs ?? 0);
     });
   };
-  const server = http2 ? createHttp2Server(handler) : createServer(handler);
   const sessions = new Set<ServerHttp2Session>();
-  server.on(http2 ? 'session' : 'connection', (session: ServerHttp2Session) => {
-    state.connections += 1;
-    if (!http2) return;
-    sessions.add(session);
-    session.on('close', () => sessions.delete(session));
-  });
+  let server: Server | Http2Server;
+  if (http2) {
+    server = createHttp2Server(handler).on('session', (session) => {
+      state.connections += 1;
+      sessions.add(session);
+      session.on('close', () => sessions.delete(session));
+    });
+  } else {
+    server = createServer(handler).on('connection', () => (state.connections += 1));
+  }
   state.openSessions = () => sessions.size;
   state.goAway = () => sessions.forEach((session) => session.close());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.close = () =>
     new Promise<void>((resolve) => {
-      (server as any).closeAllConnections?.();
+      if (server instanceof Server) server.closeAllConnections();
       // Clients keep HTTP/2 sessions open: the server would wait for them.
       sessions.forEach((session) => session.destroy());
       server.close(() => resolve());
