@@ -6,7 +6,7 @@ import Fastify from 'fastify';
  * trigger route with a TriggerResponse-shaped body. Run as its own process, like the api.
  */
 const app = Fastify({ logger: false });
-app.get('/health', async () => ({ status: 'ok' }));
+app.get('/health', () => ({ status: 'ok' }));
 app.post('/v1/events/trigger', async (_request, reply) => {
   reply.code(201);
   return { acknowledged: true, status: 'processed', transactionId: randomUUID() };

@@ -5,13 +5,18 @@ import pg from 'pg';
 import { load, type LoadResult } from './load.js';
 import { freePort, sleep, startProcess, waitForHttp } from './processes.js';
 
-/** Same body as the trigger-accept scenario, so both measure the same bytes on the wire. */
-export function triggerBody(n: number): string {
-  return JSON.stringify({
+/** The trigger event of the load runs, to bench-sub-n. */
+export function triggerEvent(n: number) {
+  return {
     name: 'bench-accept',
     to: `bench-sub-${n}`,
     payload: { orderId: `order-${n}`, amount: 42, items: ['a', 'b'] },
-  });
+  };
+}
+
+/** Same body as the trigger-accept scenario, so both measure the same bytes on the wire. */
+export function triggerBody(n: number): string {
+  return JSON.stringify(triggerEvent(n));
 }
 
 export async function bareFastify(connections: number, duration: number): Promise<LoadResult> {
@@ -62,8 +67,8 @@ interface CeilingWorker {
 async function openBackend(
   choice: QueueBackendChoice,
   name: string,
-): Promise<{ queue: CeilingQueue; worker(concurrency: number): CeilingWorker }> {
-  const processor = async () => undefined;
+): Promise<{ queue: CeilingQueue; worker: (concurrency: number) => CeilingWorker }> {
+  const processor = () => Promise.resolve(undefined);
   if (choice.kind === 'redis') {
     const { Queue, Worker } = withBackend(createRedisBackend);
     const parsed = new URL(choice.url);

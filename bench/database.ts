@@ -29,7 +29,9 @@ export interface Scope {
 
 /** The Development environment the service created on first boot (the API_KEY belongs to it). */
 export async function developmentScope(pool: pg.Pool): Promise<Scope> {
-  const { rows } = await pool.query(`SELECT id, organization_id FROM environments WHERE name = 'Development' LIMIT 1`);
+  const { rows } = await pool.query<{ id: string; organization_id: string }>(
+    `SELECT id, organization_id FROM environments WHERE name = 'Development' LIMIT 1`,
+  );
   if (rows.length === 0) throw new Error('no Development environment: did the service boot on this database?');
   return { environmentId: rows[0].id, organizationId: rows[0].organization_id };
 }
@@ -175,14 +177,14 @@ export async function countMessages(
   environmentId: string,
 ): Promise<number> {
   const { rows } = where.transactionId
-    ? await pool.query('SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND transaction_id = $2', [
-        environmentId,
-        where.transactionId,
-      ])
-    : await pool.query('SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND workflow_id = $2', [
-        environmentId,
-        where.workflowId,
-      ]);
+    ? await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND transaction_id = $2',
+        [environmentId, where.transactionId],
+      )
+    : await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM messages WHERE environment_id = $1 AND workflow_id = $2',
+        [environmentId, where.workflowId],
+      );
   return rows[0].n;
 }
 

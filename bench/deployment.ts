@@ -39,7 +39,8 @@ export interface Deployment {
 
 /** The node flags of `npm start` (package.json), so the service runs with the heap settings it is deployed with. */
 function startScriptNodeArgs(): string[] {
-  const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const start = scripts.start;
   return start.split(/\s+/).filter((token) => token.startsWith('--'));
 }
 

@@ -37,14 +37,14 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 async function versions(options: BenchOptions) {
   const client = new pg.Client({ connectionString: options.adminUrl });
   await client.connect();
-  const { rows } = await client.query('SHOW server_version');
+  const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
   await client.end();
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
   const info = await redis.info('server');
   redis.disconnect();
   return {
     node: process.version,
-    postgres: rows[0].server_version as string,
+    postgres: rows[0].server_version,
     redis: /redis_version:(\S+)/.exec(info)?.[1],
   };
 }

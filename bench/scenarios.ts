@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { triggerBody } from './ceilings.js';
+import { triggerBody, triggerEvent } from './ceilings.js';
 import { countMessages, createWorkflow, seedFeed, SUBSCRIBER_PREFIX, TOPIC_KEY } from './database.js';
 import type { Deployment } from './deployment.js';
 import { load, type LoadResult } from './load.js';
@@ -52,13 +52,9 @@ export async function triggerAccept(deployment: Deployment, options: BenchOption
   const url = `${deployment.client.baseUrl}/v1/events/trigger`;
   await deployment.pauseFanOut();
   try {
-    const first = (await expectStatus(
-      deployment,
-      'POST',
-      '/v1/events/trigger',
-      JSON.parse(triggerBody(1)),
-      [200, 201],
-    )) as { status?: string };
+    const first = (await expectStatus(deployment, 'POST', '/v1/events/trigger', triggerEvent(1), [200, 201])) as {
+      status?: string;
+    };
     if (first.status !== 'processed') throw new Error(`trigger answered status ${first.status}, expected processed`);
     const reset = deployment.resetPeakRss();
     const single = await load({
@@ -73,7 +69,7 @@ export async function triggerAccept(deployment: Deployment, options: BenchOption
     });
     deployment.assertAlive();
 
-    const events = Array.from({ length: options.bulkSize }, (_, i) => JSON.parse(triggerBody(i + 1)));
+    const events = Array.from({ length: options.bulkSize }, (_, i) => triggerEvent(i + 1));
     await expectStatus(deployment, 'POST', '/v1/events/trigger/bulk', { events }, [200, 201]);
     const bulkLoad = await load({
       url: `${url}/bulk`,
