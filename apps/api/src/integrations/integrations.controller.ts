@@ -16,8 +16,9 @@ import { ListIntegrationsUseCase } from './use-cases/list-integrations.use-case.
 import { SetPrimaryIntegrationUseCase } from './use-cases/set-primary-integration.use-case.js';
 import { UpdateIntegrationUseCase } from './use-cases/update-integration.use-case.js';
 
-/** An Idempotency-Key keeps and replays an integration without its credentials (never a secret in the store). */
-const withoutCredentials = (body: unknown) => ({ ...(body as IntegrationResponseDto), credentials: {} });
+/** An Idempotency-Key keeps and replays integrations without their credentials (never a secret in the store). */
+const withoutCredentials = (body: unknown): unknown =>
+  Array.isArray(body) ? body.map(withoutCredentials) : { ...(body as IntegrationResponseDto), credentials: {} };
 
 @ApiTags('Integrations')
 @ApiErrorResponses()
@@ -73,9 +74,10 @@ export class IntegrationsController {
 
   @Delete(':integrationId')
   @ApiOperation({ summary: 'Delete an integration (soft); a deleted primary hands over to the next active one' })
-  @ApiOkResponse({ type: IntegrationResponseDto, description: 'The deleted integration' })
-  async delete(@Auth() auth: AuthContext, @Param() params: IntegrationIdParam): Promise<IntegrationResponseDto> {
-    return this.presenter.present(await this.deleteIntegration.execute(auth, params.integrationId));
+  @ApiOkResponse({ type: [IntegrationResponseDto], description: "The environment's remaining integrations" })
+  async delete(@Auth() auth: AuthContext, @Param() params: IntegrationIdParam): Promise<IntegrationResponseDto[]> {
+    await this.deleteIntegration.execute(auth, params.integrationId);
+    return this.list(auth);
   }
 
   @Post(':integrationId/set-primary')

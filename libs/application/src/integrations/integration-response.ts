@@ -13,8 +13,9 @@ export interface IntegrationResponse {
   configurations: Record<string, unknown>;
   active: boolean;
   deleted: boolean;
-  deletedAt: string | null;
-  deletedBy: string | null;
+  /** Present once deleted (Novu's clients accept the field absent, not null). */
+  deletedAt?: string;
+  deletedBy?: string;
   primary: boolean;
   priority: number;
   conditions: unknown[];
@@ -35,8 +36,8 @@ export function toIntegrationResponse(row: IntegrationRow, credentials: Record<s
     configurations: row.configurations,
     active: row.active,
     deleted: row.deleted,
-    deletedAt: row.deletedAt?.toISOString() ?? null,
-    deletedBy: row.deletedBy,
+    ...(row.deletedAt ? { deletedAt: row.deletedAt.toISOString() } : {}),
+    ...(row.deletedBy ? { deletedBy: row.deletedBy } : {}),
     primary: row.primary,
     priority: row.priority,
     conditions: row.conditions,

@@ -139,8 +139,8 @@ export class IntegrationResponseDto implements IntegrationResponse {
   @ApiProperty({ type: IntegrationConfigurationsDto }) configurations: Record<string, unknown>;
   @ApiProperty() active: boolean;
   @ApiProperty() deleted: boolean;
-  @ApiProperty({ type: String, nullable: true }) deletedAt: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'API key id that deleted it' }) deletedBy: string | null;
+  @ApiPropertyOptional({ description: 'When it was deleted; absent until then' }) deletedAt?: string;
+  @ApiPropertyOptional({ description: 'API key id that deleted it; absent until then' }) deletedBy?: string;
   @ApiProperty() primary: boolean;
   @ApiProperty({ description: 'Failover order within the channel: higher first' }) priority: number;
   @ApiProperty({ type: [StepFilterDefinition] }) conditions: unknown[];
