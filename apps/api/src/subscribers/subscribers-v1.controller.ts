@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { toMessageResponse, toSubscriberResponse } from '#application';
+import type { MessageView } from '#dal';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
-import { MessagePageDto, MessageResponseDto } from '../messages/dto/message.dto.js';
+import { MessageResponseDto } from '../messages/dto/message.dto.js';
 import {
   BulkCreateSubscribersDto,
   BulkCreateSubscribersResponseDto,
@@ -11,6 +12,8 @@ import {
   SubscriberResponseDto,
 } from './dto/subscriber.dto.js';
 import {
+  FeedItemDto,
+  FeedPageDto,
   FeedQueryDto,
   MarkMessagesDto,
   UnseenCountDto,
@@ -22,6 +25,12 @@ import { MarkMessagesUseCase } from './use-cases/mark-messages.use-case.js';
 import { SubscriberFeedUseCase } from './use-cases/subscriber-feed.use-case.js';
 import { UpdateCredentialsUseCase } from './use-cases/update-credentials.use-case.js';
 import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-case.js';
+
+function toFeedItem(row: MessageView): FeedItemDto {
+  // Left out rather than null: there are no message templates here.
+  const { _messageTemplateId, ...message } = toMessageResponse(row);
+  return { ...message, ...(row.jobId ? { _jobId: row.jobId } : {}), archived: false };
+}
 
 @ApiTags('Subscribers')
 @ApiErrorResponses()
@@ -84,14 +93,14 @@ export class SubscribersV1Controller {
 
   @Get(':subscriberId/notifications/feed')
   @ApiOperation({ summary: "A subscriber's in-app messages, newest first" })
-  @ApiOkResponse({ type: MessagePageDto })
+  @ApiOkResponse({ type: FeedPageDto })
   async feed(
     @Auth() auth: AuthContext,
     @Param('subscriberId') subscriberId: string,
     @Query() query: FeedQueryDto,
-  ): Promise<MessagePageDto> {
+  ): Promise<FeedPageDto> {
     const page = await this.feedUseCase.feed(auth, subscriberId, query);
-    return { ...page, data: page.data.map((row) => toMessageResponse(row)) };
+    return { ...page, data: page.data.map(toFeedItem) };
   }
 
   @Get(':subscriberId/notifications/unseen')

@@ -7,23 +7,24 @@ export class ExecutionDetailDto {
   @ApiProperty() detail: string;
   @ApiProperty() isRetry: boolean;
   @ApiProperty() isTest: boolean;
-  @ApiPropertyOptional({ nullable: true }) providerId: string | null;
-  @ApiPropertyOptional({ nullable: true }) raw: string | null;
+  @ApiPropertyOptional({ description: 'Absent when no provider was involved' }) providerId?: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) raw: string | null;
   @ApiProperty({ enum: ['Internal', 'Credentials', 'Payload', 'Webhook'] }) source: string;
 }
 
 export class NotificationJobDto {
   @ApiProperty() _id: string;
   @ApiProperty({ enum: ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay'] }) type: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true }) digest: Record<
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Digest jobs only' }) digest?: Record<
     string,
     unknown
-  > | null;
+  >;
   @ApiProperty({ type: [ExecutionDetailDto] }) executionDetails: ExecutionDetailDto[];
   @ApiProperty({ type: 'object', additionalProperties: true }) step: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) overrides: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) payload: Record<string, unknown>;
-  @ApiPropertyOptional({ nullable: true }) providerId: string | null;
+  @ApiProperty({ description: '`novu` for a job no provider handles (delay, digest, no integration)' })
+  providerId: string;
   @ApiProperty({
     enum: ['pending', 'queued', 'running', 'completed', 'failed', 'canceled', 'merged', 'skipped', 'delayed'],
   })
@@ -34,10 +35,10 @@ export class NotificationJobDto {
 export class NotificationSubscriberDto {
   @ApiProperty() _id: string;
   @ApiProperty() subscriberId: string;
-  @ApiPropertyOptional({ nullable: true }) firstName: string | null;
-  @ApiPropertyOptional({ nullable: true }) lastName: string | null;
-  @ApiPropertyOptional({ nullable: true }) email: string | null;
-  @ApiPropertyOptional({ nullable: true }) phone: string | null;
+  @ApiPropertyOptional({ description: 'Absent when not set, as the other fields' }) firstName?: string;
+  @ApiPropertyOptional() lastName?: string;
+  @ApiPropertyOptional() email?: string;
+  @ApiPropertyOptional() phone?: string;
 }
 
 export class NotificationTriggerDto {
@@ -67,7 +68,7 @@ export class NotificationItemDto {
   @ApiProperty() _subscriberId: string;
   @ApiProperty() transactionId: string;
   @ApiProperty() _templateId: string;
-  @ApiPropertyOptional({ nullable: true }) _digestedNotificationId: string | null;
+  @ApiPropertyOptional({ description: 'Set on a notification merged into a digest' }) _digestedNotificationId?: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
   @ApiProperty({ type: [String] }) channels: string[];
@@ -77,7 +78,7 @@ export class NotificationItemDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) payload: Record<string, unknown>;
   @ApiProperty({ type: [String] }) tags: string[];
   @ApiProperty({ type: 'object', additionalProperties: true }) controls: Record<string, unknown>;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) to: unknown;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) to?: unknown;
   @ApiProperty({ type: [NotificationTopicDto] }) topics: NotificationTopicDto[];
 }
 

@@ -25,6 +25,18 @@ import type {
 /** Workflows created through this API; Novu reports the same origin for its v1 workflows. */
 const WORKFLOW_ORIGIN = 'novu-cloud-v1';
 
+/**
+ * The provider of a job without one (delay, digest, a channel step with no integration): Novu names
+ * its own `novu` for a channel job without an integration, and its clients require a provider on
+ * every job.
+ */
+const INTERNAL_PROVIDER = 'novu';
+
+/** `{ key: value }` when there is a value: Novu's clients accept these fields absent, not null. */
+function present<K extends string, V>(key: K, value: V | null | undefined): Partial<Record<K, V>> {
+  return value === null || value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
 function parseDate(field: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const date = new Date(value);
@@ -103,10 +115,10 @@ function toSubscriber(subscriber: FeedSubscriber): NotificationSubscriberDto {
   return {
     _id: subscriber.id,
     subscriberId: subscriber.subscriberId,
-    firstName: subscriber.firstName,
-    lastName: subscriber.lastName,
-    email: subscriber.email,
-    phone: subscriber.phone,
+    ...present('firstName', subscriber.firstName),
+    ...present('lastName', subscriber.lastName),
+    ...present('email', subscriber.email),
+    ...present('phone', subscriber.phone),
   };
 }
 
@@ -137,7 +149,7 @@ function toItem(
     _subscriberId: row.subscriberId,
     transactionId: row.transactionId,
     _templateId: row.workflowId,
-    _digestedNotificationId: row.digestedNotificationId,
+    ...present('_digestedNotificationId', row.digestedNotificationId),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     channels: row.channels,
@@ -147,7 +159,7 @@ function toItem(
     payload: event.payload,
     tags: row.tags,
     controls: row.controls,
-    to: row.to ?? null,
+    ...present('to', row.to),
     topics: row.topics,
   };
 }
@@ -156,12 +168,14 @@ function toJob(job: FeedJob, event: Omit<FeedEvent, 'id'>, details: FeedExecutio
   return {
     _id: job.id,
     type: job.type,
-    digest: (job.digest as Record<string, unknown> | null) ?? null,
+    ...present('digest', job.digest as Record<string, unknown> | null),
     executionDetails: details.map(toExecutionDetail),
-    step: job.step as unknown as Record<string, unknown>,
+    // A step's template is stored inside it: the workflows module gives it the step's id, as here for
+    // a step stored without one.
+    step: { ...(job.step as unknown as Record<string, unknown>), _templateId: job.step._templateId ?? job.step._id },
     overrides: event.overrides,
     payload: event.payload,
-    providerId: job.providerId,
+    providerId: job.providerId ?? INTERNAL_PROVIDER,
     status: job.status,
     updatedAt: job.updatedAt,
   };
@@ -175,7 +189,7 @@ function toExecutionDetail(detail: FeedExecutionDetail): ExecutionDetailDto {
     detail: detail.detail,
     isRetry: detail.isRetry,
     isTest: detail.isTest,
-    providerId: detail.providerId,
+    ...present('providerId', detail.providerId),
     raw: detail.raw,
     source: detail.source,
   };

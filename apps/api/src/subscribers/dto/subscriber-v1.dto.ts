@@ -1,9 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsOptional, registerDecorator, type ValidationOptions } from 'class-validator';
 import { isId } from '#common';
 import { MARK_AS_VALUES } from '#dal';
 import { PageQueryDto } from '../../http/pagination.dto.js';
+import { MessageResponseDto } from '../../messages/dto/message.dto.js';
 import { ChannelSettingsDto } from './channel-settings.dto.js';
 
 export class UpdateCredentialsDto extends ChannelSettingsDto {}
@@ -63,4 +64,17 @@ export class FeedQueryDto extends PageQueryDto {
 
 export class UnseenCountDto {
   @ApiProperty() count: number;
+}
+
+/** An in-app message as the feed shows it (Novu's feed item: no message template id, the job's id, archived). */
+export class FeedItemDto extends OmitType(MessageResponseDto, ['_messageTemplateId'] as const) {
+  @ApiPropertyOptional({ description: 'The step job that created the message' }) _jobId?: string;
+  @ApiProperty({ description: 'Always false: this service does not archive messages' }) archived: boolean;
+}
+
+export class FeedPageDto {
+  @ApiProperty({ type: [FeedItemDto] }) data: FeedItemDto[];
+  @ApiProperty() page: number;
+  @ApiProperty() pageSize: number;
+  @ApiProperty() hasMore: boolean;
 }
