@@ -77,12 +77,13 @@ describe('messages: /v1/messages, the subscriber feed and unseen count', () => {
   });
 
   describe('DELETE /v1/messages/{messageId}', () => {
-    it('removes the message from lists, feed and counts (204); 404 afterwards', async () => {
+    it('removes the message from lists, feed and counts (200, acknowledged); 404 afterwards', async () => {
       const [message] = await insertMessages(t, bob, [{ content: 'to delete' }]);
       const before = (await t.api('get', '/v1/subscribers/bob/notifications/unseen')).body.count;
       expect((await t.api('delete', `/v1/messages/${message.id}`, foreign.apiKey)).status).toBe(404);
       const res = await t.api('delete', `/v1/messages/${message.id}`);
-      expect(res.status).toBe(204);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ acknowledged: true, status: 'deleted' });
       expect((await t.api('get', '/v1/messages?subscriberId=bob')).body.data.map((m: Body) => m._id)).not.toContain(
         message.id,
       );

@@ -85,11 +85,20 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
     });
 
     it('?failIfExists=true answers 409 for an existing subscriber and creates a new one', async () => {
-      await createSubscriber(t, { subscriberId: 'exists' });
+      const existing = await createSubscriber(t, { subscriberId: 'exists' });
       const conflict = await t
         .api('post', '/v2/subscribers?failIfExists=true')
         .send({ subscriberId: 'exists', firstName: 'X' });
       expect(conflict.status).toBe(409);
+      // The error body carries the existing subscriber, as Novu's clients read this conflict.
+      expect(conflict.body).toEqual({
+        ...existing,
+        statusCode: 409,
+        error: 'Conflict',
+        message: 'Subscriber exists already exists',
+        path: '/v2/subscribers?failIfExists=true',
+        timestamp: expect.any(String),
+      });
       expect((await t.api('get', '/v2/subscribers/exists')).body.firstName).toBeNull();
       expect((await t.api('post', '/v2/subscribers?failIfExists=true').send({ subscriberId: 'fresh' })).status).toBe(
         201,
@@ -200,7 +209,8 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       const created = await createSubscriber(t, { subscriberId: 'ghost', firstName: 'Casper' });
       expect((await t.api('delete', '/v2/subscribers/ghost', foreign.apiKey)).status).toBe(404);
       const res = await t.api('delete', '/v2/subscribers/ghost');
-      expect(res.status).toBe(204);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ acknowledged: true, status: 'deleted' });
       expect((await t.api('get', '/v2/subscribers/ghost')).status).toBe(404);
       expect((await t.api('patch', '/v2/subscribers/ghost').send({ firstName: 'x' })).status).toBe(404);
       expect((await t.api('delete', '/v2/subscribers/ghost')).status).toBe(404);
@@ -236,7 +246,13 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
     it('pages with next/previous cursors, newest first', async () => {
       const seen: string[] = [];
       let next: string | null = null;
-      const pages: Array<{ data: Array<{ subscriberId: string }>; next: string | null; previous: string | null }> = [];
+      const pages: Array<{
+        data: Array<{ subscriberId: string }>;
+        next: string | null;
+        previous: string | null;
+        totalCount: number;
+        totalCountCapped: boolean;
+      }> = [];
       do {
         const res = await t.api('get', `/v2/subscribers?subscriberId=list-&limit=10${next ? `&after=${next}` : ''}`);
         expect(res.status).toBe(200);
@@ -245,6 +261,12 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
         next = res.body.next;
       } while (next);
       expect(pages.map((page) => page.data.length)).toEqual([10, 10, 5]);
+      // The total is the filter's, the same on every page.
+      expect(pages.map((page) => [page.totalCount, page.totalCountCapped])).toEqual([
+        [25, false],
+        [25, false],
+        [25, false],
+      ]);
       expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `list-${String(24 - i).padStart(2, '0')}`));
       expect(pages[0].previous).toBeNull();
       expect(pages[2].next).toBeNull();
@@ -286,6 +308,8 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
         data: [],
         next: null,
         previous: null,
+        totalCount: 0,
+        totalCountCapped: false,
       });
       expect((await t.api('get', '/v2/subscribers?subscriberId=list-', production.apiKey)).body.data).toEqual([]);
       expect((await t.http.get('/v2/subscribers')).status).toBe(401);

@@ -38,12 +38,19 @@ describe('topics: /v2/topics and subscriptions', () => {
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });
+      // Without a name the field is absent, not null.
+      const unnamed = await t.api('post', '/v2/topics').send({ key: 'unnamed' });
+      expect(unnamed.status).toBe(201);
+      expect(unnamed.body).not.toHaveProperty('name');
       const again = await t.api('post', '/v2/topics').send({ key: 'news' });
       expect(again.status).toBe(201);
       expect(again.body).toMatchObject({ _id: res.body._id, name: 'News' });
       const renamed = await t.api('post', '/v2/topics').send({ key: 'news', name: 'Daily news' });
       expect(renamed.body).toMatchObject({ _id: res.body._id, name: 'Daily news' });
-      expect((await t.api('post', '/v2/topics?failIfExists=true').send({ key: 'news' })).status).toBe(409);
+      const conflict = await t.api('post', '/v2/topics?failIfExists=true').send({ key: 'news' });
+      expect(conflict.status).toBe(409);
+      // The error body carries the existing topic, as Novu's clients read this conflict.
+      expect(conflict.body).toMatchObject({ ...renamed.body, statusCode: 409, error: 'Conflict' });
     });
 
     it('GET by key: 200, 404 unknown, 404 from another environment, 401 without key', async () => {
@@ -63,6 +70,8 @@ describe('topics: /v2/topics and subscriptions', () => {
       const second = await t.api('get', `/v2/topics?key=team-&limit=5&after=${first.body.next}`);
       expect(second.body.data.map((row: Body) => row.key)).toEqual(['team-1', 'team-0']);
       expect(second.body.next).toBeNull();
+      // The filter's total, the same on every page.
+      for (const page of [first, second]) expect(page.body).toMatchObject({ totalCount: 7, totalCountCapped: false });
       expect((await t.api('get', '/v2/topics?key=TEAM-3')).body.data.map((row: Body) => row.key)).toEqual(['team-3']);
       expect((await t.api('get', '/v2/topics?limit=0')).status).toBe(422);
       expect((await t.api('get', '/v2/topics?limit=101')).status).toBe(422);
@@ -85,12 +94,14 @@ describe('topics: /v2/topics and subscriptions', () => {
       }
     });
 
-    it('DELETE removes the topic and its subscriptions (204); 404 afterwards and from another environment', async () => {
+    it('DELETE removes the topic and its subscriptions (200, acknowledged); 404 afterwards and from another environment', async () => {
       await createSubscriber(t, { subscriberId: 'del-member' });
       const topic = await createTopic(t, 'doomed');
       await subscribe('doomed', ['del-member']);
       expect((await t.api('delete', '/v2/topics/doomed', foreign.apiKey)).status).toBe(404);
-      expect((await t.api('delete', '/v2/topics/doomed')).status).toBe(204);
+      const deleted = await t.api('delete', '/v2/topics/doomed');
+      expect(deleted.status).toBe(200);
+      expect(deleted.body).toEqual({ acknowledged: true });
       expect((await t.api('get', '/v2/topics/doomed')).status).toBe(404);
       expect((await t.api('delete', '/v2/topics/doomed')).status).toBe(404);
       const rows = await t.db
@@ -113,7 +124,11 @@ describe('topics: /v2/topics and subscriptions', () => {
       ]);
       const first = res.body.data.find((row: Body) => row.subscriber.subscriberId === 'ts-a');
       expect(first).toEqual({
-        topic: { _id: expect.any(String), key: 'fresh-topic', name: null },
+        _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        identifier: 'tk_fresh-topic:si_ts-a',
+        topic: { _id: expect.any(String), key: 'fresh-topic' },
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
         subscriber: {
           _id: a._id,
           subscriberId: 'ts-a',
@@ -127,8 +142,12 @@ describe('topics: /v2/topics and subscriptions', () => {
       expect((await t.api('get', '/v2/topics/fresh-topic')).status).toBe(200);
       const again = await subscribe('fresh-topic', ['ts-a']);
       expect(again.body.meta.successful).toBe(1);
+      // Subscribing again keeps the subscription: same id, same date.
+      expect(again.body.data[0]).toMatchObject({ _id: first._id, createdAt: first.createdAt });
       const members = await t.api('get', '/v2/topics/fresh-topic/subscriptions');
       expect(members.body.data.map((row: Body) => row.subscriber.subscriberId).sort()).toEqual(['ts-a', 'ts-b']);
+      expect(members.body.data.find((row: Body) => row.subscriber.subscriberId === 'ts-a')).toEqual(first);
+      expect(members.body).toMatchObject({ totalCount: 2, totalCountCapped: false });
     });
 
     it('DELETE unsubscribes, reporting unknown and non-member subscribers', async () => {

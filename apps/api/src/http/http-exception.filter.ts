@@ -65,6 +65,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     };
     if (exception instanceof DomainError) {
       const body: ErrorBody = {
+        ...exception.existing,
         statusCode: exception.status,
         message: exception.message,
         error: reasonPhrase(exception.status),

@@ -1,8 +1,9 @@
-import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { toMessageResponse } from '#application';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
+import { DeletedDto } from '../http/deleted-response.js';
 import { ListMessagesQueryDto, MessagePageDto } from './dto/message.dto.js';
 import { MessagesService } from './messages.service.js';
 
@@ -24,10 +25,10 @@ export class MessagesController {
   }
 
   @Delete(':messageId')
-  @HttpCode(204)
   @ApiOperation({ summary: 'Delete a message', description: 'Removes it from lists, feeds and counts.' })
-  @ApiNoContentResponse()
-  async delete(@Auth() auth: AuthContext, @Param('messageId') messageId: string): Promise<void> {
+  @ApiOkResponse({ type: DeletedDto })
+  async delete(@Auth() auth: AuthContext, @Param('messageId') messageId: string): Promise<DeletedDto> {
     await this.messages.delete(auth, messageId);
+    return DeletedDto.value;
   }
 }

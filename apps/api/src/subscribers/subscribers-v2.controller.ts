@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { toSubscriberResponse } from '#application';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
+import { DeletedDto } from '../http/deleted-response.js';
 import {
   CreateSubscriberDto,
   CreateSubscriberQueryDto,
@@ -60,13 +61,13 @@ export class SubscribersV2Controller {
   }
 
   @Delete(':subscriberId')
-  @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a subscriber',
     description: 'Soft delete: the subscriber receives nothing and reads answer 404 until it is created again.',
   })
-  @ApiNoContentResponse()
-  async delete(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string): Promise<void> {
+  @ApiOkResponse({ type: DeletedDto })
+  async delete(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string): Promise<DeletedDto> {
     await this.subscribers.delete(auth, subscriberId);
+    return DeletedDto.value;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { SubscriberRepository, type SubscriberRow } from '#dal';
-import { SubscriberChannelsResolver } from '#application';
+import { SubscriberChannelsResolver, toSubscriberResponse } from '#application';
 import type { AuthContext } from '../auth/auth-context.js';
 import { toCursorPage, type CursorPage } from '../http/cursor-page.js';
 import type { CreateSubscriberDto, ListSubscribersQueryDto, UpdateSubscriberDto } from './dto/subscriber.dto.js';
@@ -15,8 +15,11 @@ export class SubscribersService {
   ) {}
 
   async upsert(auth: AuthContext, body: CreateSubscriberDto, failIfExists = false): Promise<SubscriberRow> {
-    if (failIfExists && (await this.subscribers.findBySubscriberId(auth.environmentId, body.subscriberId))) {
-      throw new DomainError('CONFLICT', `Subscriber ${body.subscriberId} already exists`);
+    const existing = failIfExists
+      ? await this.subscribers.findBySubscriberId(auth.environmentId, body.subscriberId)
+      : undefined;
+    if (existing) {
+      throw DomainError.alreadyExists(`Subscriber ${body.subscriberId} already exists`, toSubscriberResponse(existing));
     }
     const channels = body.channels ? await this.channels.resolve(auth.environmentId, body.channels) : undefined;
     const [row] = await this.subscribers.upsertMany(auth, [{ ...body, channels }]);
@@ -40,8 +43,11 @@ export class SubscribersService {
   }
 
   async list(auth: AuthContext, query: ListSubscribersQueryDto): Promise<CursorPage<SubscriberRow>> {
-    const { rows, hasMore } = await this.subscribers.list(auth.environmentId, query, query);
-    return toCursorPage(rows, hasMore, query);
+    const [{ rows, hasMore }, count] = await Promise.all([
+      this.subscribers.list(auth.environmentId, query, query),
+      this.subscribers.count(auth.environmentId, query),
+    ]);
+    return toCursorPage(rows, hasMore, query, count);
   }
 }
 

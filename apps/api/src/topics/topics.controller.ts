@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
+import { AcknowledgedDto } from '../http/deleted-response.js';
 import { CursorQueryDto } from '../http/pagination.dto.js';
 import {
   CreateTopicDto,
@@ -55,11 +56,11 @@ export class TopicsController {
   }
 
   @Delete(':key')
-  @HttpCode(204)
   @ApiOperation({ summary: 'Delete a topic and its subscriptions' })
-  @ApiNoContentResponse()
-  async delete(@Auth() auth: AuthContext, @Param('key') key: string): Promise<void> {
+  @ApiOkResponse({ type: AcknowledgedDto })
+  async delete(@Auth() auth: AuthContext, @Param('key') key: string): Promise<AcknowledgedDto> {
     await this.topics.delete(auth, key);
+    return AcknowledgedDto.value;
   }
 
   @Post(':key/subscriptions')

@@ -3,16 +3,15 @@ import { DomainError } from '#common';
 import { TopicRepository, type TopicRow } from '#dal';
 import type { AuthContext } from '../auth/auth-context.js';
 import { toCursorPage, type CursorPage } from '../http/cursor-page.js';
-import type { CreateTopicDto, ListTopicsQueryDto } from './dto/topic.dto.js';
+import { TopicResponseDto, type CreateTopicDto, type ListTopicsQueryDto } from './dto/topic.dto.js';
 
 @Injectable()
 export class TopicsService {
   constructor(private readonly topics: TopicRepository) {}
 
   async upsert(auth: AuthContext, body: CreateTopicDto, failIfExists = false): Promise<TopicRow> {
-    if (failIfExists && (await this.topics.findByKey(auth.environmentId, body.key))) {
-      throw new DomainError('CONFLICT', `Topic ${body.key} already exists`);
-    }
+    const existing = failIfExists ? await this.topics.findByKey(auth.environmentId, body.key) : undefined;
+    if (existing) throw DomainError.alreadyExists(`Topic ${body.key} already exists`, TopicResponseDto.from(existing));
     return (await this.topics.upsert(auth, body.key, body.name)).row;
   }
 
@@ -27,8 +26,11 @@ export class TopicsService {
   }
 
   async list(auth: AuthContext, query: ListTopicsQueryDto): Promise<CursorPage<TopicRow>> {
-    const { rows, hasMore } = await this.topics.list(auth.environmentId, query, query);
-    return toCursorPage(rows, hasMore, query);
+    const [{ rows, hasMore }, count] = await Promise.all([
+      this.topics.list(auth.environmentId, query, query),
+      this.topics.count(auth.environmentId, query),
+    ]);
+    return toCursorPage(rows, hasMore, query, count);
   }
 }
 

@@ -27,6 +27,9 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export type FieldErrors = Record<string, { messages: string[]; value?: unknown }>;
 
 export class DomainError extends Error {
+  /** The existing resource a `failIfExists` conflict is about; its fields join the error body. */
+  existing?: Record<string, unknown>;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -43,5 +46,15 @@ export class DomainError extends Error {
 
   static validation(field: string, message: string, value?: unknown): DomainError {
     return new DomainError('VALIDATION_FAILED', message, { [field]: { messages: [message], value } });
+  }
+
+  /**
+   * 409 for a create with `failIfExists` whose resource exists: the body is that resource with the
+   * error fields, which is how Novu's clients read this conflict (a typed error holding the resource).
+   */
+  static alreadyExists(message: string, existing: object): DomainError {
+    const error = new DomainError('CONFLICT', message);
+    error.existing = { ...existing };
+    return error;
   }
 }

@@ -4,6 +4,7 @@ import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { subscribers, type StoredChannelSettings, type SubscriberRow } from '../schema/index.js';
+import { cappedCount, type CappedCount } from './capped-count.js';
 import { checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
 export interface SubscriberScope {
@@ -55,13 +56,35 @@ const SCALAR_FIELDS = [
   ['timezone', 'timezone'],
 ] as const;
 
+/** The list's filter: live subscribers of the environment, each given field a case-insensitive substring. */
+function listConditions(environmentId: string, filter: SubscriberListFilter): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [
+    eq(subscribers.environmentId, environmentId),
+    eq(subscribers.deleted, false),
+  ];
+  if (filter.email) conditions.push(ilike(subscribers.email, `%${escapeLike(filter.email)}%`));
+  if (filter.phone) conditions.push(ilike(subscribers.phone, `%${escapeLike(filter.phone)}%`));
+  if (filter.subscriberId) conditions.push(ilike(subscribers.subscriberId, `%${escapeLike(filter.subscriberId)}%`));
+  if (filter.name) {
+    const pattern = `%${escapeLike(filter.name)}%`;
+    conditions.push(
+      or(
+        ilike(subscribers.firstName, pattern),
+        ilike(subscribers.lastName, pattern),
+        sql`(coalesce(${subscribers.firstName}, '') || ' ' || coalesce(${subscribers.lastName}, '')) ILIKE ${pattern}`,
+      ),
+    );
+  }
+  return conditions;
+}
+
 const COLUMNS = Object.entries(getTableColumns(subscribers)).map(([key, column]) => [key, column.name] as const);
 
 function toRow(raw: Record<string, unknown>): SubscriberRow {
   const row: Record<string, unknown> = {};
   for (const [key, name] of COLUMNS) row[key] = raw[name];
   for (const key of ['createdAt', 'updatedAt', 'lastOnlineAt'] as const) {
-    if (typeof row[key] === 'string') row[key] = new Date(row[key] as string);
+    if (typeof row[key] === 'string') row[key] = new Date(row[key]);
   }
   return row as SubscriberRow;
 }
@@ -221,7 +244,7 @@ export class SubscriberRepository {
         )
       ${restoreDeleted ? sql`` : sql`WHERE NOT subscribers.deleted`}
       RETURNING subscribers.*, (xmax = 0) AS inserted`);
-    return (result.rows as Record<string, unknown>[]).map((raw) => ({
+    return result.rows.map((raw) => ({
       row: toRow(raw),
       created: raw.inserted === true,
     }));
@@ -287,23 +310,7 @@ export class SubscriberRepository {
     filter: SubscriberListFilter,
     cursor: SubscriberCursor,
   ): Promise<{ rows: SubscriberRow[]; hasMore: boolean }> {
-    const conditions: (SQL | undefined)[] = [
-      eq(subscribers.environmentId, environmentId),
-      eq(subscribers.deleted, false),
-    ];
-    if (filter.email) conditions.push(ilike(subscribers.email, `%${escapeLike(filter.email)}%`));
-    if (filter.phone) conditions.push(ilike(subscribers.phone, `%${escapeLike(filter.phone)}%`));
-    if (filter.subscriberId) conditions.push(ilike(subscribers.subscriberId, `%${escapeLike(filter.subscriberId)}%`));
-    if (filter.name) {
-      const pattern = `%${escapeLike(filter.name)}%`;
-      conditions.push(
-        or(
-          ilike(subscribers.firstName, pattern),
-          ilike(subscribers.lastName, pattern),
-          sql`(coalesce(${subscribers.firstName}, '') || ' ' || coalesce(${subscribers.lastName}, '')) ILIKE ${pattern}`,
-        ),
-      );
-    }
+    const conditions = listConditions(environmentId, filter);
     if (cursor.after) conditions.push(lt(subscribers.id, cursor.after));
     if (cursor.before) conditions.push(gt(subscribers.id, cursor.before));
     const rows = await this.db
@@ -315,6 +322,11 @@ export class SubscriberRepository {
     const hasMore = rows.length > cursor.limit;
     const page = rows.slice(0, cursor.limit);
     return { rows: cursor.before ? page.reverse() : page, hasMore };
+  }
+
+  /** How many subscribers the list's filter matches, whatever the page (capped, see cappedCount). */
+  async count(environmentId: string, filter: SubscriberListFilter): Promise<CappedCount> {
+    return cappedCount(this.db, subscribers, and(...listConditions(environmentId, filter)));
   }
 
   /**

@@ -4,6 +4,7 @@ import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { subscribers, topics, topicSubscribers, type TopicRow } from '../schema/index.js';
+import { cappedCount, type CappedCount } from './capped-count.js';
 
 export interface TopicScope {
   environmentId: string;
@@ -16,18 +17,23 @@ export interface TopicMember {
   externalSubscriberId: string;
 }
 
+/** A membership as the API shows it: the member and when it joined. */
+export interface TopicMembership extends TopicMember {
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 export interface FanOutMember extends TopicMember {
   /** False for a soft-deleted subscriber, who keeps the membership but receives nothing. */
   live: boolean;
 }
 
-export interface TopicMemberDetail extends TopicMember {
+export interface TopicMemberDetail extends TopicMembership {
   firstName: string | null;
   lastName: string | null;
   email: string | null;
   phone: string | null;
   avatar: string | null;
-  createdAt: Date;
 }
 
 export interface KeysetCursor {
@@ -38,6 +44,26 @@ export interface KeysetCursor {
 
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+const MEMBERSHIP = {
+  subscriberId: topicSubscribers.subscriberId,
+  externalSubscriberId: topicSubscribers.externalSubscriberId,
+  createdAt: topicSubscribers.createdAt,
+  updatedAt: topicSubscribers.updatedAt,
+};
+
+/** Case-insensitive substrings of the key and the name. */
+interface TopicListFilter {
+  key?: string;
+  name?: string;
+}
+
+function listConditions(environmentId: string, filter: TopicListFilter): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [eq(topics.environmentId, environmentId)];
+  if (filter.key) conditions.push(ilike(topics.key, `%${escapeLike(filter.key)}%`));
+  if (filter.name) conditions.push(ilike(topics.name, `%${escapeLike(filter.name)}%`));
+  return conditions;
 }
 
 @Injectable()
@@ -77,12 +103,10 @@ export class TopicRepository {
 
   async list(
     environmentId: string,
-    filter: { key?: string; name?: string },
+    filter: TopicListFilter,
     cursor: KeysetCursor,
   ): Promise<{ rows: TopicRow[]; hasMore: boolean }> {
-    const conditions: (SQL | undefined)[] = [eq(topics.environmentId, environmentId)];
-    if (filter.key) conditions.push(ilike(topics.key, `%${escapeLike(filter.key)}%`));
-    if (filter.name) conditions.push(ilike(topics.name, `%${escapeLike(filter.name)}%`));
+    const conditions = listConditions(environmentId, filter);
     if (cursor.after) conditions.push(lt(topics.id, cursor.after));
     if (cursor.before) conditions.push(gt(topics.id, cursor.before));
     const rows = await this.db
@@ -95,6 +119,20 @@ export class TopicRepository {
     return { rows: cursor.before ? page.reverse() : page, hasMore: rows.length > cursor.limit };
   }
 
+  /** How many topics the list's filter matches, whatever the page (capped, see cappedCount). */
+  async count(environmentId: string, filter: TopicListFilter): Promise<CappedCount> {
+    return cappedCount(this.db, topics, and(...listConditions(environmentId, filter)));
+  }
+
+  /** How many members the topic has (capped, see cappedCount). */
+  async countMembers(environmentId: string, topicId: string): Promise<CappedCount> {
+    return cappedCount(
+      this.db,
+      topicSubscribers,
+      and(eq(topicSubscribers.topicId, topicId), eq(topicSubscribers.environmentId, environmentId)),
+    );
+  }
+
   /** One multi-row insert; members already present are left as they are. */
   async addMembers(scope: TopicScope, topicId: string, members: TopicMember[]): Promise<void> {
     if (members.length === 0) return;
@@ -104,7 +142,22 @@ export class TopicRepository {
       .onConflictDoNothing();
   }
 
-  async removeMembers(environmentId: string, topicId: string, subscriberIds: string[]): Promise<TopicMember[]> {
+  /** The memberships of these subscribers (internal ids) in the topic, by primary key. */
+  async findMembers(environmentId: string, topicId: string, subscriberIds: string[]): Promise<TopicMembership[]> {
+    if (subscriberIds.length === 0) return [];
+    return this.db
+      .select(MEMBERSHIP)
+      .from(topicSubscribers)
+      .where(
+        and(
+          eq(topicSubscribers.topicId, topicId),
+          eq(topicSubscribers.environmentId, environmentId),
+          inArray(topicSubscribers.subscriberId, subscriberIds),
+        ),
+      );
+  }
+
+  async removeMembers(environmentId: string, topicId: string, subscriberIds: string[]): Promise<TopicMembership[]> {
     if (subscriberIds.length === 0) return [];
     return this.db
       .delete(topicSubscribers)
@@ -115,10 +168,7 @@ export class TopicRepository {
           inArray(topicSubscribers.subscriberId, subscriberIds),
         ),
       )
-      .returning({
-        subscriberId: topicSubscribers.subscriberId,
-        externalSubscriberId: topicSubscribers.externalSubscriberId,
-      });
+      .returning(MEMBERSHIP);
   }
 
   /**
@@ -160,6 +210,7 @@ export class TopicRepository {
         phone: subscribers.phone,
         avatar: subscribers.avatar,
         createdAt: topicSubscribers.createdAt,
+        updatedAt: topicSubscribers.updatedAt,
       })
       .from(topicSubscribers)
       .leftJoin(subscribers, eq(subscribers.id, topicSubscribers.subscriberId))

@@ -134,6 +134,8 @@ export class SubscriberCursorPageDto {
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `after` for the next page' }) next: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for the previous page' }) previous:
     string | null;
+  @ApiProperty({ description: 'Subscribers matching the filter, counted up to 50,000' }) totalCount: number;
+  @ApiProperty({ description: 'True when there are more than 50,000 (the count stopped)' }) totalCountCapped: boolean;
 }
 
 export class BulkCreateSubscribersDto {

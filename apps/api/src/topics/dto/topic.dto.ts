@@ -51,10 +51,15 @@ export class ListTopicsQueryDto extends CursorQueryDto {
   name?: string;
 }
 
+/** `name` when the topic has one: Novu's clients accept it absent, not null. */
+export function topicName(row: Pick<TopicRow, 'name'>): { name?: string } {
+  return row.name === null ? {} : { name: row.name };
+}
+
 export class TopicResponseDto {
   @ApiProperty() _id: string;
   @ApiProperty() key: string;
-  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiPropertyOptional({ description: 'Absent when the topic has no name' }) name?: string;
   @ApiProperty() _environmentId: string;
   @ApiProperty() _organizationId: string;
   @ApiProperty() createdAt: string;
@@ -64,7 +69,7 @@ export class TopicResponseDto {
     return {
       _id: row.id,
       key: row.key,
-      name: row.name,
+      ...topicName(row),
       _environmentId: row.environmentId,
       _organizationId: row.organizationId,
       createdAt: row.createdAt.toISOString(),
@@ -77,6 +82,8 @@ export class TopicCursorPageDto {
   @ApiProperty({ type: [TopicResponseDto] }) data: TopicResponseDto[];
   @ApiProperty({ type: String, nullable: true }) next: string | null;
   @ApiProperty({ type: String, nullable: true }) previous: string | null;
+  @ApiProperty({ description: 'Topics matching the filter, counted up to 50,000' }) totalCount: number;
+  @ApiProperty({ description: 'True when there are more than 50,000 (the count stopped)' }) totalCountCapped: boolean;
 }
 
 export class SubscriptionsBodyDto {
@@ -92,7 +99,7 @@ export class SubscriptionsBodyDto {
 export class TopicSummaryDto {
   @ApiProperty() _id: string;
   @ApiProperty() key: string;
-  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiPropertyOptional({ description: 'Absent when the topic has no name' }) name?: string;
 }
 
 export class SubscriptionSubscriberDto {
@@ -106,9 +113,12 @@ export class SubscriptionSubscriberDto {
 }
 
 export class SubscriptionDto {
+  @ApiProperty({ description: 'Id of the subscription, the same in every answer' }) _id: string;
+  @ApiProperty({ description: '`tk_{topicKey}:si_{subscriberId}`' }) identifier: string;
   @ApiProperty({ type: TopicSummaryDto }) topic: TopicSummaryDto;
   @ApiProperty({ type: SubscriptionSubscriberDto }) subscriber: SubscriptionSubscriberDto;
-  @ApiPropertyOptional({ description: 'When the subscriber joined the topic (listing only)' }) createdAt?: string;
+  @ApiProperty({ description: 'When the subscriber joined the topic' }) createdAt: string;
+  @ApiProperty() updatedAt: string;
 }
 
 export class SubscriptionErrorDto {
@@ -138,4 +148,6 @@ export class SubscriptionCursorPageDto {
   @ApiProperty({ type: String, nullable: true, description: 'Internal subscriber id to pass as `after`' }) next:
     string | null;
   @ApiProperty({ type: String, nullable: true }) previous: string | null;
+  @ApiProperty({ description: 'Members of the topic, counted up to 50,000' }) totalCount: number;
+  @ApiProperty({ description: 'True when there are more than 50,000 (the count stopped)' }) totalCountCapped: boolean;
 }

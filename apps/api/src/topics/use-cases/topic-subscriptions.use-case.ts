@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { SubscriberRepository, TopicRepository, type SubscriberRow, type TopicRow } from '#dal';
+import { v5 as uuidv5 } from 'uuid';
+import { SubscriberRepository, TopicRepository, type SubscriberRow, type TopicMembership, type TopicRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { CursorQueryDto } from '../../http/pagination.dto.js';
 import { toCursorPage } from '../../http/cursor-page.js';
@@ -9,16 +10,27 @@ import type {
   SubscriptionErrorDto,
   SubscriptionsResultDto,
 } from '../dto/topic.dto.js';
+import { topicName } from '../dto/topic.dto.js';
 import { topicNotFound } from '../topics.service.js';
 
-const summary = (topic: TopicRow) => ({ _id: topic.id, key: topic.key, name: topic.name });
+/** Namespace of the subscription ids, which are derived from the membership's key (topic, subscriber). */
+const SUBSCRIPTION_ID_NAMESPACE = '5d0c3a52-4d47-4c8e-9a55-8f1e2b7a6c31';
 
 function toSubscription(
   topic: TopicRow,
   subscriber: Pick<SubscriberRow, 'id' | 'subscriberId' | 'firstName' | 'lastName' | 'email' | 'phone' | 'avatar'>,
+  membership: Pick<TopicMembership, 'createdAt' | 'updatedAt'>,
 ): SubscriptionDto {
   const { id, subscriberId, firstName, lastName, email, phone, avatar } = subscriber;
-  return { topic: summary(topic), subscriber: { _id: id, subscriberId, firstName, lastName, email, phone, avatar } };
+  return {
+    _id: uuidv5(`${topic.id}:${id}`, SUBSCRIPTION_ID_NAMESPACE),
+    // Novu's default identifier of a subscription made without one.
+    identifier: `tk_${topic.key}:si_${subscriberId}`,
+    topic: { _id: topic.id, key: topic.key, ...topicName(topic) },
+    subscriber: { _id: id, subscriberId, firstName, lastName, email, phone, avatar },
+    createdAt: membership.createdAt.toISOString(),
+    updatedAt: membership.updatedAt.toISOString(),
+  };
 }
 
 /**
@@ -40,24 +52,26 @@ export class TopicSubscriptionsUseCase {
       topic.id,
       found.map((row) => ({ subscriberId: row.id, externalSubscriberId: row.subscriberId })),
     );
-    return this.result(topic, found, errors, subscriberIds.length);
+    const memberships = await this.topics.findMembers(
+      auth.environmentId,
+      topic.id,
+      found.map((row) => row.id),
+    );
+    return this.result(topic, found, memberships, errors, subscriberIds.length);
   }
 
   async unsubscribe(auth: AuthContext, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
     const topic = await this.topics.findByKey(auth.environmentId, key);
     if (!topic) throw topicNotFound(key);
     const { found, errors } = await this.resolve(auth, subscriberIds);
-    const removed = new Set(
-      (
-        await this.topics.removeMembers(
-          auth.environmentId,
-          topic.id,
-          found.map((row) => row.id),
-        )
-      ).map((member) => member.subscriberId),
+    const removed = await this.topics.removeMembers(
+      auth.environmentId,
+      topic.id,
+      found.map((row) => row.id),
     );
+    const removedIds = new Set(removed.map((member) => member.subscriberId));
     for (const row of found) {
-      if (!removed.has(row.id))
+      if (!removedIds.has(row.id))
         errors.push({
           subscriberId: row.subscriberId,
           code: 'NOT_SUBSCRIBED',
@@ -66,7 +80,8 @@ export class TopicSubscriptionsUseCase {
     }
     return this.result(
       topic,
-      found.filter((row) => removed.has(row.id)),
+      found.filter((row) => removedIds.has(row.id)),
+      removed,
       errors,
       subscriberIds.length,
     );
@@ -75,18 +90,19 @@ export class TopicSubscriptionsUseCase {
   async list(auth: AuthContext, key: string, query: CursorQueryDto): Promise<SubscriptionCursorPageDto> {
     const topic = await this.topics.findByKey(auth.environmentId, key);
     if (!topic) throw topicNotFound(key);
-    const { rows, hasMore } = await this.topics.listMemberDetails(auth.environmentId, topic.id, query);
+    const [{ rows, hasMore }, count] = await Promise.all([
+      this.topics.listMemberDetails(auth.environmentId, topic.id, query),
+      this.topics.countMembers(auth.environmentId, topic.id),
+    ]);
     const page = toCursorPage(
       rows.map((row) => ({ ...row, id: row.subscriberId })),
       hasMore,
       query,
+      count,
     );
     return {
       ...page,
-      data: page.data.map((row) => ({
-        ...toSubscription(topic, { ...row, subscriberId: row.externalSubscriberId }),
-        createdAt: row.createdAt.toISOString(),
-      })),
+      data: page.data.map((row) => toSubscription(topic, { ...row, subscriberId: row.externalSubscriberId }, row)),
     };
   }
 
@@ -106,11 +122,17 @@ export class TopicSubscriptionsUseCase {
   private result(
     topic: TopicRow,
     done: SubscriberRow[],
+    memberships: TopicMembership[],
     errors: SubscriptionErrorDto[],
     requested: number,
   ): SubscriptionsResultDto {
+    const bySubscriber = new Map(memberships.map((membership) => [membership.subscriberId, membership]));
     return {
-      data: done.map((row) => toSubscription(topic, row)),
+      // A member removed by a concurrent unsubscribe between the two statements is left out.
+      data: done.flatMap((row) => {
+        const membership = bySubscriber.get(row.id);
+        return membership ? [toSubscription(topic, row, membership)] : [];
+      }),
       meta: { totalCount: requested, successful: done.length, failed: errors.length },
       errors,
     };
