@@ -6,8 +6,7 @@ import { QueueConsumer } from './queue/queue-consumer.js';
 /** Housekeeping jobs. `ping` proves a job makes the round trip through the configured backend. */
 @Processor(QUEUE_NAMES.system)
 export class SystemProcessor extends QueueConsumer {
-  async process(job: Job<JobPayloads['ping']>): Promise<unknown> {
-    if (job.name === 'ping') return { pong: job.data.sentAt };
-    return undefined;
+  process(job: Job<JobPayloads['ping']>): Promise<unknown> {
+    return Promise.resolve(job.name === 'ping' ? { pong: job.data.sentAt } : undefined);
   }
 }

@@ -44,14 +44,17 @@ export function delayUntil(
     if (typeof path !== 'string' || !path)
       return { error: 'Invalid delay configuration: a scheduled delay needs delayPath' };
     const raw = read(path);
-    const date = typeof raw === 'string' ? new Date(raw) : undefined;
-    if (!date || Number.isNaN(date.getTime()))
+    if (typeof raw !== 'string' || Number.isNaN(Date.parse(raw)))
       return { error: `Invalid delay configuration: payload.${path} is not an ISO date` };
+    const date = new Date(raw);
     if (date.getTime() <= now.getTime())
       return { error: `Invalid delay configuration: payload.${path} (${raw}) is in the past` };
     return capped(now, date);
   }
-  if (type !== 'regular') return { error: `Invalid delay configuration: unknown delay type ${String(type)}` };
+  if (type !== 'regular') {
+    const shown = typeof type === 'string' ? type : JSON.stringify(type);
+    return { error: `Invalid delay configuration: unknown delay type ${shown}` };
+  }
   const ms = durationMs(metadata?.amount, metadata?.unit);
   if (ms === undefined) return { error: 'Invalid delay configuration: amount and unit are required' };
   void payload;

@@ -42,6 +42,7 @@ export const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set([
 export const MAX_FILTER_LIST_VALUES = 1000;
 
 const MISSING = Symbol('missing');
+/** A value read from the filter's target: any JSON value, or MISSING when the path is absent. */
 type Actual = unknown;
 
 /**
@@ -111,7 +112,7 @@ function evaluateCondition(part: StepFilterPart, context: FilterContext): Outcom
 }
 
 /** Dotted path with numeric segments for array items; `a[0].b` is read as `a.0.b`. */
-function readPath(source: unknown, path: string): Actual | typeof MISSING {
+function readPath(source: unknown, path: string): Actual {
   if (!path) return MISSING;
   let current: unknown = source;
   for (const segment of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {

@@ -159,7 +159,7 @@ describe('resolveGlobalChannels', () => {
   });
 
   it('overlays the stored global preference and ignores unknown keys', () => {
-    expect(resolveGlobalChannels({ email: false, push: true, fax: false } as Record<string, boolean>)).toEqual({
+    expect(resolveGlobalChannels({ email: false, push: true, fax: false })).toEqual({
       in_app: true,
       email: false,
       sms: true,

@@ -47,7 +47,7 @@ function openIntervals(day: DaySchedule | undefined): [number, number][] {
 }
 
 function dayOf(schedule: Schedule, weekday: WeekDay): DaySchedule | undefined {
-  return (schedule.weeklySchedule as Record<string, DaySchedule> | undefined)?.[weekday];
+  return schedule.weeklySchedule?.[weekday];
 }
 
 /**

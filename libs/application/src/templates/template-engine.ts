@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Liquid, Tag, toValue, type Context, type Emitter, type FilterImplOptions, type Template } from 'liquidjs';
+import { Liquid, Tag, toValue, type Context, type Emitter, type Template } from 'liquidjs';
 import { AppConfig, type TemplateLimits } from '#common';
 import { TemplateLimitError, TemplateRenderError } from './template-errors.js';
 
@@ -36,11 +36,13 @@ class ForbiddenTag extends Tag {
   *render(): Generator<unknown, void> {}
 }
 
+/** Output text of a value, as LiquidJS's own emitter writes it (its `stringify` is not exported). */
 function stringify(value: unknown): string {
   const plain = toValue(value) as unknown;
   if (typeof plain === 'string') return plain;
   if (plain === null || plain === undefined) return '';
   if (Array.isArray(plain)) return plain.map(stringify).join('');
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Liquid renders any other value with String()
   return String(plain);
 }
 
@@ -93,7 +95,7 @@ class SandboxedLiquid {
   }
 
   render(source: string, variables: TemplateVariables): string {
-    return this.liquid.renderSync(this.parse(source), variables as unknown as Record<string, unknown>) as string;
+    return this.liquid.renderSync(this.parse(source), variables) as string;
   }
 
   /**
@@ -101,7 +103,7 @@ class SandboxedLiquid {
    * filters over a large payload array, so every filter call checks it too.
    */
   private boundFilters(): void {
-    const filters = this.liquid.filters as Record<string, FilterImplOptions>;
+    const filters = this.liquid.filters;
     for (const [name, implementation] of Object.entries(filters)) {
       const handler = typeof implementation === 'function' ? implementation : implementation.handler;
       const bounded = function (this: { context: Context }, ...args: unknown[]) {

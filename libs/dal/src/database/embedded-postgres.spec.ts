@@ -146,7 +146,7 @@ describe('embedded PostgreSQL login', () => {
       } finally {
         client.release();
       }
-      expect((await pool.query('SELECT count(*)::int AS n FROM secrets')).rows[0].n).toBe(1);
+      expect((await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM secrets')).rows[0].n).toBe(1);
     } finally {
       await pool.end();
     }

@@ -44,7 +44,9 @@ function withExtendedQueryAtomicity(pglite: PGlite): PGlite {
         };
       }
       const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function'
+        ? (value as (this: PGlite, ...args: unknown[]) => unknown).bind(target)
+        : value;
     },
   });
 }

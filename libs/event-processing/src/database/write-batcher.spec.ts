@@ -51,15 +51,17 @@ describe('WriteBatcher', () => {
   });
 
   it('hands each caller its own result', async () => {
-    const batcher = new WriteBatcher<number, number>(async (_group, items) => items.map((item) => item * 10));
+    const batcher = new WriteBatcher<number, number>((_group, items) =>
+      Promise.resolve(items.map((item) => item * 10)),
+    );
     expect(await Promise.all([1, 2, 3].map((item) => batcher.submit('env', item)))).toEqual([10, 20, 30]);
   });
 
   it('does not retry item by item when the database is unreachable', async () => {
     const calls: string[][] = [];
-    const batcher = new WriteBatcher<string>(async (_group, items): Promise<void[]> => {
+    const batcher = new WriteBatcher<string>((_group, items): Promise<void[]> => {
       calls.push(items);
-      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      return Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
     });
     const results = await Promise.allSettled(['a', 'b'].map((item) => batcher.submit('env', item)));
     expect(results.every((result) => result.status === 'rejected')).toBe(true);

@@ -14,12 +14,12 @@ const NO_DIGEST_VALUE = '';
 
 function digestOf(step: StoredStep, payload: Record<string, unknown>): JobDigest | null {
   if (step.template.type !== 'digest') return null;
-  const metadata = (step.metadata ?? {}) as Record<string, unknown>;
+  const metadata = step.metadata ?? {};
   const digestKey = typeof metadata.digestKey === 'string' && metadata.digestKey ? metadata.digestKey : undefined;
   const value = digestKey ? readPath(payload, digestKey) : undefined;
   return {
     ...(metadata as JobDigest),
-    type: String(metadata.type ?? 'regular'),
+    type: typeof metadata.type === 'string' ? metadata.type : 'regular',
     digestKey,
     digestValue:
       value === undefined || value === null

@@ -31,9 +31,9 @@ describe('ChunkPipeline', () => {
 
   it('stops taking chunks once a write reports the event canceled', async () => {
     const written: number[] = [];
-    const pipeline = new ChunkPipeline<number>(async (chunk) => {
+    const pipeline = new ChunkPipeline<number>((chunk) => {
       written.push(chunk);
-      return chunk !== 0;
+      return Promise.resolve(chunk !== 0);
     }, 1);
     await pipeline.push(0);
     await pipeline.push(1);

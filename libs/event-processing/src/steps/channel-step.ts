@@ -97,7 +97,7 @@ export class ChannelStep {
       record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
       return outcome.completed();
     }
-    const rendered = await this.templates.render(job.step.template as Rendered, templateVariables(context), {
+    const rendered = await this.templates.render(job.step.template, templateVariables(context), {
       htmlFields: HTML_FIELDS[job.type],
     });
     switch (job.type) {

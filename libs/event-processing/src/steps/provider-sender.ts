@@ -26,8 +26,9 @@ function secretValues(credentials: Record<string, unknown>): string[] {
   const values = Object.entries(credentials)
     .filter(([name, value]) => SECRET_CREDENTIAL.test(name) && typeof value === 'string')
     .map(([, value]) => value as string);
+  if (typeof credentials.serviceAccount !== 'string') return values;
   try {
-    const account = JSON.parse(String(credentials.serviceAccount ?? 'null')) as { private_key?: string } | null;
+    const account = JSON.parse(credentials.serviceAccount) as { private_key?: string } | null;
     if (account?.private_key) values.push(account.private_key);
   } catch {
     // not JSON: the value itself is already listed

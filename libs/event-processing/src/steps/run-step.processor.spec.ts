@@ -6,7 +6,7 @@ import type { StepRunner } from './step-runner.service.js';
 
 describe('RunStepProcessor', () => {
   const run = async (data: JobPayloads['run-step'], stalledCounter: number, attemptsMade = 0) => {
-    const runMany = jest.fn<StepRunner['runMany']>(async () => undefined);
+    const runMany = jest.fn<StepRunner['runMany']>(() => Promise.resolve());
     const processor = new RunStepProcessor({ runMany } as unknown as StepRunner);
     await processor.process({ data, stalledCounter, attemptsMade, opts: { attempts: 5 } } as Job<
       JobPayloads['run-step']
