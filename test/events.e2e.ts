@@ -185,7 +185,7 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
       const byTransaction = new Map(stored.map((row) => [row.transactionId, row]));
       expect(byTransaction.has('bulk-txn-6')).toBe(false);
       expect(byTransaction.has('bulk-txn-7')).toBe(false);
-      const request = byTransaction.get('bulk-txn-5')!.request as Record<string, unknown>;
+      const request = byTransaction.get('bulk-txn-5')!.request;
       expect(request).toMatchObject({
         name: identifier,
         to: { subscriberId: 'bulk-5', email: 'b5@example.com' },

@@ -3,8 +3,7 @@ import { eq } from 'drizzle-orm';
 import { messages } from '#dal';
 import { createSubscriber, insertMessages } from './support/builders.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
-
-type Body = Record<string, any>;
+import type { Body } from './support/untyped-json.js';
 
 describe('messages: /v1/messages, the subscriber feed and unseen count', () => {
   let t: TestApp;

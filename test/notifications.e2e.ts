@@ -233,7 +233,7 @@ describe('GET /v1/notifications', () => {
       transactionId: 'tx-carol',
       stepIndex,
       step: flow.steps[stepIndex],
-      type: flow.steps[stepIndex].template!.type,
+      type: flow.steps[stepIndex].template.type,
       status: 'completed',
       updatedAt: at,
     });

@@ -4,11 +4,8 @@ import { sql } from 'drizzle-orm';
 import { SubscriberRepository, TopicRepository } from '#dal';
 import { createWorkflow, inApp, messagesOf } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import type { Body } from './support/untyped-json.js';
 import { waitFor } from './support/wait.js';
-
-// Response bodies are asserted field by field, so `any` keeps the tests readable.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = Record<string, any>;
 
 const MEMBERS = 20;
 /** The tables a trigger writes: its event, then a notification, a job and a message per recipient. */

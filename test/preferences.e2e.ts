@@ -4,8 +4,7 @@ import { WorkflowRepository, type StoredStep, type WorkflowRow } from '#dal';
 import { SubscriberPreferenceService, slugify } from '#application';
 import { createSubscriber } from './support/builders.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
-
-type Body = Record<string, any>;
+import type { Body } from './support/untyped-json.js';
 
 const ALL_ON = { in_app: true, email: true, sms: true, chat: true, push: true };
 const weekdays = {

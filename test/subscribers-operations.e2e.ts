@@ -3,8 +3,7 @@ import { eq } from 'drizzle-orm';
 import { messages } from '#dal';
 import { createIntegration, createSubscriber, insertMessages } from './support/builders.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
-
-type Body = Record<string, any>;
+import type { Body } from './support/untyped-json.js';
 
 describe('spec operations 1-3: credentials, online status, mark-as', () => {
   let t: TestApp;

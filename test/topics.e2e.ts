@@ -3,8 +3,7 @@ import { eq } from 'drizzle-orm';
 import { topicSubscribers } from '#dal';
 import { createSubscriber, createTopic } from './support/builders.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
-
-type Body = Record<string, any>;
+import type { Body } from './support/untyped-json.js';
 
 describe('topics: /v2/topics and subscriptions', () => {
   let t: TestApp;

@@ -43,11 +43,17 @@ interface Finding {
   detail: string;
 }
 
-function routesOf(document: { paths: Record<string, Record<string, any>> }): Route[] {
+/** What routesOf reads of an OpenAPI operation. */
+interface Operation {
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content?: Record<string, { schema?: Schema } | undefined> };
+}
+
+function routesOf(document: { paths: Record<string, Record<string, Operation>> }): Route[] {
   const routes: Route[] = [];
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
-      const parameters: { name: string; in: string }[] = operation.parameters ?? [];
+      const parameters = operation.parameters ?? [];
       routes.push({
         method: method.toUpperCase(),
         path,

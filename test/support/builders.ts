@@ -2,10 +2,7 @@ import { expect } from '@jest/globals';
 import { newId } from '#common';
 import { MessageRepository, SubscriberRepository, type MessageRow, type NewMessageRow } from '#dal';
 import type { TestApp } from './test-app.js';
-
-// Response bodies are asserted field by field, so `any` keeps the tests readable.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = Record<string, any>;
+import type { Body } from './untyped-json.js';
 
 /** POST /v2/subscribers; fails the test unless it answers 201. */
 export async function createSubscriber(

@@ -1,7 +1,14 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createHttp2Server } from 'node:http2';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import type { UntypedJson } from './untyped-json.js';
 
 export interface ReceivedMail {
   from: string;
@@ -81,7 +88,7 @@ export interface ProviderRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+  json: UntypedJson;
   form: URLSearchParams;
 }
 
@@ -110,10 +117,9 @@ export async function startProviderReceiver(
     requests: [],
     queue: [],
     answer: options.answer ?? (() => undefined),
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- http and http2 request/response share what is used here
-  const handler = (request: any, response: any) => {
+  const handler = (request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -125,8 +131,8 @@ export async function startProviderReceiver(
         json = undefined;
       }
       const recorded: ProviderRequest = {
-        method: request.method,
-        path: request.url,
+        method: request.method ?? '',
+        path: request.url ?? '',
         headers: request.headers,
         body,
         json,

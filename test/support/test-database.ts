@@ -48,7 +48,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const base = serverDatabaseUrl();
   if (!base) {
     const dump = await readFile(TEMPLATE_DUMP);
-    return { loadDataDir: new Blob([dump]), drop: async () => undefined };
+    return { loadDataDir: new Blob([dump]), drop: () => Promise.resolve() };
   }
   const prefix = runPrefix();
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;

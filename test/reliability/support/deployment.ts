@@ -13,6 +13,7 @@ import {
 } from '../../support/service-process.js';
 import { TEST_ENCRYPTION_KEY } from '../../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+import type { UntypedJson } from '../../support/untyped-json.js';
 import type { PrivatePostgres } from './private-postgres.js';
 
 export interface DeploymentOptions {
@@ -75,7 +76,7 @@ export class Deployment {
     return new Redis(this.env.REDIS_URL);
   }
 
-  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: UntypedJson }> {
     const res = await fetch(`http://127.0.0.1:${this.api.port}${path}`, {
       method,
       headers: { Authorization: `ApiKey ${this.apiKey}`, 'Content-Type': 'application/json' },
@@ -85,7 +86,7 @@ export class Deployment {
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
 
-  private async expectOk(method: string, path: string, body?: unknown): Promise<any> {
+  private async expectOk(method: string, path: string, body?: unknown): Promise<UntypedJson> {
     const res = await this.call(method, path, body);
     if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;

@@ -198,7 +198,7 @@ function shaped(schema: Schema, components: Record<string, Schema>, depth: numbe
       return fc
         .tuple(fc.tuple(...fields), extras)
         .map(([present, extra]) =>
-          obj([...(present.filter((entry) => entry !== undefined) as [string, Json][]), ...extra]),
+          obj([...present.filter((entry): entry is [string, Json] => entry !== undefined), ...extra]),
         );
     }
   }

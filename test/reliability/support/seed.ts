@@ -1,6 +1,7 @@
 import { newId } from '#common';
 import { insertMessages } from '../../support/builders.js';
 import type { TestApp } from '../../support/test-app.js';
+import type { Body } from '../../support/untyped-json.js';
 
 /** One of every resource an id or key in a route can name, in one environment. */
 export interface SeededResources {
@@ -16,10 +17,7 @@ export interface SeededResources {
   credentialValues: string[];
 }
 
-async function expectCreated(
-  res: { status: number; body: Record<string, unknown> },
-  what: string,
-): Promise<Record<string, any>> {
+function expectCreated(res: { status: number; body: Body }, what: string): Body {
   if (res.status !== 201 && res.status !== 200)
     throw new Error(`seeding ${what}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -27,13 +25,13 @@ async function expectCreated(
 
 /** Creates the resources through the API with `apiKey` (its environment), plus one message row. */
 export async function seedResources(t: TestApp, apiKey: string, label = newId().slice(-8)): Promise<SeededResources> {
-  const subscriber = await expectCreated(
+  const subscriber = expectCreated(
     await t
       .api('post', '/v2/subscribers', apiKey)
       .send({ subscriberId: `seed-${label}`, firstName: 'Seed', email: `seed-${label}@example.com` }),
     'subscriber',
   );
-  const workflow = await expectCreated(
+  const workflow = expectCreated(
     await t.api('post', '/v1/workflows', apiKey).send({
       name: `Seed ${label}`,
       steps: [{ template: { type: 'in_app', content: 'Hi {{subscriber.firstName}}' } }],
@@ -41,20 +39,20 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     'workflow',
   );
   const topicKey = `seed-topic-${label}`;
-  await expectCreated(await t.api('post', '/v2/topics', apiKey).send({ key: topicKey, name: 'Seed topic' }), 'topic');
-  await expectCreated(
+  expectCreated(await t.api('post', '/v2/topics', apiKey).send({ key: topicKey, name: 'Seed topic' }), 'topic');
+  expectCreated(
     await t
       .api('post', `/v2/topics/${topicKey}/subscriptions`, apiKey)
       .send({ subscriptions: [subscriber.subscriberId] }),
     'subscription',
   );
   const tenantIdentifier = `seed-tenant-${label}`;
-  await expectCreated(
+  expectCreated(
     await t.api('post', '/v1/tenants', apiKey).send({ identifier: tenantIdentifier, name: 'Seed tenant' }),
     'tenant',
   );
   const credentialValues = [`SG.secret-${newId()}`, `smtp-password-${newId()}`];
-  const integration = await expectCreated(
+  const integration = expectCreated(
     await t.api('post', '/v1/integrations', apiKey).send({
       providerId: 'sendgrid',
       channel: 'email',
@@ -65,7 +63,7 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     'integration',
   );
   const transactionId = `seed-tx-${label}`;
-  await expectCreated(
+  expectCreated(
     await t
       .api('post', '/v1/events/trigger', apiKey)
       .send({ name: workflow.triggers[0].identifier, to: subscriber.subscriberId, transactionId, payload: {} }),
