@@ -71,7 +71,7 @@ export function parseRecipients(to: unknown): ParsedRecipients {
         errors.push(`to[${index}]: topicKey is required`);
       else if (!Array.isArray(exclude) || !exclude.every((id) => typeof id === 'string'))
         errors.push(`to[${index}]: exclude must be an array of subscriber ids`);
-      else topics.push({ topicKey: item.topicKey, exclude: exclude as string[] });
+      else topics.push({ topicKey: item.topicKey, exclude });
       return;
     }
     const error = subscriberObjectError(item);

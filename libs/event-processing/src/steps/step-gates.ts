@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Batcher, CHANNELS, type Channel } from '#common';
-import {
-  evaluateStepFilters,
-  isWithinSchedule,
-  nextOpenSlot,
-  SubscriberPreferenceService,
-  type Schedule,
-} from '#application';
+import { evaluateStepFilters, isWithinSchedule, nextOpenSlot, SubscriberPreferenceService } from '#application';
 import type { WorkflowRow } from '#dal';
 import { STEP_BATCH } from '../queue/step-entries.js';
 import { record, templateVariables, type StepContext } from './step-context.js';
@@ -76,7 +70,7 @@ export class StepGates {
       return outcome.canceled();
     }
     if (!SCHEDULED_CHANNELS.includes(job.type) || workflow?.critical) return undefined;
-    const schedule = (await this.preferences.getSchedule(job.environmentId, subscriber.id)) as Schedule | null;
+    const schedule = await this.preferences.getSchedule(job.environmentId, subscriber.id);
     if (!schedule?.isEnabled || isWithinSchedule(schedule, subscriber.timezone, context.now)) return undefined;
     const releaseAt = nextOpenSlot(schedule, subscriber.timezone, context.now);
     record(context, {
