@@ -15,15 +15,13 @@ import {
 } from './support/engine-fixtures.js';
 import { startSmtpReceiver } from './support/receivers.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import type { Body } from './support/untyped-json.js';
 import { waitFor } from './support/wait.js';
 
 const delay = (metadata: Record<string, unknown>) => step({ template: { type: 'delay' }, metadata });
 const digest = (metadata: Record<string, unknown>) => step({ template: { type: 'digest' }, metadata });
 const DIGEST_CONTENT = '{{step.total_count}} new:{% for event in step.events %} {{event.n}}{% endfor %}';
 const EMAIL_CONTENT = '<p>{% for event in step.events %}[{{event.order}}]{% endfor %}</p>';
-// Response bodies are asserted field by field, so `any` keeps the tests readable.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = Record<string, any>;
 const settled = (rows: JobRow[]) =>
   rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
 
