@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -65,5 +65,20 @@ export class IdempotencyRepository {
     await this.db
       .delete(idempotencyKeys)
       .where(and(eq(idempotencyKeys.environmentId, environmentId), eq(idempotencyKeys.key, key)));
+  }
+
+  /** Deletes up to `limit` expired records (oldest first); returns how many went. */
+  async deleteExpired(now: Date, limit: number): Promise<number> {
+    const expired = this.db
+      .select({ id: idempotencyKeys.id })
+      .from(idempotencyKeys)
+      .where(lt(idempotencyKeys.expiresAt, now))
+      .orderBy(idempotencyKeys.expiresAt)
+      .limit(limit);
+    const deleted = await this.db
+      .delete(idempotencyKeys)
+      .where(inArray(idempotencyKeys.id, expired))
+      .returning({ id: idempotencyKeys.id });
+    return deleted.length;
   }
 }
