@@ -281,6 +281,54 @@ export class SubscriberRepository {
     return row;
   }
 
+  /**
+   * Sets the credentials of the subscriber's entry for (providerId, _integrationId) to exactly the
+   * given ones, in its place, or appends the entry; unlike mergeChannel no stored key survives.
+   */
+  async replaceChannel(
+    environmentId: string,
+    subscriberId: string,
+    entry: StoredChannelSettings,
+  ): Promise<SubscriberRow | undefined> {
+    const incoming = sql`${JSON.stringify(entry)}::jsonb`;
+    const replaced = sql`(SELECT CASE WHEN bool_or(c.hit)
+        THEN jsonb_agg(CASE WHEN c.hit THEN ${incoming} ELSE c.e END ORDER BY c.ord)
+        ELSE coalesce(jsonb_agg(c.e ORDER BY c.ord), '[]'::jsonb) || jsonb_build_array(${incoming}) END
+      FROM (SELECT e, ord, (e->>'providerId' = ${entry.providerId} AND e->>'_integrationId' = ${entry._integrationId}) AS hit
+        FROM jsonb_array_elements(${subscribers.channels}) WITH ORDINALITY AS x(e, ord)) c)`;
+    return this.setChannels(environmentId, subscriberId, replaced);
+  }
+
+  /** Drops every channel entry of the provider; the version moves only when one was there. */
+  async removeChannels(
+    environmentId: string,
+    subscriberId: string,
+    providerId: string,
+  ): Promise<SubscriberRow | undefined> {
+    const kept = sql`coalesce((SELECT jsonb_agg(x.e ORDER BY x.ord)
+      FROM jsonb_array_elements(${subscribers.channels}) WITH ORDINALITY AS x(e, ord)
+      WHERE x.e->>'providerId' IS DISTINCT FROM ${providerId}), '[]'::jsonb)`;
+    return this.setChannels(environmentId, subscriberId, kept);
+  }
+
+  private async setChannels(
+    environmentId: string,
+    subscriberId: string,
+    channels: SQL,
+  ): Promise<SubscriberRow | undefined> {
+    const changed = sql`${channels} IS DISTINCT FROM ${subscribers.channels}`;
+    const [row] = await this.db
+      .update(subscribers)
+      .set({
+        channels,
+        version: sql`CASE WHEN ${changed} THEN ${subscribers.version} + 1 ELSE ${subscribers.version} END`,
+        updatedAt: sql`CASE WHEN ${changed} THEN now() ELSE ${subscribers.updatedAt} END`,
+      })
+      .where(this.live(environmentId, subscriberId))
+      .returning();
+    return row;
+  }
+
   async setOnline(
     environmentId: string,
     subscriberId: string,

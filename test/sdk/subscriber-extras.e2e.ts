@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Novu } from '@novu/api';
+import { expectErrorDto, expectValidationError, startSdkApp, type SdkApp } from './sdk-app.js';
+
+/** The subscriber operations beyond CRUD: credentials replace and delete, topic subscriptions, bulk preferences. */
+describe('@novu/api: subscriber credentials, subscriptions and bulk preferences', () => {
+  let sdk: SdkApp;
+  /** The same service through a key of another organization's environment. */
+  let foreign: Novu;
+
+  beforeAll(async () => {
+    sdk = await startSdkApp();
+    const { apiKey } = await sdk.t.createForeignKey();
+    foreign = new Novu({
+      secretKey: apiKey,
+      serverURL: sdk.novu._baseURL!.toString(),
+      retryConfig: { strategy: 'none' },
+    });
+    for (const providerId of ['fcm', 'slack'] as const) {
+      await sdk.novu.integrations.create({
+        providerId,
+        channel: providerId === 'fcm' ? 'push' : 'chat',
+        credentials: providerId === 'fcm' ? { serviceAccount: '{}' } : {},
+        active: true,
+      });
+    }
+  });
+  afterAll(async () => {
+    await sdk?.close();
+  });
+
+  it('subscribers.credentials.update replaces the provider credentials, where append merges them', async () => {
+    await sdk.novu.subscribers.create({ subscriberId: 'sdk-cred-put' });
+    await sdk.novu.subscribers.credentials.append(
+      { providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example.com/a', channel: 'general' } },
+      'sdk-cred-put',
+    );
+    const { result } = await sdk.novu.subscribers.credentials.update(
+      { providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example.com/b' } },
+      'sdk-cred-put',
+    );
+    expect(result.subscriberId).toBe('sdk-cred-put');
+    const retrieved = (await sdk.novu.subscribers.retrieve('sdk-cred-put')).result;
+    // The stored channel key is gone: the entry holds exactly what the PUT sent.
+    expect(retrieved.channels).toEqual([
+      expect.objectContaining({ providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example.com/b' } }),
+    ]);
+
+    // A provider without an entry gets one.
+    await sdk.novu.subscribers.credentials.update(
+      { providerId: 'fcm', credentials: { deviceTokens: ['t1', 't1', 't2'] } },
+      'sdk-cred-put',
+    );
+    const both = (await sdk.novu.subscribers.retrieve('sdk-cred-put')).result.channels;
+    expect(both?.map((entry) => [entry.providerId, entry.credentials])).toEqual([
+      ['slack', { webhookUrl: 'https://hooks.example.com/b' }],
+      ['fcm', { deviceTokens: ['t1', 't2'] }],
+    ]);
+
+    await expectErrorDto(
+      sdk.novu.subscribers.credentials.update({ providerId: 'slack', credentials: {} }, 'sdk-nobody'),
+      404,
+    );
+    // Another environment does not see the subscriber.
+    await expectErrorDto(
+      foreign.subscribers.credentials.update({ providerId: 'slack', credentials: {} }, 'sdk-cred-put'),
+      404,
+    );
+    const invalid = await expectValidationError(
+      sdk.novu.subscribers.credentials.update(
+        { providerId: 'fcm', credentials: { deviceTokens: [''] } },
+        'sdk-cred-put',
+      ),
+    );
+    expect(Object.keys(invalid.errors)).toContain('credentials.deviceTokens');
+  });
+
+  it("subscribers.credentials.delete removes the provider's entry; the others stay", async () => {
+    await sdk.novu.subscribers.create({ subscriberId: 'sdk-cred-del' });
+    await sdk.novu.subscribers.credentials.append(
+      { providerId: 'fcm', credentials: { deviceTokens: ['d1'] } },
+      'sdk-cred-del',
+    );
+    await sdk.novu.subscribers.credentials.append(
+      { providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example.com/c' } },
+      'sdk-cred-del',
+    );
+    // Another environment's key cannot touch it.
+    await expectErrorDto(foreign.subscribers.credentials.delete('sdk-cred-del', 'fcm'), 404);
+
+    await sdk.novu.subscribers.credentials.delete('sdk-cred-del', 'fcm');
+    const channels = (await sdk.novu.subscribers.retrieve('sdk-cred-del')).result.channels;
+    expect(channels?.map((entry) => entry.providerId)).toEqual(['slack']);
+
+    // Deleting again changes nothing and is not an error.
+    await sdk.novu.subscribers.credentials.delete('sdk-cred-del', 'fcm');
+    await expectErrorDto(sdk.novu.subscribers.credentials.delete('sdk-nobody', 'fcm'), 404);
+    await expectValidationError(sdk.novu.subscribers.credentials.delete('sdk-cred-del', 'not-a-provider'));
+  });
+});
