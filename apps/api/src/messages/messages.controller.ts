@@ -1,9 +1,10 @@
-import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { toMessageResponse } from '#application';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { DeletedDto } from '../http/deleted-response.js';
+import { DeleteByTransactionQueryDto } from './dto/delete-by-transaction.query.js';
 import { ListMessagesQueryDto, MessagePageDto } from './dto/message.dto.js';
 import { MessagesService } from './messages.service.js';
 
@@ -30,5 +31,20 @@ export class MessagesController {
   async delete(@Auth() auth: AuthContext, @Param('messageId') messageId: string): Promise<DeletedDto> {
     await this.messages.delete(auth, messageId);
     return DeletedDto.value;
+  }
+
+  @Delete('transaction/:transactionId')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: "Delete a transaction's messages",
+    description: 'All channels, or only `channel`; 404 when the transaction has no message left to delete.',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  async deleteByTransaction(
+    @Auth() auth: AuthContext,
+    @Param('transactionId') transactionId: string,
+    @Query() query: DeleteByTransactionQueryDto,
+  ): Promise<void> {
+    await this.messages.deleteByTransaction(auth, transactionId, query.channel);
   }
 }

@@ -35,4 +35,10 @@ export class MessagesService {
       throw new DomainError('MESSAGE_NOT_FOUND', `Message ${messageId} not found`);
     }
   }
+
+  async deleteByTransaction(auth: AuthContext, transactionId: string, channel?: string): Promise<void> {
+    if ((await this.messages.softDeleteByTransaction(auth.environmentId, transactionId, channel)) === 0) {
+      throw new DomainError('MESSAGE_NOT_FOUND', `No messages found for transaction ${transactionId}`);
+    }
+  }
 }

@@ -187,17 +187,29 @@ export class ActivityFeedRepository {
       limit,
       ...values,
     ]);
-    const [row] = result.rows;
-    return {
-      notifications: row.notification_rows,
-      hasMore: row.has_more,
-      subscribers: row.subscriber_rows,
-      workflows: row.workflow_rows,
-      jobs: row.job_rows,
-      executionDetails: row.execution_detail_rows,
-      events: row.event_rows,
-    };
+    return toActivityPage(result.rows[0]);
   }
+
+  /** One notification of the environment with everything the feed shows of it; none when unknown there. */
+  async one(environmentId: string, notificationId: string): Promise<ActivityPage> {
+    const result = await this.db.$client.query<ActivityPageRow>(
+      'SELECT * FROM activity_feed_page($1, ARRAY[$2::uuid], 1)',
+      [environmentId, notificationId],
+    );
+    return toActivityPage(result.rows[0]);
+  }
+}
+
+function toActivityPage(row: ActivityPageRow): ActivityPage {
+  return {
+    notifications: row.notification_rows,
+    hasMore: row.has_more,
+    subscribers: row.subscriber_rows,
+    workflows: row.workflow_rows,
+    jobs: row.job_rows,
+    executionDetails: row.execution_detail_rows,
+    events: row.event_rows,
+  };
 }
 
 const isPresent = (value: unknown) => (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '');

@@ -146,6 +146,23 @@ export class MessageRepository {
     return rows.length > 0;
   }
 
+  /** Soft-deletes a transaction's messages, of one channel when given; answers how many there were. */
+  async softDeleteByTransaction(environmentId: string, transactionId: string, channel?: string): Promise<number> {
+    const rows = await this.db
+      .update(messages)
+      .set({ deleted: true, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(messages.environmentId, environmentId),
+          eq(messages.transactionId, transactionId),
+          channel === undefined ? undefined : eq(messages.channel, channel),
+          eq(messages.deleted, false),
+        ),
+      )
+      .returning({ id: messages.id });
+    return rows.length;
+  }
+
   private inApp(environmentId: string, subscriberId: string): SQL | undefined {
     return and(
       eq(messages.environmentId, environmentId),

@@ -83,7 +83,7 @@ const NO_EVENT: Omit<FeedEvent, 'id'> = { payload: {}, overrides: {} };
  * Each notification with its subscriber, workflow and jobs; a page's shared parts are built once. The
  * payload and overrides of a notification and its jobs are its trigger event's (stored only there).
  */
-function items(page: ActivityPage): NotificationItemDto[] {
+export function items(page: ActivityPage): NotificationItemDto[] {
   const subscriberById = new Map(page.subscribers.map((row) => [row.id, toSubscriber(row)]));
   const templateById = new Map(page.workflows.map((row) => [row.id, toTemplate(row)]));
   const eventById = new Map(page.events.map((row) => [row.id, row]));
