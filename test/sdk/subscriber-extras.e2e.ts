@@ -97,4 +97,41 @@ describe('@novu/api: subscriber credentials, subscriptions and bulk preferences'
     await expectErrorDto(sdk.novu.subscribers.credentials.delete('sdk-nobody', 'fcm'), 404);
     await expectValidationError(sdk.novu.subscribers.credentials.delete('sdk-cred-del', 'not-a-provider'));
   });
+
+  it("subscribers.topics.list shows the subscriber's topics, paginated and counted", async () => {
+    await sdk.novu.subscribers.create({ subscriberId: 'sdk-subs-topics', firstName: 'Topical' });
+    await sdk.novu.subscribers.create({ subscriberId: 'sdk-subs-other' });
+    await sdk.novu.topics.create({ key: 'sdk-subs-news', name: 'News' });
+    for (const key of ['sdk-subs-news', 'sdk-subs-alerts', 'sdk-subs-digest']) {
+      await sdk.novu.topics.subscriptions.create({ subscriptions: ['sdk-subs-topics'] }, key);
+    }
+    await sdk.novu.topics.subscriptions.create({ subscriptions: ['sdk-subs-other'] }, 'sdk-subs-elsewhere');
+
+    const first = await sdk.novu.subscribers.topics.list({ subscriberId: 'sdk-subs-topics', limit: 2 });
+    expect(first.result.data.map((row) => row.topic.key)).toEqual(['sdk-subs-digest', 'sdk-subs-alerts']);
+    expect(first.result).toMatchObject({ totalCount: 3, totalCountCapped: false, previous: null });
+    expect(first.result.data[0]).toMatchObject({
+      identifier: 'tk_sdk-subs-digest:si_sdk-subs-topics',
+      subscriber: { subscriberId: 'sdk-subs-topics', firstName: 'Topical' },
+    });
+    const second = await sdk.novu.subscribers.topics.list({
+      subscriberId: 'sdk-subs-topics',
+      limit: 2,
+      after: first.result.next!,
+    });
+    expect(second.result.data.map((row) => [row.topic.key, row.topic.name])).toEqual([['sdk-subs-news', 'News']]);
+    expect(second.result.next).toBeNull();
+    const filtered = await sdk.novu.subscribers.topics.list({ subscriberId: 'sdk-subs-topics', key: 'alert' });
+    expect(filtered.result.data.map((row) => row.topic.key)).toEqual(['sdk-subs-alerts']);
+
+    // An unsubscribe drops the topic from the list.
+    await sdk.novu.topics.subscriptions.delete({ subscriptions: ['sdk-subs-topics'] }, 'sdk-subs-news');
+    const after = await sdk.novu.subscribers.topics.list({ subscriberId: 'sdk-subs-topics' });
+    expect(after.result.data.map((row) => row.topic.key)).toEqual(['sdk-subs-digest', 'sdk-subs-alerts']);
+    expect(after.result.totalCount).toBe(2);
+
+    await expectErrorDto(sdk.novu.subscribers.topics.list({ subscriberId: 'sdk-nobody' }), 404);
+    await expectErrorDto(foreign.subscribers.topics.list({ subscriberId: 'sdk-subs-topics' }), 404);
+    await expectValidationError(sdk.novu.subscribers.topics.list({ subscriberId: 'sdk-subs-topics', after: 'nope' }));
+  });
 });

@@ -36,6 +36,13 @@ export interface TopicMemberDetail extends TopicMembership {
   avatar: string | null;
 }
 
+/** A topic the subscriber belongs to, with the membership's dates. */
+export interface SubscriberTopic {
+  topic: TopicRow;
+  joinedAt: Date;
+  membershipUpdatedAt: Date;
+}
+
 export interface KeysetCursor {
   after?: string;
   before?: string;
@@ -122,6 +129,50 @@ export class TopicRepository {
   /** How many topics the list's filter matches, whatever the page (capped, see cappedCount). */
   async count(environmentId: string, filter: TopicListFilter): Promise<CappedCount> {
     return cappedCount(this.db, topics, and(...listConditions(environmentId, filter)));
+  }
+
+  /**
+   * A subscriber's topics with the membership's dates, newest topic first (keyset on the topic id, as
+   * the topic list). Memberships are keyed by topic first, so each topic of the environment is probed
+   * by primary key rather than scanning memberships for the subscriber.
+   */
+  async listSubscriberTopics(
+    environmentId: string,
+    subscriberId: string,
+    filter: TopicListFilter,
+    cursor: KeysetCursor,
+  ): Promise<{ rows: SubscriberTopic[]; hasMore: boolean }> {
+    const conditions = listConditions(environmentId, filter);
+    if (cursor.after) conditions.push(lt(topics.id, cursor.after));
+    if (cursor.before) conditions.push(gt(topics.id, cursor.before));
+    const rows = await this.db
+      .select({ topic: topics, joinedAt: topicSubscribers.createdAt, membershipUpdatedAt: topicSubscribers.updatedAt })
+      .from(topics)
+      .innerJoin(
+        topicSubscribers,
+        and(eq(topicSubscribers.topicId, topics.id), eq(topicSubscribers.subscriberId, subscriberId)),
+      )
+      .where(and(...conditions))
+      .orderBy(cursor.before ? asc(topics.id) : desc(topics.id))
+      .limit(cursor.limit + 1);
+    const page = rows.slice(0, cursor.limit);
+    return { rows: cursor.before ? page.reverse() : page, hasMore: rows.length > cursor.limit };
+  }
+
+  /** How many topics the subscriber is a member of, within the filter (capped, see cappedCount). */
+  async countSubscriberTopics(
+    environmentId: string,
+    subscriberId: string,
+    filter: TopicListFilter,
+  ): Promise<CappedCount> {
+    return cappedCount(
+      this.db,
+      topics,
+      and(
+        ...listConditions(environmentId, filter),
+        sql`EXISTS (SELECT 1 FROM topic_subscribers m WHERE m.topic_id = ${topics.id} AND m.subscriber_id = ${subscriberId})`,
+      ),
+    );
   }
 
   /** How many members the topic has (capped, see cappedCount). */

@@ -16,7 +16,7 @@ import { topicNotFound } from '../topics.service.js';
 /** Namespace of the subscription ids, which are derived from the membership's key (topic, subscriber). */
 const SUBSCRIPTION_ID_NAMESPACE = '5d0c3a52-4d47-4c8e-9a55-8f1e2b7a6c31';
 
-function toSubscription(
+export function toSubscription(
   topic: TopicRow,
   subscriber: Pick<SubscriberRow, 'id' | 'subscriberId' | 'firstName' | 'lastName' | 'email' | 'phone' | 'avatar'>,
   membership: Pick<TopicMembership, 'createdAt' | 'updatedAt'>,
