@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Novu } from '@novu/api';
+import { createWorkflow, inApp } from '../support/engine-fixtures.js';
 import { expectErrorDto, expectValidationError, startSdkApp, type SdkApp } from './sdk-app.js';
 
 /** The subscriber operations beyond CRUD: credentials replace and delete, topic subscriptions, bulk preferences. */
@@ -133,5 +134,53 @@ describe('@novu/api: subscriber credentials, subscriptions and bulk preferences'
     await expectErrorDto(sdk.novu.subscribers.topics.list({ subscriberId: 'sdk-nobody' }), 404);
     await expectErrorDto(foreign.subscribers.topics.list({ subscriberId: 'sdk-subs-topics' }), 404);
     await expectValidationError(sdk.novu.subscribers.topics.list({ subscriberId: 'sdk-subs-topics', after: 'nope' }));
+  });
+
+  it('subscribers.preferences.bulkUpdate changes several workflows at once; the next list shows it', async () => {
+    const alpha = await createWorkflow(sdk.t, { identifier: 'sdk-bulk-alpha', steps: [inApp('A')] });
+    const beta = await createWorkflow(sdk.t, { identifier: 'sdk-bulk-beta', steps: [inApp('B')] });
+    await sdk.novu.subscribers.create({ subscriberId: 'sdk-bulk-prefs' });
+
+    const { result } = await sdk.novu.subscribers.preferences.bulkUpdate(
+      {
+        preferences: [
+          { workflowId: alpha.identifier, channels: { inApp: false } },
+          { workflowId: beta.identifier, channels: { inApp: false } },
+        ],
+      },
+      'sdk-bulk-prefs',
+    );
+    expect(result.map((row) => [row.level, row.workflow?.identifier, row.channels.inApp])).toEqual([
+      ['template', 'sdk-bulk-alpha', false],
+      ['template', 'sdk-bulk-beta', false],
+    ]);
+    const listed = await sdk.novu.subscribers.preferences.list({ subscriberId: 'sdk-bulk-prefs' });
+    const inAppOf = (identifier: string) =>
+      listed.result.workflows.find((row) => row.workflow.identifier === identifier)?.channels.inApp;
+    expect([inAppOf('sdk-bulk-alpha'), inAppOf('sdk-bulk-beta')]).toEqual([false, false]);
+    expect(listed.result.global.channels.inApp).toBe(true);
+
+    // One unknown workflow fails the call and changes nothing.
+    await expectErrorDto(
+      sdk.novu.subscribers.preferences.bulkUpdate(
+        {
+          preferences: [
+            { workflowId: alpha.identifier, channels: { inApp: true } },
+            { workflowId: 'sdk-no-such-workflow', channels: { inApp: true } },
+          ],
+        },
+        'sdk-bulk-prefs',
+      ),
+      404,
+    );
+    const unchanged = await sdk.novu.subscribers.preferences.list({ subscriberId: 'sdk-bulk-prefs' });
+    expect(unchanged.result.workflows.find((row) => row.workflow.identifier === 'sdk-bulk-alpha')?.channels.inApp).toBe(
+      false,
+    );
+
+    const change = { preferences: [{ workflowId: alpha.identifier, channels: { inApp: true } }] };
+    await expectErrorDto(sdk.novu.subscribers.preferences.bulkUpdate(change, 'sdk-nobody'), 404);
+    await expectErrorDto(foreign.subscribers.preferences.bulkUpdate(change, 'sdk-bulk-prefs'), 404);
+    await expectValidationError(sdk.novu.subscribers.preferences.bulkUpdate({ preferences: [] }, 'sdk-bulk-prefs'));
   });
 });

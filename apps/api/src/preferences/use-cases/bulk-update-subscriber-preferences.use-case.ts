@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '#common';
+import { PreferenceRepository, WorkflowRepository, type WorkflowRow } from '#dal';
+import { resolveWorkflowPreferences } from '#application';
+import type { AuthContext } from '../../auth/auth-context.js';
+import type { BulkPatchPreferencesDto, WorkflowPreferenceResultDto } from '../dto/bulk-preferences.dto.js';
+import { PreferencesResponseBuilder } from './preferences-response.builder.js';
+
+/**
+ * PATCH /v2/subscribers/{subscriberId}/preferences/bulk: the per-workflow form of the preferences
+ * PATCH for up to 100 workflows. Every workflow is resolved before anything is written, so an
+ * unknown or critical one changes nothing.
+ */
+@Injectable()
+export class BulkUpdateSubscriberPreferencesUseCase {
+  constructor(
+    private readonly response: PreferencesResponseBuilder,
+    private readonly workflows: WorkflowRepository,
+    private readonly preferences: PreferenceRepository,
+  ) {}
+
+  async execute(
+    auth: AuthContext,
+    subscriberId: string,
+    body: BulkPatchPreferencesDto,
+  ): Promise<WorkflowPreferenceResultDto[]> {
+    const subscriber = await this.response.findSubscriber(auth.environmentId, subscriberId);
+    const resolved = await Promise.all(
+      body.preferences.map((item) => this.findWorkflow(auth.environmentId, item.workflowId)),
+    );
+    // In order: a workflow named twice ends with its last entry's channels.
+    for (const [index, item] of body.preferences.entries()) {
+      const channels = Object.fromEntries(
+        Object.entries(item.channels).filter(([, value]) => typeof value === 'boolean'),
+      );
+      if (Object.keys(channels).length > 0)
+        await this.preferences.upsert(auth, subscriber.id, resolved[index].id, channels);
+    }
+    const rows = await this.preferences.findForSubscriber(auth.environmentId, subscriber.id);
+    const global = rows.find((row) => row.workflowId === null)?.channels;
+    const unique = [...new Map(resolved.map((workflow) => [workflow.id, workflow])).values()];
+    return unique.map((workflow) => {
+      const { enabled, channels } = resolveWorkflowPreferences(workflow, {
+        global,
+        workflow: rows.find((row) => row.workflowId === workflow.id)?.channels,
+      });
+      return {
+        level: 'template',
+        workflow: {
+          id: workflow.id,
+          identifier: workflow.identifier,
+          name: workflow.name,
+          critical: workflow.critical,
+          tags: workflow.tags,
+          ...(workflow.data ? { data: workflow.data } : {}),
+          severity: 'none',
+        },
+        enabled,
+        channels,
+      };
+    });
+  }
+
+  private async findWorkflow(environmentId: string, key: string): Promise<WorkflowRow> {
+    const workflow = await this.workflows.findByIdOrIdentifier(environmentId, key);
+    if (!workflow) throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${key} cannot be found`);
+    if (workflow.critical)
+      throw new DomainError('CRITICAL_WORKFLOW', `Critical workflow with id: ${key} can not be updated`);
+    return workflow;
+  }
+}
