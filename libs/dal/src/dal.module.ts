@@ -3,6 +3,7 @@ import type { ActivityFeedRepository } from './repositories/activity-feed.reposi
 import type { EnvironmentRepository } from './repositories/environment.repository.js';
 import type { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
 import type { IdempotencyRepository } from './repositories/idempotency.repository.js';
+import type { InboxMessageRepository } from './repositories/inbox-message.repository.js';
 import type { IntegrationRepository } from './repositories/integration.repository.js';
 import type { JobRepository } from './repositories/job.repository.js';
 import type { MessageRepository } from './repositories/message.repository.js';
@@ -20,6 +21,7 @@ export type RepositoryClass =
   | typeof EnvironmentRepository
   | typeof ExecutionDetailRepository
   | typeof IdempotencyRepository
+  | typeof InboxMessageRepository
   | typeof IntegrationRepository
   | typeof JobRepository
   | typeof MessageRepository

@@ -18,5 +18,6 @@ export * from './repositories/workflow.repository.js';
 export * from './repositories/subscriber.repository.js';
 export * from './repositories/topic.repository.js';
 export * from './repositories/message.repository.js';
+export * from './repositories/inbox-message.repository.js';
 export * from './repositories/idempotency.repository.js';
 export * from './repositories/activity-feed.repository.js';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import {
   CryptoModule,
+  MessageStateService,
   SubscriberChannelsResolver,
   SubscriberPreferenceService,
   TemplatesModule,
@@ -9,6 +10,7 @@ import {
 import {
   DalModule,
   ExecutionDetailRepository,
+  InboxMessageRepository,
   IntegrationRepository,
   JobRepository,
   MessageRepository,
@@ -46,6 +48,7 @@ import { SystemProcessor } from './system.processor.js';
       NotificationRepository,
       JobRepository,
       ExecutionDetailRepository,
+      InboxMessageRepository,
       MessageRepository,
       SubscriberRepository,
       TopicRepository,
@@ -70,6 +73,8 @@ import { SystemProcessor } from './system.processor.js';
     RecoverySweeper,
     SubscriberChannelsResolver,
     SubscriberPreferenceService,
+    // The system queue's wake-up of snoozed messages.
+    MessageStateService,
   ],
   exports: [RecoverySweeper],
 })

@@ -31,7 +31,19 @@ export const messages = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** Hidden from the in-app lists until then; the wake-up job clears it and adds a deliveredAt entry. */
     snoozedUntil: tz('snoozed_until'),
+    archived: boolean('archived').notNull().default(false),
+    archivedAt: tz('archived_at'),
+    /** The workflow's tags when the message was created: the inbox filters on them. */
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Novu's inbox severity: high, medium, low or none. */
+    severity: text('severity').notNull().default('none'),
+    /** Free-form data an in-app message carries for the client (Novu's `data`). */
+    data: jsonb('data').$type<Record<string, unknown>>(),
     status: text('status').notNull().default('sent'),
     errorId: text('error_id'),
     errorText: text('error_text'),

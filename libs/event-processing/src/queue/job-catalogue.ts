@@ -25,6 +25,11 @@ export interface JobPayloads {
    * mid-run), so one of them may be what stopped it; the runner then claims and runs them one at a time.
    */
   'run-step': { environmentId: string; jobIds: string[]; recovered?: true };
+  /**
+   * End a message's snooze at `until` (ISO): it comes back as delivered then. Delayed until that time;
+   * a message unsnoozed or snoozed again meanwhile no longer has this `until` and is left alone.
+   */
+  'wake-snoozed-message': { environmentId: string; messageId: string; until: string };
   /** Round trip used by health checks and tests to prove the queue works. */
   ping: { sentAt: string };
 }
@@ -40,5 +45,6 @@ const retried: JobsOptions = {
 export const JOB_DEFINITIONS: { [N in JobName]: { queue: QueueName; options: JobsOptions } } = {
   'fan-out': { queue: QUEUE_NAMES.events, options: retried },
   'run-step': { queue: QUEUE_NAMES.steps, options: retried },
+  'wake-snoozed-message': { queue: QUEUE_NAMES.system, options: retried },
   ping: { queue: QUEUE_NAMES.system, options: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
 };

@@ -124,6 +124,8 @@ export class ChannelStep {
       templateIdentifier: workflow?.identifier ?? null,
       transactionId: job.transactionId,
       channel: job.type,
+      // The workflow's tags at sending time: the inbox filters messages on them.
+      tags: workflow?.tags ?? [],
       ...fields,
     };
   }

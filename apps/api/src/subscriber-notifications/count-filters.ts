@@ -1,0 +1,61 @@
+import { DomainError } from '#common';
+import type { InboxFilter } from '#dal';
+import { SEVERITIES } from './dto/subscriber-notifications.dto.js';
+
+const MAX_FILTERS = 30;
+const BOOLEAN_KEYS = ['read', 'seen', 'archived', 'snoozed'] as const;
+
+function invalid(message: string, value?: unknown): DomainError {
+  return DomainError.validation('filters', message, value);
+}
+
+function stringList(value: unknown, key: string): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.every((item) => typeof item === 'string')) throw invalid(`filters.${key} must be a string or strings`);
+  return list;
+}
+
+function dataObject(value: unknown): Record<string, unknown> {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw invalid('filters.data must be a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * `?filters=` of the count route: a JSON array of filter objects, each answered with its own count
+ * and echoed back as given. Unknown keys and wrong types are a 422, not silently dropped.
+ */
+export function parseCountFilters(raw: string): { given: Record<string, unknown>; filter: InboxFilter }[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw invalid('filters must be a JSON array of filter objects', raw);
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || parsed.length > MAX_FILTERS)
+    throw invalid(`filters must be a JSON array of 1 to ${MAX_FILTERS} filter objects`, raw);
+  return parsed.map((given: unknown) => {
+    if (typeof given !== 'object' || given === null || Array.isArray(given))
+      throw invalid('each filter must be an object', given);
+    const filter: InboxFilter = {};
+    for (const [key, value] of Object.entries(given)) {
+      if ((BOOLEAN_KEYS as readonly string[]).includes(key)) {
+        if (typeof value !== 'boolean') throw invalid(`filters.${key} must be a boolean`, value);
+        filter[key as (typeof BOOLEAN_KEYS)[number]] = value;
+      } else if (key === 'tags') filter.tags = stringList(value, key);
+      else if (key === 'severity') {
+        filter.severity = stringList(value, key);
+        if (!filter.severity.every((item) => (SEVERITIES as readonly string[]).includes(item)))
+          throw invalid(`filters.severity must be one of ${SEVERITIES.join(', ')}`, value);
+      } else if (key === 'data') {
+        try {
+          filter.data = dataObject(value);
+        } catch {
+          throw invalid('filters.data must be a JSON object', value);
+        }
+      } else if (key !== 'contextKeys') throw invalid(`filters.${key} is not a filter`, value);
+    }
+    return { given: given as Record<string, unknown>, filter };
+  });
+}

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, DomainError } from '#common';
+import {
+  InboxMessageRepository,
+  SubscriberRepository,
+  type InboxFilter,
+  type MessageRow,
+  type SubscriberRow,
+} from '#dal';
+import { transitionChanges, type MessageTransition } from './message-state.js';
+
+/** What a list shows when the request says nothing: Novu's inbox default, neither archived nor snoozed. */
+function listFilter(filter: InboxFilter): InboxFilter {
+  return { archived: false, snoozed: false, ...filter };
+}
+
+/**
+ * A subscriber's in-app messages through their state machine (`transitionChanges`): lists and counts,
+ * one message or all matching a filter moved by a transition, deletes, and the end of a snooze.
+ * `subscriberId` is the external id; an unknown one is a 404 like any subscriber route.
+ */
+@Injectable()
+export class MessageStateService {
+  constructor(
+    private readonly subscribers: SubscriberRepository,
+    private readonly messages: InboxMessageRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async subscriber(environmentId: string, subscriberId: string): Promise<SubscriberRow> {
+    const row = await this.subscribers.findBySubscriberId(environmentId, subscriberId);
+    if (!row) throw new DomainError('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} was not found`);
+    return row;
+  }
+
+  async list(
+    environmentId: string,
+    subscriberId: string,
+    filter: InboxFilter,
+    page: { limit: number; after?: string; offset?: number },
+  ): Promise<{ subscriber: SubscriberRow; rows: MessageRow[]; hasMore: boolean }> {
+    const subscriber = await this.subscriber(environmentId, subscriberId);
+    const { rows, hasMore } = await this.messages.list(environmentId, subscriber.id, listFilter(filter), page);
+    return { subscriber, rows, hasMore };
+  }
+
+  async counts(environmentId: string, subscriberId: string, filters: InboxFilter[]): Promise<number[]> {
+    const subscriber = await this.subscriber(environmentId, subscriberId);
+    return Promise.all(filters.map((filter) => this.messages.count(environmentId, subscriber.id, listFilter(filter))));
+  }
+
+  /** One message, whatever its state; another subscriber's or environment's message is a 404. */
+  async apply(
+    environmentId: string,
+    subscriberId: string,
+    messageId: string,
+    transition: MessageTransition,
+  ): Promise<{ subscriber: SubscriberRow; row: MessageRow }> {
+    const subscriber = await this.subscriber(environmentId, subscriberId);
+    const current = await this.messages.findOne(environmentId, subscriber.id, messageId);
+    if (!current) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
+    const now = this.clock.now();
+    const [row] = await this.messages.update(
+      environmentId,
+      subscriber.id,
+      { ids: [messageId] },
+      transitionChanges(transition, now, current),
+      now,
+    );
+    if (!row) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
+    return { subscriber, row };
+  }
+
+  /** Every message matching the filter (the action transitions need one message and are not offered here). */
+  async applyAll(
+    environmentId: string,
+    subscriberId: string,
+    filter: InboxFilter,
+    transition: Exclude<MessageTransition, { type: 'completeAction' | 'revertAction' }>,
+  ): Promise<number> {
+    const subscriber = await this.subscriber(environmentId, subscriberId);
+    const now = this.clock.now();
+    const rows = await this.messages.update(
+      environmentId,
+      subscriber.id,
+      filter,
+      transitionChanges(transition, now),
+      now,
+    );
+    return rows.length;
+  }
+
+  async delete(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {
+    const subscriber = await this.subscriber(environmentId, subscriberId);
+    return this.messages.delete(environmentId, subscriber.id, filter, this.clock.now());
+  }
+
+  /** The scheduled end of a snooze; a snooze changed since it was scheduled is left alone. */
+  async wake(environmentId: string, messageId: string, until: Date): Promise<MessageRow | undefined> {
+    return this.messages.wake(environmentId, messageId, until, this.clock.now());
+  }
+}

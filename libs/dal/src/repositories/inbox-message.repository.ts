@@ -1,0 +1,173 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  and,
+  arrayOverlaps,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import type { Database } from '../database/database.js';
+import { DATABASE } from '../database/database.tokens.js';
+import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
+
+/** Which of a subscriber's in-app messages an inbox operation reads or changes; a field left out matches any value. */
+export interface InboxFilter {
+  read?: boolean;
+  seen?: boolean;
+  archived?: boolean;
+  snoozed?: boolean;
+  /** Messages carrying any of these tags. */
+  tags?: string[];
+  severity?: string[];
+  /** Messages whose data contains this object. */
+  data?: Record<string, unknown>;
+  createdGte?: Date;
+  createdLte?: Date;
+  ids?: string[];
+}
+
+/** The changes a state transition writes; `deliveredAt` appends one entry. */
+export type InboxChanges = Partial<
+  Pick<
+    NewMessageRow,
+    'read' | 'seen' | 'archived' | 'archivedAt' | 'lastReadDate' | 'lastSeenDate' | 'snoozedUntil' | 'cta'
+  >
+> & { deliveredAt?: string };
+
+/** A subscriber's in-app messages as Novu's v2 inbox routes read and change them. */
+@Injectable()
+export class InboxMessageRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async findOne(environmentId: string, subscriberId: string, id: string): Promise<MessageRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(messages)
+      .where(and(this.inApp(environmentId, subscriberId), eq(messages.id, id)));
+    return row;
+  }
+
+  /** Newest first; `after` is the id of the last message of the previous page. One extra row tells hasMore. */
+  async list(
+    environmentId: string,
+    subscriberId: string,
+    filter: InboxFilter,
+    page: { limit: number; after?: string; offset?: number },
+  ): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+    const conditions = [this.where(environmentId, subscriberId, filter)];
+    if (page.after) {
+      const anchor = await this.findOne(environmentId, subscriberId, page.after);
+      if (!anchor) return { rows: [], hasMore: false };
+      conditions.push(
+        or(
+          lt(messages.createdAt, anchor.createdAt),
+          and(eq(messages.createdAt, anchor.createdAt), lt(messages.id, anchor.id)),
+        ),
+      );
+    }
+    const rows = await this.db
+      .select()
+      .from(messages)
+      .where(and(...conditions))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(page.limit + 1)
+      .offset(page.after ? 0 : (page.offset ?? 0));
+    return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+  }
+
+  async count(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {
+    const [{ total }] = await this.db
+      .select({ total: count() })
+      .from(messages)
+      .where(this.where(environmentId, subscriberId, filter));
+    return total;
+  }
+
+  /** One UPDATE for every message matching the filter (snoozed and archived ones only when it says so). */
+  async update(
+    environmentId: string,
+    subscriberId: string,
+    filter: InboxFilter,
+    changes: InboxChanges,
+    now: Date,
+  ): Promise<MessageRow[]> {
+    const { deliveredAt, ...set } = changes;
+    return this.db
+      .update(messages)
+      .set({
+        ...set,
+        ...(deliveredAt ? { deliveredAt: sql`array_append(${messages.deliveredAt}, ${deliveredAt}::text)` } : {}),
+        updatedAt: now,
+      })
+      .where(this.where(environmentId, subscriberId, filter))
+      .returning();
+  }
+
+  /** Soft delete: the messages leave every list, feed and count. */
+  async delete(environmentId: string, subscriberId: string, filter: InboxFilter, now: Date): Promise<number> {
+    const rows = await this.db
+      .update(messages)
+      .set({ deleted: true, updatedAt: now })
+      .where(this.where(environmentId, subscriberId, filter))
+      .returning({ id: messages.id });
+    return rows.length;
+  }
+
+  /**
+   * Ends a snooze that is still the one scheduled (`until`): a message unsnoozed or snoozed again
+   * since then is left alone. Its return counts as a new delivery.
+   */
+  async wake(environmentId: string, id: string, until: Date, now: Date): Promise<MessageRow | undefined> {
+    const [row] = await this.db
+      .update(messages)
+      .set({
+        snoozedUntil: null,
+        deliveredAt: sql`array_append(${messages.deliveredAt}, ${now.toISOString()}::text)`,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(messages.environmentId, environmentId),
+          eq(messages.id, id),
+          eq(messages.deleted, false),
+          eq(messages.snoozedUntil, until),
+        ),
+      )
+      .returning();
+    return row;
+  }
+
+  private inApp(environmentId: string, subscriberId: string): SQL | undefined {
+    return and(
+      eq(messages.environmentId, environmentId),
+      eq(messages.subscriberId, subscriberId),
+      eq(messages.channel, 'in_app'),
+      eq(messages.deleted, false),
+    );
+  }
+
+  private where(environmentId: string, subscriberId: string, filter: InboxFilter): SQL | undefined {
+    const conditions: (SQL | undefined)[] = [this.inApp(environmentId, subscriberId)];
+    if (filter.ids) conditions.push(filter.ids.length ? inArray(messages.id, filter.ids) : sql`false`);
+    if (filter.read !== undefined) conditions.push(eq(messages.read, filter.read));
+    if (filter.seen !== undefined) conditions.push(eq(messages.seen, filter.seen));
+    if (filter.archived !== undefined) conditions.push(eq(messages.archived, filter.archived));
+    if (filter.snoozed !== undefined)
+      conditions.push(filter.snoozed ? isNotNull(messages.snoozedUntil) : isNull(messages.snoozedUntil));
+    if (filter.tags?.length) conditions.push(arrayOverlaps(messages.tags, filter.tags));
+    if (filter.severity?.length) conditions.push(inArray(messages.severity, filter.severity));
+    if (filter.data) conditions.push(sql`${messages.data} @> ${JSON.stringify(filter.data)}::jsonb`);
+    if (filter.createdGte) conditions.push(gte(messages.createdAt, filter.createdGte));
+    if (filter.createdLte) conditions.push(lte(messages.createdAt, filter.createdLte));
+    return and(...conditions);
+  }
+}
