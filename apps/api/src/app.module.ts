@@ -15,8 +15,8 @@ import { WorkflowsModule } from './workflows/workflows.module.js';
 import type { Runtime } from './runtime.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
 import { TopicsModule } from './topics/topics.module.js';
-import { TopicSubscriptionModule } from './topics/topic-subscription.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { SubscriberNotificationsModule } from './subscriber-notifications/subscriber-notifications.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { PreferencesModule } from './preferences/preferences.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
@@ -36,8 +36,8 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   SubscribersModule,
   PreferencesModule,
   TopicsModule,
-  TopicSubscriptionModule,
   MessagesModule,
+  SubscriberNotificationsModule,
   RateLimitModule,
   IdempotencyModule,
 ];
