@@ -3,7 +3,9 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } fro
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { RequestId } from '../http/request-id.js';
+import { BroadcastEventDto } from './dto/broadcast-event.dto.js';
 import { BulkTriggerEventDto, TriggerEventDto, TriggerResponseDto } from './dto/trigger-event.dto.js';
+import { BroadcastEventUseCase } from './use-cases/broadcast-event.use-case.js';
 import { BulkTriggerEventUseCase } from './use-cases/bulk-trigger-event.use-case.js';
 import { CancelTriggerUseCase } from './use-cases/cancel-trigger.use-case.js';
 import { TriggerEventUseCase } from './use-cases/trigger-event.use-case.js';
@@ -16,6 +18,7 @@ export class EventsController {
     private readonly triggerEvent: TriggerEventUseCase,
     private readonly bulkTrigger: BulkTriggerEventUseCase,
     private readonly cancelTrigger: CancelTriggerUseCase,
+    private readonly broadcastEvent: BroadcastEventUseCase,
   ) {}
 
   @Post()
@@ -30,6 +33,21 @@ export class EventsController {
     @RequestId() requestId: string,
   ): Promise<TriggerResponseDto> {
     return this.triggerEvent.execute(auth, body, requestId);
+  }
+
+  @Post('broadcast')
+  @ApiOperation({
+    summary: 'Broadcast event to all subscribers',
+    description:
+      'Runs the workflow named by `name` for every subscriber of the environment, fanned out in chunks like a topic.',
+  })
+  @ApiCreatedResponse({ type: TriggerResponseDto })
+  async broadcast(
+    @Auth() auth: AuthContext,
+    @Body() body: BroadcastEventDto,
+    @RequestId() requestId: string,
+  ): Promise<TriggerResponseDto> {
+    return this.broadcastEvent.execute(auth, body, requestId);
   }
 
   @Post('bulk')

@@ -94,3 +94,13 @@ export function tenantIdentifierOf(tenant: unknown): string | undefined {
   if (isPlainObject(tenant) && typeof tenant.identifier === 'string') return tenant.identifier;
   return undefined;
 }
+
+/**
+ * Marks a stored broadcast request (POST /v1/events/trigger/broadcast): it names no recipients, the
+ * fan-out reads every live subscriber of the environment when it runs.
+ */
+export const BROADCAST_MARK = { broadcast: true } as const;
+
+export function isBroadcast(request: Record<string, unknown>): boolean {
+  return request.broadcast === BROADCAST_MARK.broadcast;
+}

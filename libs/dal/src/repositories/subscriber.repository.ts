@@ -175,6 +175,29 @@ export class SubscriberRepository {
     return tableRows<SubscriberRow>(subscribers, result.rows);
   }
 
+  /**
+   * A broadcast's fan-out pages: the environment's live subscribers, keyset over the
+   * (environment_id, subscriber_id) unique index, so page N costs what page 1 costs.
+   */
+  async listFanOutPage(
+    environmentId: string,
+    afterSubscriberId: string | undefined,
+    limit: number,
+  ): Promise<{ id: string; subscriberId: string }[]> {
+    return this.db
+      .select({ id: subscribers.id, subscriberId: subscribers.subscriberId })
+      .from(subscribers)
+      .where(
+        and(
+          eq(subscribers.environmentId, environmentId),
+          afterSubscriberId === undefined ? undefined : gt(subscribers.subscriberId, afterSubscriberId),
+          eq(subscribers.deleted, false),
+        ),
+      )
+      .orderBy(asc(subscribers.subscriberId))
+      .limit(limit);
+  }
+
   /** Live subscribers by internal id (raw: the step runner reads a whole batch at once). */
   async findByIds(environmentId: string, ids: string[]): Promise<SubscriberRow[]> {
     if (ids.length === 0) return [];

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Batcher, LOGGER } from '#common';
 import {
+  isBroadcast,
   parseActor,
   parseRecipients,
   SubscriberChannelsResolver,
@@ -94,9 +95,11 @@ export class FanOutService {
     const rows = await this.upsertSubscribers(event, actor ? [...parsed.subscribers, actor] : parsed.subscribers);
     await this.updateTenant(environmentId, request.tenant);
 
-    // A subscriber named twice receives once. One topic alone needs no check (its members are unique),
-    // and a 100,000-member set held for the whole fan-out is memory the worker can spare.
-    const seen = parsed.subscribers.length === 0 && parsed.topics.length === 1 ? undefined : new Set<string>();
+    const broadcast = isBroadcast(request);
+    // A subscriber named twice receives once. One topic (or a broadcast) alone needs no check (its
+    // members are unique), and a 100,000-member set held for the whole fan-out is memory the worker can spare.
+    const sources = parsed.topics.length + (broadcast ? 1 : 0);
+    const seen = parsed.subscribers.length === 0 && sources === 1 ? undefined : new Set<string>();
     let recipients = 0;
     const pipeline = new ChunkPipeline<Recipient[]>(
       (recipients) => this.chunks.write({ event, workflow, recipients }),
@@ -159,6 +162,7 @@ export class FanOutService {
         if (!more) break;
       }
     }
+    if (broadcast) await this.pushEnvironment(environmentId, pipeline, push);
     await pipeline.drain();
     const live = !pipeline.stopped && (await this.chunks.writeLast({ event, workflow, recipients: buffer }));
     if (this.logger.isLevelEnabled('info')) {
@@ -166,6 +170,33 @@ export class FanOutService {
         { transactionId: event.transactionId, eventId, recipients, canceled: !live },
         'event fanned out',
       );
+    }
+  }
+
+  /** A broadcast's recipients: every live subscriber of the environment, a page read ahead while one is written. */
+  private async pushEnvironment(
+    environmentId: string,
+    pipeline: ChunkPipeline<Recipient[]>,
+    push: (recipient: Recipient) => Promise<void>,
+  ): Promise<void> {
+    const readPage = (after?: string) => {
+      const page = this.subscribers.listFanOutPage(environmentId, after, FAN_OUT_CHUNK);
+      page.catch(() => undefined); // awaited below, unless the fan-out stops first
+      return page;
+    };
+    for (let next = readPage(); !pipeline.stopped;) {
+      const page = await next;
+      const more = page.length === FAN_OUT_CHUNK;
+      if (more) next = readPage(page[page.length - 1].subscriberId);
+      for (const row of page) {
+        if (pipeline.stopped) return;
+        await push({
+          subscriberId: row.id,
+          externalSubscriberId: row.subscriberId,
+          to: { subscriberId: row.subscriberId },
+        });
+      }
+      if (!more) return;
     }
   }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Batcher, DomainError, LOGGER, newId } from '#common';
-import { parseRecipients, tenantIdentifierOf, WorkflowCache } from '#application';
+import { BROADCAST_MARK, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#application';
 import {
   TenantRepository,
   TriggerEventRepository,
@@ -61,7 +61,12 @@ export class TriggerEventUseCase {
    * `overrides.email` address is not one address, and `workflow_not_found` when the workflow is
    * missing; every other outcome is a status.
    */
-  async prepare(auth: AuthContext, body: TriggerEventDto, workflow: WorkflowRow | undefined): Promise<PreparedTrigger> {
+  async prepare(
+    auth: AuthContext,
+    body: TriggerEventDto,
+    workflow: WorkflowRow | undefined,
+    broadcast = false,
+  ): Promise<PreparedTrigger> {
     const fieldErrors = { ...writtenSubscriberErrors(body.to, body.actor), ...overrideAddressErrors(body.overrides) };
     const [firstError] = Object.entries(fieldErrors);
     if (firstError) {
@@ -88,8 +93,9 @@ export class TriggerEventUseCase {
     if (!workflow.active) return answer('trigger_not_active');
     if (workflow.steps.length === 0) return answer('no_workflow_steps_defined');
     if (!workflow.steps.some((step) => step.active)) return answer('no_workflow_active_steps_defined');
+    // A broadcast names no recipients: the fan-out reads the environment's subscribers.
     const recipients = parseRecipients(body.to);
-    if (recipients.subscribers.length === 0 && recipients.topics.length === 0) {
+    if (!broadcast && recipients.subscribers.length === 0 && recipients.topics.length === 0) {
       return answer('invalid_recipients', recipients.errors.length > 0 ? recipients.errors : ['to has no recipients']);
     }
 
@@ -101,6 +107,7 @@ export class TriggerEventUseCase {
       actor: body.actor,
       tenant: body.tenant,
       context: body.context,
+      ...(broadcast ? BROADCAST_MARK : {}),
     };
     return {
       ...answer('processed'),
