@@ -15,6 +15,7 @@ import { WorkflowsModule } from './workflows/workflows.module.js';
 import type { Runtime } from './runtime.js';
 import { SubscribersModule } from './subscribers/subscribers.module.js';
 import { TopicsModule } from './topics/topics.module.js';
+import { TopicSubscriptionModule } from './topics/topic-subscription.module.js';
 import { MessagesModule } from './messages/messages.module.js';
 import { SubscriberNotificationsModule } from './subscriber-notifications/subscriber-notifications.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
@@ -36,6 +37,7 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   SubscribersModule,
   PreferencesModule,
   TopicsModule,
+  TopicSubscriptionModule,
   MessagesModule,
   SubscriberNotificationsModule,
   RateLimitModule,

@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { AcknowledgedDto } from '../http/deleted-response.js';
 import { CursorQueryDto } from '../http/pagination.dto.js';
+import { CreateSubscriptionsBodyDto, subscriberIdsOf, UpdateTopicDto } from './dto/topic-subscription.dto.js';
 import {
   CreateTopicDto,
   CreateTopicQueryDto,
@@ -55,6 +56,20 @@ export class TopicsController {
     return TopicResponseDto.from(await this.topics.get(auth, key));
   }
 
+  @Patch(':key')
+  @ApiOperation({
+    summary: 'Update a topic',
+    description: 'Renames the topic; an omitted name keeps it. `data` is accepted but not stored.',
+  })
+  @ApiOkResponse({ type: TopicResponseDto })
+  async update(
+    @Auth() auth: AuthContext,
+    @Param('key') key: string,
+    @Body() body: UpdateTopicDto,
+  ): Promise<TopicResponseDto> {
+    return TopicResponseDto.from(await this.topics.update(auth, key, body));
+  }
+
   @Delete(':key')
   @ApiOperation({ summary: 'Delete a topic and its subscriptions' })
   @ApiOkResponse({ type: AcknowledgedDto })
@@ -66,15 +81,17 @@ export class TopicsController {
   @Post(':key/subscriptions')
   @ApiOperation({
     summary: 'Subscribe subscribers to a topic',
-    description: 'Creates the topic if missing; unknown subscribers are listed in `errors`.',
+    description:
+      'Creates the topic if missing; unknown subscribers are listed in `errors`. An item may be a subscriberId ' +
+      'or `{ identifier, subscriberId }`; the subscription keeps the default identifier `tk_{key}:si_{subscriberId}`.',
   })
   @ApiCreatedResponse({ type: SubscriptionsResultDto })
   async subscribe(
     @Auth() auth: AuthContext,
     @Param('key') key: string,
-    @Body() body: SubscriptionsBodyDto,
+    @Body() body: CreateSubscriptionsBodyDto,
   ): Promise<SubscriptionsResultDto> {
-    return this.subscriptions.subscribe(auth, key, body.subscriptions);
+    return this.subscriptions.subscribe(auth, key, subscriberIdsOf(body.subscriptions));
   }
 
   @Delete(':key/subscriptions')

@@ -3,6 +3,7 @@ import { DomainError } from '#common';
 import { TopicRepository, type TopicRow } from '#dal';
 import type { AuthContext } from '../auth/auth-context.js';
 import { toCursorPage, type CursorPage } from '../http/cursor-page.js';
+import type { UpdateTopicDto } from './dto/topic-subscription.dto.js';
 import { TopicResponseDto, type CreateTopicDto, type ListTopicsQueryDto } from './dto/topic.dto.js';
 
 @Injectable()
@@ -17,6 +18,16 @@ export class TopicsService {
 
   async get(auth: AuthContext, key: string): Promise<TopicRow> {
     const row = await this.topics.findByKey(auth.environmentId, key);
+    if (!row) throw topicNotFound(key);
+    return row;
+  }
+
+  /** Renames the topic; `data` has nowhere to be stored and is left aside. */
+  async update(auth: AuthContext, key: string, body: UpdateTopicDto): Promise<TopicRow> {
+    const row =
+      body.name === undefined
+        ? await this.topics.findByKey(auth.environmentId, key)
+        : await this.topics.rename(auth.environmentId, key, body.name);
     if (!row) throw topicNotFound(key);
     return row;
   }

@@ -100,6 +100,16 @@ export class TopicRepository {
     return { row: topic, created: inserted };
   }
 
+  /** Renames an existing topic; none when the environment has no topic of that key. */
+  async rename(environmentId: string, key: string, name: string): Promise<TopicRow | undefined> {
+    const [row] = await this.db
+      .update(topics)
+      .set({ name, updatedAt: sql`now()` })
+      .where(and(eq(topics.environmentId, environmentId), eq(topics.key, key)))
+      .returning();
+    return row;
+  }
+
   async delete(environmentId: string, key: string): Promise<boolean> {
     const rows = await this.db
       .delete(topics)

@@ -1,0 +1,65 @@
+import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, type AuthContext } from '../auth/auth-context.js';
+import { ApiErrorResponses } from '../http/api-error-responses.js';
+import {
+  SubscriptionDetailsDto,
+  TopicSubscriberDto,
+  UpdateTopicSubscriptionDto,
+} from './dto/topic-subscription.dto.js';
+import { SubscriptionDto } from './dto/topic.dto.js';
+import { TopicSubscriptionUseCase } from './use-cases/topic-subscription.use-case.js';
+
+/** One subscription of a topic: Novu's v2 routes by identifier and its v1 member check. */
+@ApiTags('Topics')
+@ApiErrorResponses()
+@Controller()
+export class TopicSubscriptionController {
+  constructor(private readonly subscription: TopicSubscriptionUseCase) {}
+
+  @Get('v2/topics/:key/subscriptions/:identifier')
+  @ApiOperation({
+    summary: 'Get a topic subscription',
+    description: 'By its identifier, `tk_{key}:si_{subscriberId}`.',
+  })
+  @ApiOkResponse({ type: SubscriptionDetailsDto })
+  async get(
+    @Auth() auth: AuthContext,
+    @Param('key') key: string,
+    @Param('identifier') identifier: string,
+  ): Promise<SubscriptionDetailsDto> {
+    return this.subscription.get(auth, key, identifier);
+  }
+
+  @Patch('v2/topics/:key/subscriptions/:identifier')
+  @ApiOperation({
+    summary: 'Update a topic subscription',
+    description:
+      'Answers the subscription. Its `name` and `preferences` are validated and accepted but not stored: ' +
+      "delivery to a topic member follows the subscriber's own preferences.",
+  })
+  @ApiOkResponse({ type: SubscriptionDto })
+  async update(
+    @Auth() auth: AuthContext,
+    @Param('key') key: string,
+    @Param('identifier') identifier: string,
+    // Validated for the 422 even though nothing of it is stored.
+    @Body() _body: UpdateTopicSubscriptionDto,
+  ): Promise<SubscriptionDto> {
+    return this.subscription.update(auth, key, identifier);
+  }
+
+  @Get('v1/topics/:key/subscribers/:externalSubscriberId')
+  @ApiOperation({
+    summary: 'Check topic membership',
+    description: 'The membership of the subscriber in the topic; 404 when the subscriber is not a member.',
+  })
+  @ApiOkResponse({ type: TopicSubscriberDto })
+  async member(
+    @Auth() auth: AuthContext,
+    @Param('key') key: string,
+    @Param('externalSubscriberId') subscriberId: string,
+  ): Promise<TopicSubscriberDto> {
+    return this.subscription.member(auth, key, subscriberId);
+  }
+}
