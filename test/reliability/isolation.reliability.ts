@@ -24,6 +24,12 @@ function validBody(route: Route, other: SeededResources): Record<string, unknown
     },
     'patch /v1/subscribers/{subscriberId}/online-status': { isOnline: true },
     'post /v1/subscribers/{subscriberId}/messages/mark-as': { messageId: other.messageId, markAs: 'read' },
+    'post /v1/subscribers/{subscriberId}/messages/mark-all': { markAs: 'read' },
+    'post /v1/subscribers/{subscriberId}/messages/{messageId}/actions/{type}': { status: 'done' },
+    'post /v2/subscribers/{subscriberId}/notifications/seen': { notificationIds: [other.messageId] },
+    'patch /v2/subscribers/{subscriberId}/notifications/{notificationId}/snooze': {
+      snoozeUntil: new Date(Date.now() + 3_600_000).toISOString(),
+    },
     'patch /v2/subscribers/{subscriberId}/preferences': { channels: { email: false } },
     'post /v2/topics/{key}/subscriptions': { subscriptions: [other.subscriberId] },
     'delete /v2/topics/{key}/subscriptions': { subscriptions: [other.subscriberId] },

@@ -345,6 +345,75 @@ describe('@novu/api: subscriber notifications (v2 inbox)', () => {
     expect(after.result.data[0].deliveredAt).toHaveLength(2);
   });
 
+  it('subscribers.messages.markAll marks every in-app message of the subscriber and answers how many', async () => {
+    await sdk.novu.subscribers.create({ subscriberId: 'inbox-mark-all' });
+    await deliver('inbox-mark-all');
+    await deliver('inbox-mark-all');
+    const seen = await sdk.novu.subscribers.messages.markAll({ markAs: 'seen' }, 'inbox-mark-all');
+    expect(seen.result).toBe(2);
+    expect(
+      (await sdk.novu.subscribers.notifications.unseenCount({ subscriberId: 'inbox-mark-all' })).result.count,
+    ).toBe(0);
+    expect((await sdk.novu.subscribers.messages.markAll({ markAs: 'read' }, 'inbox-mark-all')).result).toBe(2);
+    expect(await counts('inbox-mark-all', [{ read: true }])).toEqual([2]);
+    // No message of this service belongs to a feed.
+    const feed = await sdk.novu.subscribers.messages.markAll(
+      { markAs: 'unread', feedIdentifier: ['news'] },
+      'inbox-mark-all',
+    );
+    expect(feed.result).toBe(0);
+    await expectErrorDto(sdk.novu.subscribers.messages.markAll({ markAs: 'read' }, 'inbox-nobody'), 404);
+  });
+
+  it('subscribers.messages.updateAsSeen sets the action status and result the inbox then shows', async () => {
+    await sdk.novu.subscribers.create({ subscriberId: 'inbox-v1-action' });
+    const id = await deliver('inbox-v1-action', withActions);
+    const { result } = await sdk.novu.subscribers.messages.updateAsSeen({
+      subscriberId: 'inbox-v1-action',
+      messageId: id,
+      type: 'primary',
+      // The SDK types payload as an empty object and strips whatever it holds.
+      markMessageActionAsSeenDto: { status: 'done', payload: {} },
+    });
+    expect(result).toMatchObject({
+      id,
+      cta: { action: { status: 'done', result: { type: 'primary', payload: {} } } },
+    });
+    const listed = await sdk.novu.subscribers.notifications.list({ subscriberId: 'inbox-v1-action' });
+    expect(listed.result.data[0].primaryAction?.isCompleted).toBe(true);
+    // A client that sends a payload (the SDK cannot) finds it stored as the action result's.
+    const raw = await sdk.t
+      .api('post', `/v1/subscribers/inbox-v1-action/messages/${id}/actions/primary`)
+      .send({ status: 'done', payload: { answer: 'yes' } })
+      .expect(201);
+    expect(raw.body).toMatchObject({ cta: { action: { result: { type: 'primary', payload: { answer: 'yes' } } } } });
+    await sdk.novu.subscribers.messages.updateAsSeen({
+      subscriberId: 'inbox-v1-action',
+      messageId: id,
+      type: 'primary',
+      markMessageActionAsSeenDto: { status: 'pending' },
+    });
+    const again = await sdk.novu.subscribers.notifications.list({ subscriberId: 'inbox-v1-action' });
+    expect(again.result.data[0].primaryAction?.isCompleted).toBe(false);
+    await expectValidationError(
+      sdk.novu.subscribers.messages.updateAsSeen({
+        subscriberId: 'inbox-v1-action',
+        messageId: id,
+        type: 'tertiary',
+        markMessageActionAsSeenDto: { status: 'done' },
+      }),
+    );
+    await expectErrorDto(
+      sdk.novu.subscribers.messages.updateAsSeen({
+        subscriberId: 'inbox-v1-action',
+        messageId: '01900000-0000-7000-8000-000000000000',
+        type: 'primary',
+        markMessageActionAsSeenDto: { status: 'done' },
+      }),
+      404,
+    );
+  });
+
   it("another environment's key sees neither the subscriber's notifications nor changes them", async () => {
     await sdk.novu.subscribers.create({ subscriberId: 'inbox-isolated' });
     const id = await deliver('inbox-isolated');

@@ -92,6 +92,10 @@ export function seededParam(name: string, seeded: SeededResources): string {
     identifier: seeded.tenantIdentifier,
     integrationId: seeded.integrationId,
     messageId: seeded.messageId,
+    // The v2 inbox routes name a message `notificationId`, and a button by its type.
+    notificationId: seeded.messageId,
+    actionType: 'primary',
+    type: 'primary',
     transactionId: seeded.transactionId,
   };
   const value = values[name];

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MessageStateService } from '#application';
 import { DalModule, InboxMessageRepository, SubscriberRepository } from '#dal';
+import { SubscriberMessagesV1Controller } from './subscriber-messages-v1.controller.js';
 import { SubscriberNotificationsController } from './subscriber-notifications.controller.js';
 
-/** Novu's v2 inbox routes over a subscriber's in-app messages and their state machine. */
+/** Novu's v2 inbox routes and v1 message actions over a subscriber's in-app messages and their state machine. */
 @Module({
   imports: [DalModule.forRepositories([SubscriberRepository, InboxMessageRepository])],
-  controllers: [SubscriberNotificationsController],
+  controllers: [SubscriberNotificationsController, SubscriberMessagesV1Controller],
   providers: [MessageStateService],
 })
 export class SubscriberNotificationsModule {}

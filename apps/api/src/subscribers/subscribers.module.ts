@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
-import { SubscriberChannelsResolver } from '#application';
-import { DalModule, IntegrationRepository, MessageRepository, SubscriberRepository } from '#dal';
+import { MessageStateService, SubscriberChannelsResolver } from '#application';
+import {
+  DalModule,
+  InboxMessageRepository,
+  IntegrationRepository,
+  MessageRepository,
+  SubscriberRepository,
+} from '#dal';
 import { SubscriberCredentialsController } from './subscriber-credentials.controller.js';
 import { SubscribersV1Controller } from './subscribers-v1.controller.js';
 import { SubscribersV2Controller } from './subscribers-v2.controller.js';
@@ -14,7 +20,10 @@ import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-
 
 @Module({
   // IntegrationRepository: SubscriberChannelsResolver checks channel credentials against the integrations.
-  imports: [DalModule.forRepositories([SubscriberRepository, MessageRepository, IntegrationRepository])],
+  // InboxMessageRepository: MarkMessagesUseCase moves messages through MessageStateService.
+  imports: [
+    DalModule.forRepositories([SubscriberRepository, MessageRepository, IntegrationRepository, InboxMessageRepository]),
+  ],
   controllers: [SubscribersV2Controller, SubscribersV1Controller, SubscriberCredentialsController],
   providers: [
     SubscriberChannelsResolver,
@@ -23,6 +32,7 @@ import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-
     UpdateCredentialsUseCase,
     ReplaceCredentialsUseCase,
     UpdateOnlineStatusUseCase,
+    MessageStateService,
     MarkMessagesUseCase,
     SubscriberFeedUseCase,
   ],

@@ -5,6 +5,7 @@ import {
   SubscriberRepository,
   type InboxFilter,
   type MessageRow,
+  type MessageView,
   type SubscriberRow,
 } from '#dal';
 import { transitionChanges, type MessageTransition } from './message-state.js';
@@ -29,7 +30,7 @@ export class MessageStateService {
 
   async subscriber(environmentId: string, subscriberId: string): Promise<SubscriberRow> {
     const row = await this.subscribers.findBySubscriberId(environmentId, subscriberId);
-    if (!row) throw new DomainError('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} was not found`);
+    if (!row) throw new DomainError('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} not found`);
     return row;
   }
 
@@ -76,18 +77,16 @@ export class MessageStateService {
     environmentId: string,
     subscriberId: string,
     filter: InboxFilter,
-    transition: Exclude<MessageTransition, { type: 'completeAction' | 'revertAction' }>,
-  ): Promise<number> {
+    transition: Exclude<MessageTransition, { type: 'completeAction' | 'revertAction' | 'setAction' }>,
+  ): Promise<MessageRow[]> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
     const now = this.clock.now();
-    const rows = await this.messages.update(
-      environmentId,
-      subscriber.id,
-      filter,
-      transitionChanges(transition, now),
-      now,
-    );
-    return rows.length;
+    return this.messages.update(environmentId, subscriber.id, filter, transitionChanges(transition, now), now);
+  }
+
+  /** The rows with their trigger's payload and overrides, as the v1 message routes answer them. */
+  async views(environmentId: string, rows: MessageRow[]): Promise<MessageView[]> {
+    return this.messages.withTriggerFields(environmentId, rows);
   }
 
   async delete(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {

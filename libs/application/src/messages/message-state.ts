@@ -3,13 +3,17 @@ import type { InboxChanges, MarkAs, MessageRow } from '#dal';
 
 export const ACTION_TYPES = ['primary', 'secondary'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
+export const ACTION_STATUSES = ['pending', 'done'] as const;
+export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
 /** Everything that changes an in-app message's state, from the v1 mark-as routes and the v2 inbox routes. */
 export type MessageTransition =
   | { type: MarkAs }
   | { type: 'archive' | 'unarchive' | 'unsnooze' }
   | { type: 'snooze'; until: Date }
-  | { type: 'completeAction' | 'revertAction'; action: ActionType };
+  | { type: 'completeAction' | 'revertAction'; action: ActionType }
+  /** Novu's v1 message action route: the status and payload as sent, for any button type. */
+  | { type: 'setAction'; action: ActionType; status: ActionStatus; payload?: Record<string, unknown> };
 
 /** Novu's snooze limit: further than this is refused rather than stored. */
 export const MAX_SNOOZE_MS = 90 * 24 * 60 * 60 * 1000;
@@ -57,6 +61,11 @@ export function transitionChanges(transition: MessageTransition, now: Date, row?
     // Ending a snooze early brings the message back as delivered now, like the scheduled wake-up.
     case 'unsnooze':
       return row?.snoozedUntil ? { snoozedUntil: null, deliveredAt: now.toISOString() } : {};
+    case 'setAction': {
+      const action = row ? ctaAction(row) : {};
+      const result = { type: transition.action, payload: transition.payload ?? {} };
+      return { cta: { ...row?.cta, action: { ...action, status: transition.status, result } } };
+    }
     case 'completeAction':
     case 'revertAction': {
       const action = row ? ctaAction(row) : {};

@@ -18,6 +18,8 @@ import {
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
+import type { MessageView } from './message.repository.js';
+import { findNotificationTriggers } from './notification-triggers.js';
 
 /** Which of a subscriber's in-app messages an inbox operation reads or changes; a field left out matches any value. */
 export interface InboxFilter {
@@ -33,6 +35,8 @@ export interface InboxFilter {
   createdGte?: Date;
   createdLte?: Date;
   ids?: string[];
+  /** Messages of these feeds (Novu's v1 feedIdentifier). */
+  feedIds?: string[];
 }
 
 /** The changes a state transition writes; `deliveredAt` appends one entry. */
@@ -146,6 +150,17 @@ export class InboxMessageRepository {
     return row;
   }
 
+  /** The rows as the v1 message routes show them: with their trigger's payload and overrides, read in one statement. */
+  async withTriggerFields(environmentId: string, rows: MessageRow[]): Promise<MessageView[]> {
+    const triggers = await findNotificationTriggers(this.db, environmentId, [
+      ...new Set(rows.map((row) => row.notificationId)),
+    ]);
+    return rows.map((row) => {
+      const trigger = triggers.get(row.notificationId);
+      return Object.assign(row, { payload: trigger?.payload ?? {}, overrides: trigger?.overrides ?? {} });
+    });
+  }
+
   private inApp(environmentId: string, subscriberId: string): SQL | undefined {
     return and(
       eq(messages.environmentId, environmentId),
@@ -158,6 +173,7 @@ export class InboxMessageRepository {
   private where(environmentId: string, subscriberId: string, filter: InboxFilter): SQL | undefined {
     const conditions: (SQL | undefined)[] = [this.inApp(environmentId, subscriberId)];
     if (filter.ids) conditions.push(filter.ids.length ? inArray(messages.id, filter.ids) : sql`false`);
+    if (filter.feedIds) conditions.push(inArray(messages.feedId, filter.feedIds));
     if (filter.read !== undefined) conditions.push(eq(messages.read, filter.read));
     if (filter.seen !== undefined) conditions.push(eq(messages.seen, filter.seen));
     if (filter.archived !== undefined) conditions.push(eq(messages.archived, filter.archived));

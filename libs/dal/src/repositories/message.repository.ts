@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
@@ -30,20 +30,6 @@ export type MessageView = MessageRow & TriggerFields;
 export interface FeedFilter {
   read?: boolean;
   seen?: boolean;
-}
-
-/** BEHAVIOR §3: read implies seen; the dates move only with the flag they describe. */
-function markAsChanges(markAs: MarkAs, now: Date): Partial<NewMessageRow> {
-  switch (markAs) {
-    case 'read':
-      return { read: true, seen: true, lastReadDate: now, lastSeenDate: now };
-    case 'unread':
-      return { read: false, seen: true, lastSeenDate: now };
-    case 'seen':
-      return { seen: true, lastSeenDate: now };
-    case 'unseen':
-      return { read: false, seen: false };
-  }
 }
 
 @Injectable()
@@ -114,27 +100,6 @@ export class MessageRepository {
       .from(messages)
       .where(and(this.inApp(environmentId, subscriberId), eq(messages.seen, false)));
     return total;
-  }
-
-  /** One UPDATE ... RETURNING for the whole id list; ids of other subscribers or channels match nothing. */
-  async markAs(
-    environmentId: string,
-    subscriberId: string,
-    ids: string[],
-    markAs: MarkAs,
-    now: Date,
-  ): Promise<MessageView[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .update(messages)
-      .set({ ...markAsChanges(markAs, now), updatedAt: now })
-      .where(and(this.inApp(environmentId, subscriberId), inArray(messages.id, ids)))
-      .returning();
-    const order = new Map(ids.map((id, index) => [id, index]));
-    return this.withTriggerFields(
-      environmentId,
-      rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!),
-    );
   }
 
   async softDelete(environmentId: string, id: string): Promise<boolean> {

@@ -20,6 +20,9 @@ import { ToArray } from '../../http/query-arrays.js';
 
 export const SEVERITIES = ['high', 'medium', 'low', 'none'] as const;
 
+/** The latest instant a JavaScript Date holds: a larger bound would become an invalid date. */
+const MAX_DATE_MS = 8_640_000_000_000_000;
+
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 /** `?data=` and a body's `data`: a JSON object the message's data must contain; anything else stays a string and fails. */
@@ -127,6 +130,7 @@ export class ListNotificationsQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(MAX_DATE_MS)
   createdGte?: number;
 
   @ApiPropertyOptional({ description: 'Created at or before (Unix ms)' })
@@ -134,6 +138,7 @@ export class ListNotificationsQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(MAX_DATE_MS)
   createdLte?: number;
 
   @ApiPropertyOptional({ type: [String], description: 'Ignored: this service has no contexts' })

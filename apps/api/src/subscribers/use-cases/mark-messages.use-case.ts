@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '#common';
-import { MessageRepository, SubscriberRepository, type MarkAs, type MessageView } from '#dal';
+import { MessageStateService } from '#application';
+import type { MarkAs, MessageView } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
-import { notFound } from '../subscribers.service.js';
 
-/** Operation 3 (BEHAVIOR §3): only this subscriber's in-app messages; other ids drop out of the result. */
+/**
+ * Operation 3 (BEHAVIOR §3) through the messages' state machine: only this subscriber's in-app
+ * messages; other ids drop out of the result, which keeps the order of the ids given.
+ */
 @Injectable()
 export class MarkMessagesUseCase {
-  constructor(
-    private readonly subscribers: SubscriberRepository,
-    private readonly messages: MessageRepository,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly state: MessageStateService) {}
 
   async execute(
     auth: AuthContext,
@@ -19,9 +17,12 @@ export class MarkMessagesUseCase {
     messageId: string | string[],
     markAs: MarkAs,
   ): Promise<MessageView[]> {
-    const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
-    if (!subscriber) throw notFound(subscriberId);
     const ids = [...new Set(Array.isArray(messageId) ? messageId : [messageId])];
-    return this.messages.markAs(auth.environmentId, subscriber.id, ids, markAs, this.clock.now());
+    const rows = await this.state.applyAll(auth.environmentId, subscriberId, { ids }, { type: markAs });
+    const order = new Map(ids.map((id, index) => [id, index]));
+    return this.state.views(
+      auth.environmentId,
+      rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!),
+    );
   }
 }
