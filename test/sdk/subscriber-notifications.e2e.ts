@@ -56,6 +56,7 @@ describe('@novu/api: subscriber notifications (v2 inbox)', () => {
             template: {
               type: 'in_app',
               content: 'Accept the invite',
+              data: { kind: 'invite', team: '{{payload.n}}' },
               cta: {
                 data: { url: '/invites' },
                 action: {
@@ -250,7 +251,18 @@ describe('@novu/api: subscriber notifications (v2 inbox)', () => {
       primaryAction: { label: 'Accept', isCompleted: false },
       secondaryAction: { label: 'Decline', isCompleted: false },
       redirect: { url: '/invites' },
+      data: { kind: 'invite', team: expect.any(String) },
     });
+    const invites = await sdk.novu.subscribers.notifications.list({
+      subscriberId: 'inbox-action',
+      data: JSON.stringify({ kind: 'invite' }),
+    });
+    expect(invites.result.data.map((notification) => notification.id)).toEqual([id]);
+    const others = await sdk.novu.subscribers.notifications.list({
+      subscriberId: 'inbox-action',
+      data: JSON.stringify({ kind: 'other' }),
+    });
+    expect(others.result.data).toEqual([]);
     const done = await sdk.novu.subscribers.notifications.completeAction({
       subscriberId: 'inbox-action',
       notificationId: id,

@@ -76,6 +76,10 @@ function emailBody(content: unknown): { html: string; text: string } {
  * in_app, email, sms, chat and push steps: render the template, create the message rows, deliver.
  * A message row is unique per (job, delivery key), so a re-run job finds what it already sent.
  */
+function isDataObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 @Injectable()
 export class ChannelStep {
   constructor(
@@ -154,6 +158,8 @@ export class ChannelStep {
       subject: rendered.subject === undefined ? null : text(rendered.subject),
       content: text(rendered.content),
       cta: typeof rendered.cta === 'object' && rendered.cta !== null ? (rendered.cta as Record<string, unknown>) : {},
+      // The step's own data object (Novu's in-app `data`), rendered like the rest: the inbox shows and filters it.
+      data: isDataObject(rendered.data) ? rendered.data : null,
       status: 'sent',
       deliveredAt: [context.now.toISOString()],
       providerId: 'novu',
