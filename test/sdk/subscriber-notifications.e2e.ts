@@ -190,6 +190,12 @@ describe('@novu/api: subscriber notifications (v2 inbox)', () => {
     expect(await listIds('inbox-archive')).toEqual([kept]);
     expect(await listIds('inbox-archive', { archived: true })).toEqual([id]);
     expect(await counts('inbox-archive', [{}, { archived: true }])).toEqual([1, 1]);
+    // The v1 feed lists every message and tells the archived one.
+    const feed = await sdk.novu.subscribers.notifications.feed({ subscriberId: 'inbox-archive' });
+    expect(feed.result.data.map((message) => [message.id, message.archived])).toEqual([
+      [id, true],
+      [kept, false],
+    ]);
 
     const unarchived = await sdk.novu.subscribers.notifications.unarchive({
       subscriberId: 'inbox-archive',

@@ -29,7 +29,7 @@ import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-
 function toFeedItem(row: MessageView): FeedItemDto {
   // Left out rather than null: there are no message templates here.
   const { _messageTemplateId, ...message } = toMessageResponse(row);
-  return { ...message, ...(row.jobId ? { _jobId: row.jobId } : {}), archived: false };
+  return { ...message, ...(row.jobId ? { _jobId: row.jobId } : {}), archived: row.archived };
 }
 
 @ApiTags('Subscribers')

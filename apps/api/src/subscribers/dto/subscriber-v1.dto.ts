@@ -69,7 +69,7 @@ export class UnseenCountDto {
 /** An in-app message as the feed shows it (Novu's feed item: no message template id, the job's id, archived). */
 export class FeedItemDto extends OmitType(MessageResponseDto, ['_messageTemplateId'] as const) {
   @ApiPropertyOptional({ description: 'The step job that created the message' }) _jobId?: string;
-  @ApiProperty({ description: 'Always false: this service does not archive messages' }) archived: boolean;
+  @ApiProperty({ description: 'Archived through the v2 inbox routes' }) archived: boolean;
 }
 
 export class FeedPageDto {
