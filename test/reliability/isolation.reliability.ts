@@ -22,6 +22,11 @@ function validBody(route: Route, other: SeededResources): Record<string, unknown
       providerId: 'slack',
       credentials: { webhookUrl: 'https://example.com/hook' },
     },
+    'put /v1/subscribers/{subscriberId}/credentials': {
+      providerId: 'slack',
+      credentials: { webhookUrl: 'https://example.com/hook' },
+    },
+    'patch /v2/topics/{key}': { name: 'Renamed' },
     'patch /v1/subscribers/{subscriberId}/online-status': { isOnline: true },
     'post /v1/subscribers/{subscriberId}/messages/mark-as': { messageId: other.messageId, markAs: 'read' },
     'post /v1/subscribers/{subscriberId}/messages/mark-all': { markAs: 'read' },

@@ -97,6 +97,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     actionType: 'primary',
     type: 'primary',
     transactionId: seeded.transactionId,
+    externalSubscriberId: seeded.subscriberId,
+    providerId: 'slack',
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);
