@@ -64,6 +64,32 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
       await waitFor(async () => (await messagesOf(t, 'txn-processing')).length === 2, { description: 'two messages' });
     });
 
+    it('ends a snooze whose wake-up entry was lost, and leaves a future snooze alone', async () => {
+      const workflow = await createWorkflow(t, { steps: [inApp('snoozed')] });
+      const { transactionId: lost } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-snooze' });
+      const { transactionId: later } = await triggerAndSettle(t, { name: workflow.identifier, to: 'rec-snooze' });
+      const [lostMessage] = await messagesOf(t, lost);
+      const [laterMessage] = await messagesOf(t, later);
+      // Snoozed straight in the table, so no wake-up entry exists: as after a queue lost its delayed entries.
+      await t.db.update(messages).set({ snoozedUntil: LONG_AGO() }).where(eq(messages.id, lostMessage.id));
+      const inAnHour = new Date(Date.now() + 3_600_000);
+      await t.db.update(messages).set({ snoozedUntil: inAnHour }).where(eq(messages.id, laterMessage.id));
+      const listed = async () =>
+        ((await t.api('get', '/v2/subscribers/rec-snooze/notifications')).body as { data: { id: string }[] }).data.map(
+          (item) => item.id,
+        );
+      expect(await listed()).not.toContain(laterMessage.id);
+
+      // The app's own timer may sweep first; either way the lost snooze ends exactly once.
+      await t.app.get(RecoverySweeper).sweep();
+
+      expect(await listed()).toEqual([lostMessage.id]);
+      const [woken] = await messagesOf(t, lost);
+      expect(woken.snoozedUntil).toBeNull();
+      expect(woken.deliveredAt).toHaveLength(lostMessage.deliveredAt.length + 1);
+      expect((await messagesOf(t, later))[0].snoozedUntil).toEqual(inAnHour);
+    });
+
     it('re-runs a job left `running` by a dead worker: exactly one message', async () => {
       const workflow = await createWorkflow(t, { steps: [inApp('once')] });
       const {

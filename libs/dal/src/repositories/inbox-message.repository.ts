@@ -150,6 +150,29 @@ export class InboxMessageRepository {
     return row;
   }
 
+  /**
+   * Ends every snooze that was due before `dueBefore` and is still in place (its queued wake-up was lost),
+   * up to `limit` of them, oldest first; returns how many came back.
+   */
+  async wakeOverdue(dueBefore: Date, now: Date, limit: number): Promise<number> {
+    const overdue = this.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(lt(messages.snoozedUntil, dueBefore), eq(messages.deleted, false)))
+      .orderBy(messages.snoozedUntil)
+      .limit(limit);
+    const woken = await this.db
+      .update(messages)
+      .set({
+        snoozedUntil: null,
+        deliveredAt: sql`array_append(${messages.deliveredAt}, ${now.toISOString()}::text)`,
+        updatedAt: now,
+      })
+      .where(and(inArray(messages.id, overdue), isNotNull(messages.snoozedUntil)))
+      .returning({ id: messages.id });
+    return woken.length;
+  }
+
   /** The rows as the v1 message routes show them: with their trigger's payload and overrides, read in one statement. */
   async withTriggerFields(environmentId: string, rows: MessageRow[]): Promise<MessageView[]> {
     const triggers = await findNotificationTriggers(this.db, environmentId, [

@@ -70,6 +70,10 @@ export const messages = pgTable(
       t.createdAt.desc(),
     ),
     index('messages_env_transaction_idx').on(t.environmentId, t.transactionId),
+    // The recovery sweep's search for snoozes whose wake-up entry was lost: only snoozed rows are indexed.
+    index('messages_snoozed_until_idx')
+      .on(t.snoozedUntil)
+      .where(sql`${t.snoozedUntil} is not null`),
   ],
 );
 

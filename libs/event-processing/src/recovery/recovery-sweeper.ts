@@ -2,7 +2,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import type { JobType } from 'bullmq';
 import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER } from '#common';
-import { JobRepository, TriggerEventRepository } from '#dal';
+import { InboxMessageRepository, JobRepository, TriggerEventRepository } from '#dal';
 import { QUEUE_NAMES, type QueueName } from '../queue/job-catalogue.js';
 import { fanOutEntries } from '../queue/fan-out-entries.js';
 import { JobQueue } from '../queue/job-queue.service.js';
@@ -26,6 +26,7 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
   constructor(
     private readonly events: TriggerEventRepository,
     private readonly jobs: JobRepository,
+    private readonly inbox: InboxMessageRepository,
     private readonly queue: JobQueue,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -60,7 +61,7 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
    * but piles duplicates onto the backlog, so while its queue still holds waiting entries such a row
    * is only taken after BACKLOG_GRACE_FACTOR graces; an empty queue proves its entry was lost.
    */
-  async sweep(): Promise<{ events: number; jobs: number }> {
+  async sweep(): Promise<{ events: number; jobs: number; snoozes: number }> {
     const graceMs = this.config.recoveryGraceSeconds * 1000;
     // Row timestamps are real time; only a job's due time (runAt) follows the service clock.
     const heartbeatBefore = new Date(Date.now() - graceMs);
@@ -78,9 +79,12 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     );
     // Marked: one of these jobs may be what stopped its worker (StepRunner runs them one at a time).
     await this.queue.addBulk('run-step', stepEntries(jobs, { recovered: true }));
-    if (events.length + jobs.length > 0)
-      this.logger.info({ events: events.length, jobs: jobs.length }, 'recovery sweep re-enqueued work');
-    return { events: events.length, jobs: jobs.length };
+    // A snooze's end is a delayed queue entry; one lost with the queue is ended here, a grace late.
+    const now = this.clock.now();
+    const snoozes = await this.inbox.wakeOverdue(new Date(now.getTime() - graceMs), now, BATCH);
+    if (events.length + jobs.length + snoozes > 0)
+      this.logger.info({ events: events.length, jobs: jobs.length, snoozes }, 'recovery sweep re-enqueued work');
+    return { events: events.length, jobs: jobs.length, snoozes };
   }
 
   private async hasBacklog(name: QueueName): Promise<boolean> {

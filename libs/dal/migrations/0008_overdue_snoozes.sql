@@ -1,0 +1,1 @@
+CREATE INDEX "messages_snoozed_until_idx" ON "messages" USING btree ("snoozed_until") WHERE "messages"."snoozed_until" is not null;
