@@ -21,6 +21,7 @@ import { SubscriberNotificationsModule } from './subscriber-notifications/subscr
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { PreferencesModule } from './preferences/preferences.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
+import { EnvironmentsModule } from './environments/environments.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 
 /**
@@ -31,6 +32,7 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   AuthModule,
   NotificationsModule,
   TenantsModule,
+  EnvironmentsModule,
   EventsModule,
   IntegrationsModule,
   WorkflowsModule,

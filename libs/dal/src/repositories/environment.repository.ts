@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, sql } from 'drizzle-orm';
 import { newId } from '#common';
@@ -14,12 +15,24 @@ export interface ApiKeyOwner {
 /** Arbitrary constant naming the first-boot lock ("BOOT"). */
 const FIRST_BOOT_LOCK_KEY = 0x424f4f54;
 
+/** Random, not derived from the id: the identifier is public (it ships in browser code). */
+function newEnvironmentIdentifier(): string {
+  return randomBytes(12).toString('base64url');
+}
+
 async function insertOrganization(tx: DbExecutor, name: string, environmentNames: string[]): Promise<Environment[]> {
   const organizationId = newId();
   await tx.insert(organizations).values({ id: organizationId, name });
   return tx
     .insert(environments)
-    .values(environmentNames.map((envName) => ({ id: newId(), organizationId, name: envName })))
+    .values(
+      environmentNames.map((envName) => ({
+        id: newId(),
+        organizationId,
+        name: envName,
+        identifier: newEnvironmentIdentifier(),
+      })),
+    )
     .returning();
 }
 
@@ -34,6 +47,11 @@ export class EnvironmentRepository {
       .from(apiKeys)
       .where(eq(apiKeys.keyHash, keyHash))
       .limit(1);
+    return row;
+  }
+
+  async findEnvironmentById(id: string): Promise<Environment | undefined> {
+    const [row] = await this.db.select().from(environments).where(eq(environments.id, id)).limit(1);
     return row;
   }
 

@@ -1,4 +1,4 @@
-import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.js';
 
 export const organizations = pgTable('organizations', {
@@ -15,9 +15,16 @@ export const environments = pgTable(
       .notNull()
       .references(() => organizations.id),
     name: text('name').notNull(),
+    /** Public: the applicationIdentifier that browser clients (@novu/js) send to open an inbox session. */
+    identifier: text('identifier').notNull(),
+    /** When on, an inbox session needs the subscriber's HMAC hash, so a browser cannot pose as any subscriber. */
+    requireHmac: boolean('require_hmac').notNull().default(false),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('environments_org_name_uq').on(t.organizationId, t.name)],
+  (t) => [
+    uniqueIndex('environments_org_name_uq').on(t.organizationId, t.name),
+    uniqueIndex('environments_identifier_uq').on(t.identifier),
+  ],
 );
 
 export const apiKeys = pgTable(

@@ -1,0 +1,34 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { Environment } from '#dal';
+
+/** Novu's environment shape (the fields @novu/api's EnvironmentResponseDto reads); no API keys: they are stored hashed. */
+export class EnvironmentResponseDto {
+  @ApiProperty()
+  _id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  _organizationId: string;
+
+  @ApiProperty({ description: 'Public: the applicationIdentifier browser clients send' })
+  identifier: string;
+
+  @ApiProperty({ enum: ['dev', 'prod'] })
+  type: 'dev' | 'prod';
+
+  @ApiProperty({ description: 'Whether an inbox session needs the subscriber HMAC hash' })
+  requireHmac: boolean;
+
+  static from(row: Environment): EnvironmentResponseDto {
+    return {
+      _id: row.id,
+      name: row.name,
+      _organizationId: row.organizationId,
+      identifier: row.identifier,
+      type: row.name === 'Production' ? 'prod' : 'dev',
+      requireHmac: row.requireHmac,
+    };
+  }
+}
