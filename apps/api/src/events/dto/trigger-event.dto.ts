@@ -25,27 +25,13 @@ const TRIGGER_STATUSES = [
 ] as const;
 export type TriggerStatus = (typeof TRIGGER_STATUSES)[number];
 
-/** No nested classes to build; its payload is the client's and is stored as sent, so not deep-copied. */
-@ShallowValidation()
-export class TriggerEventDto {
+/** The fields a trigger and a broadcast share. */
+export abstract class TriggerOptionsDto {
   @ApiProperty({ description: 'Trigger identifier of the workflow' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
   name: string;
-
-  @ApiProperty({
-    description:
-      'A subscriberId, a subscriber object, a topic `{type: "Topic", topicKey, exclude?}`, or an array of these',
-    oneOf: [{ type: 'string' }, { type: 'object' }, { type: 'array', items: {} }],
-  })
-  @IsDefined()
-  to: unknown;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
-  payload?: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @IsOptional()
@@ -79,6 +65,23 @@ export class TriggerEventDto {
   @IsOptional()
   @IsContext()
   context?: Record<string, unknown>;
+}
+
+/** No nested classes to build; its payload is the client's and is stored as sent, so not deep-copied. */
+@ShallowValidation()
+export class TriggerEventDto extends TriggerOptionsDto {
+  @ApiProperty({
+    description:
+      'A subscriberId, a subscriber object, a topic `{type: "Topic", topicKey, exclude?}`, or an array of these',
+    oneOf: [{ type: 'string' }, { type: 'object' }, { type: 'array', items: {} }],
+  })
+  @IsDefined()
+  to: unknown;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  payload?: Record<string, unknown>;
 }
 
 @ShallowValidation()
