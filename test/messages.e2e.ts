@@ -166,4 +166,13 @@ describe('messages: /v1/messages, the subscriber feed and unseen count', () => {
       expect(again).toEqual([]);
     });
   });
+
+  it('a snooze time that is not a date string is a 422, also when its toString is replaced', async () => {
+    const url = '/v2/subscribers/snooze-hostile/notifications/01a213a9-19d2-73a6-870d-418b00b940e7/snooze';
+    for (const snoozeUntil of [[{ toString: null }], { toString: null }, 12, 'not a date']) {
+      const res = await t.api('patch', url).send({ snoozeUntil });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toHaveProperty('snoozeUntil');
+    }
+  });
 });

@@ -174,7 +174,9 @@ export class MarkNotificationsAsSeenDto extends NotificationFilterDto {
 export class SnoozeNotificationDto {
   @ApiProperty({ type: String, format: 'date-time', description: 'When the notification comes back' })
   @IsDefined()
-  @Type(() => Date)
+  // Only a string is parsed: class-transformer's Date conversion of an array or object calls its toString,
+  // which a hostile body can replace with a non-function.
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? new Date(value) : value))
   @IsDate()
   snoozeUntil: Date;
 }
