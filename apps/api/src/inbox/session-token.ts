@@ -1,0 +1,111 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig, Clock, DomainError } from '#common';
+
+/** Who an inbox session token speaks for: one subscriber of one environment. */
+export interface InboxSession {
+  environmentId: string;
+  organizationId: string;
+  /** The subscriber's row id (also its realtime room). */
+  subscriberRowId: string;
+  /** The subscriber's external id, as the tenant named it. */
+  subscriberId: string;
+}
+
+interface TokenClaims {
+  /** subscriber row id */
+  sub: string;
+  /** external subscriber id */
+  sid: string;
+  env: string;
+  org: string;
+  aud: typeof AUDIENCE;
+  iat: number;
+  exp: number;
+}
+
+const AUDIENCE = 'inbox';
+const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+/** Long enough for a browser tab left open over a working day; @novu/js opens a new session on reload. */
+export const SESSION_TOKEN_TTL_SECONDS = 24 * 3600;
+
+function base64url(value: string | Buffer): string {
+  return Buffer.from(value).toString('base64url');
+}
+
+/**
+ * HS256 JWTs for inbox sessions. The signing key is derived (HKDF) from the deployment's encryption
+ * key, so every api process of one deployment accepts the tokens of the others and no new secret has
+ * to be configured; rotating ENCRYPTION_KEY ends every session.
+ */
+@Injectable()
+export class SessionTokens {
+  private readonly key: Buffer;
+
+  constructor(
+    config: AppConfig,
+    private readonly clock: Clock,
+  ) {
+    if (!config.encryptionKey) throw new Error('No encryption key configured to sign inbox sessions');
+    this.key = Buffer.from(
+      hkdfSync('sha256', Buffer.from(config.encryptionKey, 'hex'), Buffer.alloc(0), 'inbox-session-token', 32),
+    );
+  }
+
+  issue(session: InboxSession): string {
+    const iat = Math.floor(this.clock.now().getTime() / 1000);
+    const claims: TokenClaims = {
+      sub: session.subscriberRowId,
+      sid: session.subscriberId,
+      env: session.environmentId,
+      org: session.organizationId,
+      aud: AUDIENCE,
+      iat,
+      exp: iat + SESSION_TOKEN_TTL_SECONDS,
+    };
+    const unsigned = `${HEADER}.${base64url(JSON.stringify(claims))}`;
+    return `${unsigned}.${this.sign(unsigned)}`;
+  }
+
+  /** The session a token carries; a malformed, forged, foreign or expired token is a 401. */
+  verify(token: string): InboxSession {
+    const parts = token.split('.');
+    if (parts.length !== 3 || parts[0] !== HEADER) throw invalid();
+    const expected = Buffer.from(this.sign(`${parts[0]}.${parts[1]}`));
+    const given = Buffer.from(parts[2]);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
+    const claims = parseClaims(parts[1]);
+    if (!claims) throw invalid();
+    if (claims.exp <= this.clock.now().getTime() / 1000) {
+      throw new DomainError('UNAUTHORIZED', 'The inbox session has expired: start a new session');
+    }
+    return {
+      environmentId: claims.env,
+      organizationId: claims.org,
+      subscriberRowId: claims.sub,
+      subscriberId: claims.sid,
+    };
+  }
+
+  private sign(unsigned: string): string {
+    return createHmac('sha256', this.key).update(unsigned).digest('base64url');
+  }
+}
+
+function invalid(): DomainError {
+  return new DomainError('UNAUTHORIZED', 'Invalid inbox session token');
+}
+
+function parseClaims(encoded: string): TokenClaims | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const claims = value as Record<string, unknown>;
+  const strings = ['sub', 'sid', 'env', 'org'].every((name) => typeof claims[name] === 'string');
+  const numbers = typeof claims.iat === 'number' && typeof claims.exp === 'number';
+  return strings && numbers && claims.aud === AUDIENCE ? (claims as unknown as TokenClaims) : undefined;
+}
