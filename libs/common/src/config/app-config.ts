@@ -57,6 +57,13 @@ export class AppConfig {
   /** Per-environment token buckets (see RateLimitGuard); false turns rate limiting off. */
   rateLimitEnabled: boolean;
   rateLimits: Record<RateLimitCategory, RateLimitSetting>;
+  /**
+   * Browser origins allowed to call `/v1/inbox/*` and open the inbox socket: `'*'` (any) or a list of
+   * exact origins. API-key routes never answer CORS.
+   */
+  inboxAllowedOrigins: '*' | string[];
+  /** Token bucket per inbox subscriber session (every `/v1/inbox/*` request takes one token). */
+  inboxRateLimit: RateLimitSetting;
 }
 
 /**
@@ -191,7 +198,28 @@ export function parseConfig(env: Env): AppConfig {
     configuration: readRateLimit(env, 'CONFIGURATION', { perSecond: 1_000, burst: 2_000 }),
     global: readRateLimit(env, 'GLOBAL', { perSecond: 5_000, burst: 10_000 }),
   };
+  config.inboxAllowedOrigins = readOrigins(env, 'INBOX_ALLOWED_ORIGINS');
+  config.inboxRateLimit = readRateLimit(env, 'INBOX', { perSecond: 20, burst: 100 });
   return config;
+}
+
+/** `*`, or a comma-separated list of origins such as `https://app.example.com` (scheme, host, port). */
+function readOrigins(env: Env, name: string): '*' | string[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '' || raw === '*') return '*';
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new ConfigError(`${name} must list origins like https://app.example.com, got "${origin}"`);
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.origin !== origin.replace(/\/$/, '')) {
+      throw new ConfigError(`${name} must list origins like https://app.example.com, got "${origin}"`);
+    }
+    return url.origin;
+  });
 }
 
 function readRateLimit(env: Env, category: string, fallback: RateLimitSetting): RateLimitSetting {
