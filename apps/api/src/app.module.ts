@@ -1,5 +1,6 @@
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { Clock, ConfigModule, LOGGER, SystemClock } from '#common';
+import { RealtimeModule } from '#application';
 import { DatabaseModule } from '#dal';
 import { QueueModule } from '#event-processing/producer';
 // The composition root is the one api file that may mount the consumers (ROLE=worker or all).
@@ -23,6 +24,7 @@ import { PreferencesModule } from './preferences/preferences.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { EnvironmentsModule } from './environments/environments.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
+import { InboxSocketModule } from './realtime/inbox-socket.module.js';
 
 /**
  * HTTP feature modules, registered only for the api role. Global guards run in the order of their
@@ -44,6 +46,7 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   SubscriberNotificationsModule,
   RateLimitModule,
   IdempotencyModule,
+  InboxSocketModule,
 ];
 
 /**
@@ -60,6 +63,7 @@ export class AppModule {
       QueueModule.forRoot(runtime.queueBackend),
       HealthModule,
       MetricsModule,
+      RealtimeModule,
     ];
     if (config.role !== 'worker') imports.push(...API_MODULES);
     if (config.role !== 'worker' && config.enableTestRoutes) imports.push(TestRoutesModule);

@@ -16,3 +16,7 @@ export * from './templates/index.js';
 export * from './digest/index.js';
 export * from './workflows/index.js';
 export * from './trigger/recipients.js';
+export * from './realtime/realtime.module.js';
+export * from './realtime/realtime-publisher.js';
+export * from './realtime/realtime-transport.js';
+export * from './realtime/socket-payloads.js';

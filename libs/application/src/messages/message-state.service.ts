@@ -8,6 +8,7 @@ import {
   type MessageView,
   type SubscriberRow,
 } from '#dal';
+import { RealtimePublisher } from '../realtime/realtime-publisher.js';
 import { transitionChanges, type MessageTransition } from './message-state.js';
 
 /** What a list shows when the request says nothing: Novu's inbox default, neither archived nor snoozed. */
@@ -18,7 +19,8 @@ function listFilter(filter: InboxFilter): InboxFilter {
 /**
  * A subscriber's in-app messages through their state machine (`transitionChanges`): lists and counts,
  * one message or all matching a filter moved by a transition, deletes, and the end of a snooze.
- * `subscriberId` is the external id; an unknown one is a 404 like any subscriber route.
+ * `subscriberId` is the external id; an unknown one is a 404 like any subscriber route. Every change
+ * is pushed to the subscriber's open inbox sockets (new badge counts; a woken message as received).
  */
 @Injectable()
 export class MessageStateService {
@@ -26,6 +28,7 @@ export class MessageStateService {
     private readonly subscribers: SubscriberRepository,
     private readonly messages: InboxMessageRepository,
     private readonly clock: Clock,
+    private readonly realtime: RealtimePublisher,
   ) {}
 
   async subscriber(environmentId: string, subscriberId: string): Promise<SubscriberRow> {
@@ -69,6 +72,7 @@ export class MessageStateService {
       now,
     );
     if (!row) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
+    this.realtime.countsChanged(environmentId, subscriber);
     return { subscriber, row };
   }
 
@@ -81,7 +85,15 @@ export class MessageStateService {
   ): Promise<MessageRow[]> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
     const now = this.clock.now();
-    return this.messages.update(environmentId, subscriber.id, filter, transitionChanges(transition, now), now);
+    const rows = await this.messages.update(
+      environmentId,
+      subscriber.id,
+      filter,
+      transitionChanges(transition, now),
+      now,
+    );
+    if (rows.length > 0) this.realtime.countsChanged(environmentId, subscriber);
+    return rows;
   }
 
   /** The rows with their trigger's payload and overrides, as the v1 message routes answer them. */
@@ -91,11 +103,15 @@ export class MessageStateService {
 
   async delete(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
-    return this.messages.delete(environmentId, subscriber.id, filter, this.clock.now());
+    const deleted = await this.messages.delete(environmentId, subscriber.id, filter, this.clock.now());
+    if (deleted > 0) this.realtime.countsChanged(environmentId, subscriber);
+    return deleted;
   }
 
   /** The scheduled end of a snooze; a snooze changed since it was scheduled is left alone. */
   async wake(environmentId: string, messageId: string, until: Date): Promise<MessageRow | undefined> {
-    return this.messages.wake(environmentId, messageId, until, this.clock.now());
+    const row = await this.messages.wake(environmentId, messageId, until, this.clock.now());
+    if (row) this.realtime.delivered(environmentId, [row.id]);
+    return row;
   }
 }

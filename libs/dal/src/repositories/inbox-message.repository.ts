@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
+import { messages, subscribers, type MessageRow, type NewMessageRow, type SubscriberRow } from '../schema/index.js';
 import type { MessageView } from './message.repository.js';
 import { findNotificationTriggers } from './notification-triggers.js';
 
@@ -46,6 +46,12 @@ export type InboxChanges = Partial<
     'read' | 'seen' | 'archived' | 'archivedAt' | 'lastReadDate' | 'lastSeenDate' | 'snoozedUntil' | 'cta'
   >
 > & { deliveredAt?: string };
+
+/** What an inbox badge shows: unseen messages, and unread ones in all and per severity. */
+export interface InboxBadgeCounts {
+  unseen: number;
+  unread: { total: number; severity: Record<string, number> };
+}
 
 /** A subscriber's in-app messages as Novu's v2 inbox routes read and change them. */
 @Injectable()
@@ -182,6 +188,65 @@ export class InboxMessageRepository {
       const trigger = triggers.get(row.notificationId);
       return Object.assign(row, { payload: trigger?.payload ?? {}, overrides: trigger?.overrides ?? {} });
     });
+  }
+
+  /** The in-app messages among `ids` whose subscriber has an open inbox socket, with that subscriber. */
+  async findForOnlineSubscribers(
+    environmentId: string,
+    ids: string[],
+  ): Promise<{ message: MessageRow; subscriber: SubscriberRow }[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select({ message: messages, subscriber: subscribers })
+      .from(messages)
+      .innerJoin(subscribers, eq(subscribers.id, messages.subscriberId))
+      .where(
+        and(
+          eq(messages.environmentId, environmentId),
+          inArray(messages.id, ids),
+          eq(messages.channel, 'in_app'),
+          eq(messages.deleted, false),
+          eq(subscribers.isOnline, true),
+        ),
+      );
+  }
+
+  /**
+   * The badge counts of several subscribers in one grouped statement, over what the inbox's default
+   * tab shows (neither archived nor snoozed). A subscriber with nothing unseen or unread gets zeros.
+   */
+  async badgeCounts(environmentId: string, subscriberIds: string[]): Promise<Map<string, InboxBadgeCounts>> {
+    const result = new Map<string, InboxBadgeCounts>(
+      subscriberIds.map((id) => [id, { unseen: 0, unread: { total: 0, severity: {} } }]),
+    );
+    if (subscriberIds.length === 0) return result;
+    const rows = await this.db
+      .select({
+        subscriberId: messages.subscriberId,
+        severity: messages.severity,
+        unseen: sql<number>`count(*) filter (where not ${messages.seen})::int`,
+        unread: sql<number>`count(*) filter (where not ${messages.read})::int`,
+      })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.environmentId, environmentId),
+          inArray(messages.subscriberId, subscriberIds),
+          eq(messages.channel, 'in_app'),
+          eq(messages.deleted, false),
+          eq(messages.archived, false),
+          isNull(messages.snoozedUntil),
+          or(eq(messages.seen, false), eq(messages.read, false)),
+        ),
+      )
+      .groupBy(messages.subscriberId, messages.severity);
+    for (const row of rows) {
+      const counts = result.get(row.subscriberId)!;
+      counts.unseen += row.unseen;
+      counts.unread.total += row.unread;
+      counts.unread.severity[row.severity] = (counts.unread.severity[row.severity] ?? 0) + row.unread;
+    }
+    return result;
   }
 
   private inApp(environmentId: string, subscriberId: string): SQL | undefined {

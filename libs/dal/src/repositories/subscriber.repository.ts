@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, asc, eq, getTableColumns, gt, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, asc, eq, getTableColumns, gt, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -364,6 +364,17 @@ export class SubscriberRepository {
       .where(this.live(environmentId, subscriberId))
       .returning();
     return row;
+  }
+
+  /** Several subscribers (by row id) of one environment go offline at once: an api process stopping. */
+  async setOfflineMany(environmentId: string, ids: string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(subscribers)
+      .set({ isOnline: false, lastOnlineAt: at, version: sql`${subscribers.version} + 1`, updatedAt: sql`now()` })
+      .where(
+        and(eq(subscribers.environmentId, environmentId), inArray(subscribers.id, ids), eq(subscribers.deleted, false)),
+      );
   }
 
   async softDelete(environmentId: string, subscriberId: string): Promise<boolean> {

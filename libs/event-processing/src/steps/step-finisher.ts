@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER, newId } from '#common';
+import { RealtimePublisher } from '#application';
 import {
   DATABASE,
   ExecutionDetailRepository,
@@ -41,6 +42,7 @@ export class StepFinisher {
     private readonly details: ExecutionDetailRepository,
     private readonly messages: MessageRepository,
     private readonly queue: JobQueue,
+    private readonly realtime: RealtimePublisher,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -108,6 +110,13 @@ export class StepFinisher {
       await this.details.insertMany(detailRows, tx);
     });
     for (const { result } of kept) if (result.messages) countDeliveries(result.messages);
+    // Committed: the inbox sockets may learn of the new messages (not awaited, one batched read).
+    this.realtime.delivered(
+      environmentId,
+      kept
+        .flatMap(({ result }) => result.messages ?? [])
+        .flatMap((message) => (message.channel === 'in_app' ? [message.id] : [])),
+    );
     if (this.logger.isLevelEnabled('info')) for (const entry of kept) this.logFinished(entry);
     await this.queue.addBulk('run-step', stepEntries(toQueue)).catch((error: unknown) => {
       // The rows say queued/delayed: the recovery sweeper enqueues them again.

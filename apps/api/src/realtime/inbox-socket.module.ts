@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { DalModule, SubscriberRepository } from '#dal';
+import { SessionTokens } from '../inbox/session-token.js';
+import { InboxSocketServer } from './inbox-socket.server.js';
+import { SubscriberPresence } from './subscriber-presence.js';
+
+/** The inbox socket on the api's HTTP port (RealtimePublisher, global, is what emits to it). */
+@Module({
+  imports: [DalModule.forRepositories([SubscriberRepository])],
+  providers: [InboxSocketServer, SubscriberPresence, SessionTokens],
+})
+export class InboxSocketModule {}

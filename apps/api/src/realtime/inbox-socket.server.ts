@@ -1,0 +1,97 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Logger } from 'pino';
+import { Server } from 'socket.io';
+import { AppConfig, LOGGER } from '#common';
+import { RealtimePublisher } from '#application';
+import { SessionTokens, type InboxSession } from '../inbox/session-token.js';
+import { createSocketAdapter, type SocketAdapter } from './socket-adapter.js';
+import { SubscriberPresence, type InboxSocket } from './subscriber-presence.js';
+
+/** Clients only listen: what they may send is a ping, so a frame beyond this is refused. */
+const MAX_CLIENT_FRAME_BYTES = 4096;
+
+/**
+ * The inbox socket (@novu/js connects with socket.io, websocket transport, the session token in the
+ * query). socket.io is attached to the api's own HTTP server directly rather than through Nest's
+ * gateway layer: the socket only pushes server events (no message handlers for decorators to route),
+ * and the adapter choice, the handshake checks and the shutdown order stay in one visible place.
+ * Websocket only: long polling would need sticky sessions across api processes.
+ */
+@Injectable()
+export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private server?: Server<never, never, never, { session: InboxSession }>;
+  private adapter?: SocketAdapter;
+  private stopping = false;
+
+  constructor(
+    private readonly httpAdapterHost: HttpAdapterHost,
+    private readonly config: AppConfig,
+    private readonly tokens: SessionTokens,
+    private readonly presence: SubscriberPresence,
+    private readonly publisher: RealtimePublisher,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.adapter = await createSocketAdapter(this.config, this.logger);
+    const server = new Server<never, never, never, { session: InboxSession }>(
+      this.httpAdapterHost.httpAdapter.getHttpServer() as HttpServer,
+      {
+        transports: ['websocket'],
+        serveClient: false,
+        maxHttpBufferSize: MAX_CLIENT_FRAME_BYTES,
+        allowRequest: (request, callback) => callback(null, this.originAllowed(request)),
+        adapter: this.adapter.adapter,
+      },
+    );
+    server.use((socket, next) => {
+      const session = this.authenticate(socket);
+      if (!session) return next(new Error('Unauthorized: a valid inbox session token is required'));
+      socket.data.session = session;
+      next();
+    });
+    server.on('connection', (socket: InboxSocket) => {
+      this.presence.connected(socket);
+      socket.on('disconnect', () => {
+        if (!this.stopping) this.presence.disconnected(server, socket.data.session);
+      });
+    });
+    this.server = server;
+    this.publisher.useServer(server);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.stopping = true;
+    this.publisher.useServer(undefined);
+    const sessions = [...server.of('/').sockets.values()].map((socket) => socket.data.session);
+    server.local.disconnectSockets(true);
+    server.engine.close();
+    await this.presence.stopped(server, sessions);
+    void server.of('/').adapter.close();
+    await this.adapter?.close();
+    this.server = undefined;
+  }
+
+  private authenticate(socket: InboxSocket): InboxSession | undefined {
+    const fromQuery = socket.handshake.query.token;
+    const auth = socket.handshake.auth as { token?: unknown } | undefined;
+    const token = typeof fromQuery === 'string' && fromQuery ? fromQuery : auth?.token;
+    if (typeof token !== 'string' || token.length === 0 || token.length > 4096) return undefined;
+    try {
+      return this.tokens.verify(token);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A browser's handshake carries its page's origin; other clients (servers, apps) send none. */
+  private originAllowed(request: IncomingMessage): boolean {
+    const allowed = this.config.inboxAllowedOrigins;
+    const origin = request.headers.origin;
+    return allowed === '*' || origin === undefined || allowed.includes(origin);
+  }
+}

@@ -1,0 +1,38 @@
+import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
+import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
+import type { Logger } from 'pino';
+import type { ServerOptions } from 'socket.io';
+import type { AppConfig } from '#common';
+import { createRealtimePool, createRealtimeRedis, realtimeTransport } from '#application';
+
+export interface SocketAdapter {
+  /** Undefined on the embedded database: socket.io's in-memory adapter, one process holds every socket. */
+  adapter?: ServerOptions['adapter'];
+  close(): Promise<void>;
+}
+
+/** socket.io's official adapter for the deployment's transport (see realtimeTransport). */
+export async function createSocketAdapter(config: AppConfig, logger: Logger): Promise<SocketAdapter> {
+  const transport = realtimeTransport(config);
+  if (transport.kind === 'redis') {
+    const publisher = createRealtimeRedis(transport.redisUrl, logger);
+    const subscriber = publisher.duplicate();
+    subscriber.on('error', (error: Error) => logger.warn({ err: error }, 'realtime redis subscriber error'));
+    return {
+      adapter: createRedisAdapter(publisher, subscriber, { key: transport.key }),
+      close: async () => {
+        await Promise.all([publisher, subscriber].map((client) => client.quit().catch(() => client.disconnect())));
+      },
+    };
+  }
+  if (transport.kind === 'postgres') {
+    const pool = await createRealtimePool(transport.databaseUrl, logger);
+    return {
+      adapter: createPostgresAdapter(pool, {
+        errorHandler: (error: Error) => logger.warn({ err: error }, 'realtime postgres adapter error'),
+      }),
+      close: () => pool.end(),
+    };
+  }
+  return { close: () => Promise.resolve() };
+}

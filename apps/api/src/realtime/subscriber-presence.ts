@@ -1,0 +1,93 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { RemoteSocket, Server, Socket } from 'socket.io';
+import { Clock, LOGGER } from '#common';
+import { SubscriberRepository } from '#dal';
+import type { InboxSession } from '../inbox/session-token.js';
+
+export type InboxSocket = Socket<never, never, never, { session: InboxSession }>;
+type InboxServer = Server<never, never, never, { session: InboxSession }>;
+
+/**
+ * A subscriber's `isOnline` / `lastOnlineAt`: online from its first socket on any api process,
+ * offline after its last one closes. One process's updates for one subscriber run in order; across
+ * processes, the last-disconnect check asks every process (the adapter's fetchSockets) and, after
+ * writing offline, asks again, so a socket opened meanwhile elsewhere is never left marked offline.
+ */
+@Injectable()
+export class SubscriberPresence {
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly subscribers: SubscriberRepository,
+    private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  connected(socket: InboxSocket): void {
+    const { session } = socket.data;
+    void socket.join(session.subscriberRowId);
+    this.inOrder(session, () => this.setOnline(session, true));
+  }
+
+  disconnected(server: InboxServer, session: InboxSession): void {
+    this.inOrder(session, async () => {
+      if (await this.hasSockets(server, session)) return;
+      await this.setOnline(session, false);
+      if (await this.hasSockets(server, session)) await this.setOnline(session, true);
+    });
+  }
+
+  /**
+   * An api process stops: its subscribers with no socket on another process go offline in one
+   * statement per environment (each socket's own last-disconnect check would be one round trip each).
+   */
+  async stopped(server: InboxServer, sessions: InboxSession[]): Promise<void> {
+    await Promise.allSettled(this.chains.values());
+    if (sessions.length === 0) return;
+    const rooms = [...new Set(sessions.map((session) => session.subscriberRowId))];
+    const elsewhere = await server
+      .in(rooms)
+      .fetchSockets()
+      .then(
+        (sockets: RemoteSocket<never, { session: InboxSession }>[]) =>
+          new Set(sockets.map((s) => s.data.session.subscriberRowId)),
+      )
+      .catch(() => new Set<string>());
+    const byEnvironment = new Map<string, Set<string>>();
+    for (const { environmentId, subscriberRowId } of sessions) {
+      if (elsewhere.has(subscriberRowId)) continue;
+      byEnvironment.set(environmentId, (byEnvironment.get(environmentId) ?? new Set()).add(subscriberRowId));
+    }
+    const now = this.clock.now();
+    await Promise.all(
+      [...byEnvironment].map(([environmentId, ids]) =>
+        this.subscribers.setOfflineMany(environmentId, [...ids], now).catch((error: unknown) => {
+          this.logger.warn({ err: error, environmentId }, 'subscribers not marked offline at shutdown');
+        }),
+      ),
+    );
+  }
+
+  private async hasSockets(server: InboxServer, session: InboxSession): Promise<boolean> {
+    const sockets = await server.in(session.subscriberRowId).fetchSockets();
+    return sockets.length > 0;
+  }
+
+  private async setOnline(session: InboxSession, online: boolean): Promise<void> {
+    await this.subscribers.setOnline(session.environmentId, session.subscriberId, online, this.clock.now());
+  }
+
+  private inOrder(session: InboxSession, update: () => Promise<void>): void {
+    const key = session.subscriberRowId;
+    const next = (this.chains.get(key) ?? Promise.resolve())
+      .then(update)
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, subscriberId: session.subscriberId }, 'presence not updated'),
+      )
+      .finally(() => {
+        if (this.chains.get(key) === next) this.chains.delete(key);
+      });
+    this.chains.set(key, next);
+  }
+}

@@ -1,0 +1,38 @@
+import { Emitter as PostgresEmitter } from '@socket.io/postgres-emitter';
+import { Emitter as RedisEmitter } from '@socket.io/redis-emitter';
+import type { Logger } from 'pino';
+import type { AppConfig } from '#common';
+import { createRealtimePool, createRealtimeRedis, forgivingPool, realtimeTransport } from './realtime-transport.js';
+
+/** Something that emits to a room on every api process: the api's socket server or an emitter. */
+export interface RoomBroadcaster {
+  to(room: string): { emit(event: string, payload: unknown): unknown };
+}
+
+export interface RealtimeEmitter {
+  broadcaster: RoomBroadcaster;
+  close(): Promise<void>;
+}
+
+/**
+ * socket.io's emitter for the deployment's transport: it publishes what an api process's adapter
+ * would, without a socket server. Undefined on the embedded database, where no worker runs apart.
+ */
+export async function createRealtimeEmitter(config: AppConfig, logger: Logger): Promise<RealtimeEmitter | undefined> {
+  const transport = realtimeTransport(config);
+  if (transport.kind === 'redis') {
+    const redis = createRealtimeRedis(transport.redisUrl, logger);
+    return {
+      broadcaster: new RedisEmitter(redis, { key: transport.key }),
+      close: async () => void (await redis.quit().catch(() => redis.disconnect())),
+    };
+  }
+  if (transport.kind === 'postgres') {
+    const pool = await createRealtimePool(transport.databaseUrl, logger);
+    return {
+      broadcaster: new PostgresEmitter(forgivingPool(pool, logger)),
+      close: () => pool.end(),
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,90 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { AppConfig, LOGGER } from '#common';
+import { InboxMessageRepository, type SubscriberRow } from '#dal';
+import { createRealtimeEmitter, type RealtimeEmitter, type RoomBroadcaster } from './realtime-emitter.js';
+import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
+
+/** Publishes beyond this many at once are dropped: a slow database must not pile up work behind deliveries. */
+const MAX_PENDING_PUBLISHES = 256;
+
+/**
+ * Pushes inbox changes to the sockets of a subscriber (room = its row id), from api and worker
+ * processes alike. Never awaited by its callers and never throws: a lost event costs a stale badge
+ * until the inbox's next fetch, a failed delivery would cost the notification. Subscribers without
+ * an open socket (`isOnline` false) cost no query.
+ */
+@Injectable()
+export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
+  private broadcaster?: RoomBroadcaster;
+  private emitter?: RealtimeEmitter;
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly messages: InboxMessageRepository,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** A worker has no socket server: it reaches the api processes' sockets through an emitter. */
+  async onModuleInit(): Promise<void> {
+    if (this.config.role !== 'worker') return;
+    this.emitter = await createRealtimeEmitter(this.config, this.logger);
+    this.broadcaster = this.emitter?.broadcaster;
+  }
+
+  /** The api's socket server, whose adapter carries an emit to every api process. */
+  useServer(server: RoomBroadcaster | undefined): void {
+    this.broadcaster = server;
+  }
+
+  /** New or returning in-app messages: each to its subscriber, then the subscribers' new counts. */
+  delivered(environmentId: string, messageIds: string[]): void {
+    if (!this.broadcaster || messageIds.length === 0) return;
+    this.track(async (broadcaster) => {
+      const deliveries = await this.messages.findForOnlineSubscribers(environmentId, messageIds);
+      if (deliveries.length === 0) return;
+      for (const { message, subscriber } of deliveries) {
+        broadcaster.to(subscriber.id).emit(SOCKET_EVENTS.notificationReceived, {
+          message: toSocketMessage(message, subscriber),
+        });
+      }
+      await this.emitCounts(broadcaster, environmentId, [
+        ...new Set(deliveries.map(({ subscriber }) => subscriber.id)),
+      ]);
+    });
+  }
+
+  /** A subscriber's messages changed state (read, seen, archived, snoozed, deleted...). */
+  countsChanged(environmentId: string, subscriber: SubscriberRow): void {
+    if (!this.broadcaster || !subscriber.isOnline) return;
+    this.track((broadcaster) => this.emitCounts(broadcaster, environmentId, [subscriber.id]));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.allSettled(this.pending);
+    this.broadcaster = undefined;
+    await this.emitter?.close();
+  }
+
+  private async emitCounts(broadcaster: RoomBroadcaster, environmentId: string, subscriberIds: string[]) {
+    const counts = await this.messages.badgeCounts(environmentId, subscriberIds);
+    for (const [subscriberId, badge] of counts) {
+      broadcaster.to(subscriberId).emit(SOCKET_EVENTS.unseenCountChanged, unseenCountPayload(badge));
+      broadcaster.to(subscriberId).emit(SOCKET_EVENTS.unreadCountChanged, unreadCountPayload(badge));
+    }
+  }
+
+  private track(work: (broadcaster: RoomBroadcaster) => Promise<void>): void {
+    const broadcaster = this.broadcaster;
+    if (!broadcaster) return;
+    if (this.pending.size >= MAX_PENDING_PUBLISHES) {
+      this.logger.warn('realtime publishes backed up; an inbox event was dropped');
+      return;
+    }
+    const running = work(broadcaster)
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'realtime event not published'))
+      .finally(() => this.pending.delete(running));
+    this.pending.add(running);
+  }
+}

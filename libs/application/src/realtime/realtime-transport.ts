@@ -1,0 +1,84 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { AppConfig } from '#common';
+
+/**
+ * How the processes of one deployment reach each other's sockets, chosen like the queue backend:
+ * Redis pub/sub when REDIS_URL is set, PostgreSQL LISTEN/NOTIFY on the service's database otherwise,
+ * and nothing on the embedded database (one process, ROLE=all, holds every socket).
+ */
+export type RealtimeTransport =
+  { kind: 'redis'; redisUrl: string; key: string } | { kind: 'postgres'; databaseUrl: string } | { kind: 'local' };
+
+export function realtimeTransport(config: AppConfig): RealtimeTransport {
+  // The queue prefix separates deployments (and test runs) that share one Redis.
+  if (config.redisUrl) return { kind: 'redis', redisUrl: config.redisUrl, key: `${config.queuePrefix}:socket.io` };
+  if (config.databaseUrl) return { kind: 'postgres', databaseUrl: config.databaseUrl };
+  return { kind: 'local' };
+}
+
+/**
+ * A Redis client whose publish never rejects: socket.io's Redis adapter and emitter publish without
+ * handling the promise, and an unreachable Redis would otherwise end the process with an unhandled
+ * rejection. A lost realtime event is logged; the inbox catches up on its next fetch.
+ */
+export function createRealtimeRedis(redisUrl: string, logger: Logger): Redis {
+  const client = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
+  client.on('error', (error: Error) => logger.warn({ err: error }, 'realtime redis connection error'));
+  const publish = (channel: string, message: string | Buffer): Promise<number> => client.publish(channel, message);
+  Object.assign(client, {
+    publish: (channel: string, message: string | Buffer) =>
+      publish(channel, message).catch((error: unknown) => {
+        logger.warn({ err: error }, 'realtime event not published to redis');
+        return 0;
+      }),
+  });
+  return client;
+}
+
+/** socket.io's table for payloads larger than a NOTIFY can carry (8000 bytes). */
+export const SOCKET_ATTACHMENTS_TABLE = 'socket_io_attachments';
+
+/**
+ * A small pool for the socket.io PostgreSQL adapter or emitter, apart from the application's pool so
+ * that the adapter's long-lived LISTEN connection never takes a slot a query waits for. The
+ * attachments table belongs to socket.io's protocol rather than to the service's schema; it is
+ * created here, under an advisory lock so that processes booting together do not race on it.
+ */
+export async function createRealtimePool(databaseUrl: string, logger: Logger): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3, application_name: 'realtime' });
+  pool.on('error', (error) => logger.warn({ err: error }, 'realtime database connection error'));
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('socket_io_attachments'))");
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${SOCKET_ATTACHMENTS_TABLE} (
+         id bigserial UNIQUE, created_at timestamptz DEFAULT now(), payload bytea)`,
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+    await pool.end();
+    throw error;
+  }
+  client.release();
+  return pool;
+}
+
+/**
+ * The pool as socket.io's PostgreSQL emitter sees it: a failed query resolves empty instead of
+ * rejecting, because the emitter answers a failed publish by publishing an "error" event, which
+ * fails again while the database is away, in a loop.
+ */
+export function forgivingPool(pool: pg.Pool, logger: Logger): Pick<pg.Pool, 'query'> {
+  return {
+    query: ((text: string, values?: unknown[]) =>
+      pool.query(text, values).catch((error: unknown) => {
+        logger.warn({ err: error }, 'realtime event not published to postgres');
+        return { rows: [], rowCount: 0 };
+      })) as pg.Pool['query'],
+  };
+}

@@ -1,0 +1,82 @@
+import type { InboxBadgeCounts, MessageRow, SubscriberRow } from '#dal';
+
+/** The events an inbox socket receives, with the payloads Novu's clients read. */
+export const SOCKET_EVENTS = {
+  notificationReceived: 'notification_received',
+  unseenCountChanged: 'unseen_count_changed',
+  unreadCountChanged: 'unread_count_changed',
+} as const;
+
+const SEVERITIES = ['high', 'medium', 'low', 'none'] as const;
+
+/** Only what an inbox shows of its own subscriber: never channel credentials or device tokens. */
+function socketSubscriber(row: SubscriberRow) {
+  return {
+    _id: row.id,
+    subscriberId: row.subscriberId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    avatar: row.avatar,
+    locale: row.locale,
+    timezone: row.timezone,
+    email: row.email,
+    phone: row.phone,
+    data: row.data,
+  };
+}
+
+/**
+ * A message as Novu's socket sends it (its stored message document), which @novu/js maps into a
+ * notification. `cta` is always an object: the client reads `cta.action` without a guard.
+ */
+export function toSocketMessage(row: MessageRow, subscriber: SubscriberRow) {
+  const seenAt = row.lastSeenDate?.toISOString();
+  return {
+    _id: row.id,
+    _environmentId: row.environmentId,
+    _organizationId: row.organizationId,
+    _notificationId: row.notificationId,
+    _subscriberId: row.subscriberId,
+    _templateId: row.workflowId,
+    templateIdentifier: row.templateIdentifier ?? undefined,
+    transactionId: row.transactionId,
+    channel: row.channel,
+    subject: row.subject ?? undefined,
+    // A stored block list is not rendered for the inbox: it shows as empty, as in the inbox lists.
+    content: typeof row.content === 'string' ? row.content : '',
+    cta: row.cta ?? {},
+    read: row.read,
+    seen: row.seen,
+    archived: row.archived,
+    snoozedUntil: row.snoozedUntil?.toISOString(),
+    deliveredAt: row.deliveredAt ?? [],
+    createdAt: row.createdAt.toISOString(),
+    lastReadDate: row.lastReadDate?.toISOString(),
+    lastSeenDate: seenAt,
+    firstSeenDate: seenAt,
+    archivedAt: row.archivedAt?.toISOString(),
+    tags: row.tags ?? [],
+    data: row.data ?? undefined,
+    severity: (SEVERITIES as readonly string[]).includes(row.severity) ? row.severity : 'none',
+    subscriber: socketSubscriber(subscriber),
+  };
+}
+
+export type SocketMessage = ReturnType<typeof toSocketMessage>;
+
+/**
+ * `unread_count_changed` carries @novu/js's `counts` ({ total, severity }) and the plain number
+ * older Novu clients read as `unreadCount`.
+ */
+export function unreadCountPayload(counts: InboxBadgeCounts) {
+  const severity = Object.fromEntries(SEVERITIES.map((level) => [level, counts.unread.severity[level] ?? 0]));
+  return {
+    unreadCount: counts.unread.total,
+    hasMore: false,
+    counts: { total: counts.unread.total, severity },
+  };
+}
+
+export function unseenCountPayload(counts: InboxBadgeCounts) {
+  return { unseenCount: counts.unseen, hasMore: false };
+}
