@@ -37,6 +37,30 @@ export async function bareFastify(connections: number, duration: number): Promis
   }
 }
 
+/** Bare Fastify answering a canned inbox page: the ceiling of the inbox list load (same connections and time). */
+export async function bareFastifyInboxList(options: {
+  connections: number;
+  duration: number;
+  warmUp: number;
+  runs: number;
+}): Promise<LoadResult> {
+  const port = await freePort();
+  const proc = startProcess('bare-fastify', 'dist/bench/bare-fastify.js', {}, port);
+  try {
+    await waitForHttp(proc, '/health', 15_000);
+    return await load({
+      url: `http://127.0.0.1:${port}/v1/inbox/notifications?limit=10`,
+      headers: { authorization: 'Bearer bench' },
+      connections: options.connections,
+      duration: options.duration,
+      warmUpSeconds: options.warmUp,
+      runs: options.runs,
+    });
+  } finally {
+    await proc.stop();
+  }
+}
+
 export interface QueueCeiling {
   backend: 'redis' | 'postgres';
   jobs: number;

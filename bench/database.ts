@@ -47,19 +47,28 @@ export async function seedSubscribers(pool: pg.Pool, scope: Scope, count: number
       [scope.environmentId, scope.organizationId, SUBSCRIBER_PREFIX, from, to],
     );
   }
+  await seedTopic(pool, scope, TOPIC_KEY, topicSize);
+  await pool.query('ANALYZE subscribers, topic_subscribers');
+}
+
+/** A topic of the seeded subscribers bench-sub-1..size. */
+export async function seedTopic(pool: pg.Pool, scope: Scope, key: string, size: number): Promise<void> {
   const topicId = randomUUID();
-  await pool.query(
-    `INSERT INTO topics (id, environment_id, organization_id, key, name) VALUES ($1, $2, $3, $4, 'Bench topic')`,
-    [topicId, scope.environmentId, scope.organizationId, TOPIC_KEY],
-  );
+  await pool.query(`INSERT INTO topics (id, environment_id, organization_id, key, name) VALUES ($1, $2, $3, $4, $5)`, [
+    topicId,
+    scope.environmentId,
+    scope.organizationId,
+    key,
+    `Bench ${key}`,
+  ]);
   await pool.query(
     `INSERT INTO topic_subscribers (topic_id, subscriber_id, environment_id, organization_id, external_subscriber_id)
      SELECT $1, s.id, s.environment_id, s.organization_id, s.subscriber_id
      FROM generate_series(1, $4::int) g
      JOIN subscribers s ON s.environment_id = $2 AND s.subscriber_id = $3 || g`,
-    [topicId, scope.environmentId, SUBSCRIBER_PREFIX, topicSize],
+    [topicId, scope.environmentId, SUBSCRIBER_PREFIX, size],
   );
-  await pool.query('ANALYZE subscribers, topic_subscribers');
+  await pool.query('ANALYZE topic_subscribers');
 }
 
 const inAppStep = (content: string) => ({

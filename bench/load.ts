@@ -28,6 +28,8 @@ export interface LoadSpec {
   amount?: number;
   /** Builds the body of the n-th request (0-based) when each request differs. */
   bodyFor?: (n: number) => string;
+  /** Headers of the n-th request added to `headers` (e.g. another subscriber's session token). */
+  headersFor?: (n: number) => Record<string, string>;
   /**
    * Seconds of the same load run first and not recorded: the first second after a route's first
    * use (JIT, PostgreSQL's plan and buffer caches) is not the steady state the p99 describes.
@@ -84,7 +86,16 @@ async function measure(spec: LoadSpec): Promise<LoadResult> {
       if ((status < 200 || status > 299) && firstError === undefined) firstError = `${status} ${body.slice(0, 500)}`;
     },
   };
-  if (spec.bodyFor) request.setupRequest = (req) => ({ ...req, body: spec.bodyFor!(sent++) });
+  const { bodyFor, headersFor } = spec;
+  if (bodyFor || headersFor)
+    request.setupRequest = (req) => {
+      const n = sent++;
+      return {
+        ...req,
+        ...(bodyFor ? { body: bodyFor(n) } : {}),
+        ...(headersFor ? { headers: { ...req.headers, ...headersFor(n) } } : {}),
+      };
+    };
   const result = await autocannon({
     url: spec.url,
     method: spec.method ?? 'GET',

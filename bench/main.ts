@@ -3,9 +3,16 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { bareFastify, bullmqCeiling, deleteRedisPrefix, postgresInsertCeiling } from './ceilings.js';
+import {
+  bareFastify,
+  bareFastifyInboxList,
+  bullmqCeiling,
+  deleteRedisPrefix,
+  postgresInsertCeiling,
+} from './ceilings.js';
 import { seedSubscribers, settle } from './database.js';
 import { deploy, type Deployment } from './deployment.js';
+import { assertOpenFilesLimit, bareSocketIo, inbox } from './inbox.js';
 import { parseOptions, type BenchOptions } from './options.js';
 import { killAllOnExit, ROOT } from './processes.js';
 import { buildRows, formatTable, verdict, type Ceilings, type PhaseResults } from './report.js';
@@ -73,6 +80,12 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
     results.feed = await run('feed', `${label}: feed over ${options.feedRows} notifications`, () =>
       feed(deployment, options),
     );
+  if (withFeed)
+    results.inbox = await run(
+      'inbox',
+      `${label}: inbox, ${options.inboxSockets} sockets, topic of ${options.inboxTopicSize}, list load`,
+      () => inbox(deployment, options),
+    );
   return results;
 }
 
@@ -89,7 +102,13 @@ function serviceLogs(deployment: Deployment) {
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2), process.env);
   killAllOnExit();
-  for (const entry of ['dist/apps/api/src/main.js', 'dist/apps/worker/src/main.js', 'dist/bench/bare-fastify.js']) {
+  for (const entry of [
+    'dist/apps/api/src/main.js',
+    'dist/apps/worker/src/main.js',
+    'dist/bench/bare-fastify.js',
+    'dist/bench/bare-socketio.js',
+    'dist/bench/socket-clients.js',
+  ]) {
     if (!existsSync(join(ROOT, entry))) throw new Error(`${entry} is missing: run \`npm run bench\` (it builds first)`);
   }
   const startedAt = new Date().toISOString();
@@ -118,6 +137,23 @@ async function main(): Promise<number> {
       );
       await deleteRedisPrefix(options.redisUrl, prefix).catch(() => undefined);
     }
+  }
+
+  // The inbox's own ceilings run with it, so its ratios always have a bound from the same run.
+  if (options.parts.has('inbox')) {
+    assertOpenFilesLimit(options.inboxSockets);
+    ceilings.socketIo = await step(
+      `ceiling: bare socket.io, ${options.inboxSockets} sockets, emit to ${options.inboxTopicSize} rooms`,
+      () => bareSocketIo(options),
+    );
+    ceilings.fastifyInboxList = await step('ceiling: bare Fastify GET inbox page', () =>
+      bareFastifyInboxList({
+        connections: options.feedConnections,
+        duration: options.feedDuration,
+        warmUp: options.warmUp,
+        runs: options.loadRuns,
+      }),
+    );
   }
 
   for (const backend of ['redis', 'postgres'] as const) {

@@ -4,7 +4,7 @@
  */
 export interface BenchOptions {
   quick: boolean;
-  /** Which parts run: ceilings, accept, fanout, singles, feed (feed on the Redis deployment only). */
+  /** Which parts run: ceilings, accept, fanout, singles, feed, inbox (feed and inbox on the Redis deployment only). */
   parts: Set<string>;
   /** Queue backends deployed in turn: redis, postgres. */
   backends: Set<string>;
@@ -30,6 +30,16 @@ export interface BenchOptions {
   deliveryTimeout: number;
   /** A wait for deliveries also ends after this many seconds without progress. */
   stallTimeout: number;
+  /** Inbox sockets held open on the api, each with its own subscriber's session. */
+  inboxSockets: number;
+  /** Connected subscribers in the topic one trigger is sent to. */
+  inboxTopicSize: number;
+  /** Measured topic triggers (the table shows the medians). */
+  inboxRounds: number;
+  /** Load-generator processes holding the sockets. */
+  inboxClientProcesses: number;
+  /** Topic triggers sent before the list load, so each listed subscriber has a page of notifications. */
+  inboxListBackfill: number;
   ceilingJobs: number;
   ceilingRows: number;
   cpuProf: boolean;
@@ -37,7 +47,7 @@ export interface BenchOptions {
   serviceEnv: Record<string, string>;
 }
 
-const PARTS = ['ceilings', 'accept', 'fanout', 'singles', 'feed'];
+const PARTS = ['ceilings', 'accept', 'fanout', 'singles', 'feed', 'inbox'];
 const BACKENDS = ['redis', 'postgres'];
 
 function readSet(raw: string | undefined, known: string[], name: string): Set<string> {
@@ -86,6 +96,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
 
   const topicSize = int('TOPIC_SIZE', 100_000, 2_000);
   const singles = int('SINGLES', 10_000, 500);
+  const inboxSockets = int('INBOX_SOCKETS', 10_000, 500);
   const serviceEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(s)) {
     if (key.startsWith('BENCH_SERVICE_')) serviceEnv[key.slice('BENCH_SERVICE_'.length)] = value;
@@ -104,13 +115,18 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     bulkSize: int('BULK_SIZE', 100, 100),
     topicSize,
     singles,
-    subscribers: Math.max(int('SUBSCRIBERS', 100_000, 2_000), topicSize, singles),
+    subscribers: Math.max(int('SUBSCRIBERS', 100_000, 2_000), topicSize, singles, inboxSockets),
     singlesConnections: int('SINGLES_CONNECTIONS', 50, 20),
     feedRows: int('FEED_ROWS', 1_000_000, 20_000),
     feedDuration: int('FEED_DURATION', 10, 2),
     feedConnections: int('FEED_CONNECTIONS', 10, 10),
     deliveryTimeout: int('DELIVERY_TIMEOUT', 600, 120),
     stallTimeout: int('STALL_TIMEOUT', 60, 30),
+    inboxSockets,
+    inboxTopicSize: Math.min(int('INBOX_TOPIC_SIZE', 1_000, 100), inboxSockets),
+    inboxRounds: int('INBOX_ROUNDS', 5, 2),
+    inboxClientProcesses: int('INBOX_CLIENT_PROCESSES', 4, 2),
+    inboxListBackfill: int('INBOX_LIST_BACKFILL', 20, 5, 0),
     ceilingJobs: int('CEILING_JOBS', 100_000, 5_000),
     ceilingRows: int('CEILING_ROWS', 200_000, 20_000),
     cpuProf: ['1', 'true', 'yes'].includes((s.BENCH_CPU_PROF ?? '').toLowerCase()),

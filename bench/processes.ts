@@ -24,6 +24,12 @@ export function killAllOnExit(): void {
   }
 }
 
+/** A child started elsewhere (a forked load generator), killed with the others on the way out. */
+export function adoptChild(child: ChildProcess): void {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

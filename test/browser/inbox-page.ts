@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 export interface InboxPageOptions {
@@ -21,7 +22,7 @@ export interface InboxPage {
  */
 async function bundleInboxUi(): Promise<string> {
   const result = await build({
-    stdin: { contents: "export { NovuUI } from '@novu/js/ui';", resolveDir: process.cwd(), loader: 'js' },
+    entryPoints: [fileURLToPath(new URL('./inbox-ui.entry.ts', import.meta.url))],
     bundle: true,
     format: 'iife',
     globalName: 'NovuInbox',

@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { countMessages, createWorkflow, seedTopic, SUBSCRIBER_PREFIX } from './database.js';
+import type { Deployment } from './deployment.js';
+import { load, type LoadResult } from './load.js';
+import type { BenchOptions } from './options.js';
+import { freePort, sleep, startProcess, waitForHttp, type RunningProcess } from './processes.js';
+import { SocketFleet, type FleetConnectResult, type FleetRound } from './socket-fleet.js';
+
+const INBOX_TOPIC_KEY = 'bench-inbox-topic';
+const WORKFLOW = 'bench-inbox';
+const SESSION_CONCURRENCY = 20;
+/** Longer than any plausible delivery: a round that takes this long is reported incomplete. */
+const ROUND_TIMEOUT_MS = 30_000;
+/** Sockets settle (presence writes, first pings) before the resident memory is read. */
+const SETTLE_MS = 3_000;
+
+interface LatencyRound {
+  received: number;
+  expected: number;
+  complete: boolean;
+  /** From the trigger's 201 (as its sender saw it) to each socket's event. */
+  p50Ms?: number;
+  p99Ms?: number;
+  lastMs?: number;
+  duplicates: number;
+  wrongRecipients: number;
+  disconnects: number;
+}
+
+export interface SocketLatency {
+  topicSize: number;
+  rounds: LatencyRound[];
+  /** Medians over the rounds. */
+  p50Ms?: number;
+  p99Ms?: number;
+  lastMs?: number;
+}
+
+export interface SocketCeiling extends SocketLatency {
+  connect: FleetConnectResult;
+  rssMb?: number;
+}
+
+export interface InboxResult extends SocketLatency {
+  sessions: { count: number; seconds: number; perSecond: number };
+  connect: FleetConnectResult;
+  /** The api's resident memory with every socket connected and idle. */
+  apiRssMb?: number;
+  /** Its peak over the whole inbox scenario (sockets, triggers, list load). */
+  apiPeakRssMb?: number;
+  workerPeakRssMb?: number;
+  list: LoadResult;
+  /** Sessions the list load takes turns with, and about how many notifications each has. */
+  listSessions: number;
+  listNotificationsPerSubscriber: number;
+}
+
+/**
+ * Every socket is a descriptor in the server process (and one per client process): a limit below
+ * the socket count fails the connect phase with EMFILE half-way, which would measure nothing.
+ */
+export function assertOpenFilesLimit(sockets: number): void {
+  const match = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+  const limit = !match || match[1] === 'unlimited' ? Infinity : Number(match[1]);
+  const needed = sockets + 1_024;
+  if (limit < needed)
+    throw new Error(`open files limit ${limit} < ${needed} for ${sockets} sockets: run \`ulimit -n ${needed}\` first`);
+}
+
+const mb = (bytes?: number) => (bytes === undefined ? undefined : Math.round((bytes / 1024 / 1024) * 10) / 10);
+const now = () => performance.timeOrigin + performance.now();
+
+function percentile(sorted: number[], p: number): number | undefined {
+  if (sorted.length === 0) return undefined;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function median(values: (number | undefined)[]): number | undefined {
+  const known = values.filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+  return known.length === 0 ? undefined : known[Math.floor((known.length - 1) / 2)];
+}
+
+function residentBytes(proc: RunningProcess): number | undefined {
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${proc.child.pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : undefined;
+}
+
+function toRound(round: FleetRound & { complete: boolean }, acceptedAt: number): LatencyRound {
+  const latencies = round.arrivals.map((at) => at - acceptedAt).sort((a, b) => a - b);
+  const ms = (value?: number) => (value === undefined ? undefined : Math.round(value * 10) / 10);
+  return {
+    received: latencies.length,
+    expected: round.expected,
+    complete: round.complete,
+    p50Ms: ms(percentile(latencies, 50)),
+    p99Ms: ms(percentile(latencies, 99)),
+    lastMs: ms(latencies.at(-1)),
+    duplicates: round.duplicates,
+    wrongRecipients: round.wrongRecipients,
+    disconnects: round.disconnects,
+  };
+}
+
+function summarize(topicSize: number, rounds: LatencyRound[]): SocketLatency {
+  return {
+    topicSize,
+    rounds,
+    p50Ms: median(rounds.map((r) => r.p50Ms)),
+    p99Ms: median(rounds.map((r) => r.p99Ms)),
+    lastMs: median(rounds.map((r) => r.lastMs)),
+  };
+}
+
+/**
+ * One notification to the first `topicSize` sockets per round: `send` answers when its 201 came
+ * back; arrivals are timed from then. The first round is a warm-up and is not recorded.
+ */
+async function measureRounds(
+  fleet: SocketFleet,
+  rounds: number,
+  topicSize: number,
+  send: (transactionId: string) => Promise<void>,
+): Promise<LatencyRound[]> {
+  const recorded: LatencyRound[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const transactionId = `bench-inbox-${randomUUID()}`;
+    fleet.watch(transactionId, topicSize, ROUND_TIMEOUT_MS);
+    await send(transactionId);
+    const acceptedAt = now();
+    const result = toRound(await fleet.collect(), acceptedAt);
+    if (round === 0 && result.received === 0)
+      throw new Error(`warm-up: no socket received notification_received within ${ROUND_TIMEOUT_MS} ms`);
+    if (round > 0) recorded.push(result);
+    await sleep(500);
+  }
+  return recorded;
+}
+
+/**
+ * The socket ceiling: the same client processes and sockets against bare socket.io
+ * (bench/bare-socketio.ts), which answers 201 and emits one message per room.
+ */
+export async function bareSocketIo(options: BenchOptions): Promise<SocketCeiling> {
+  const port = await freePort();
+  const proc = startProcess('bare-socketio', 'dist/bench/bare-socketio.js', {}, port);
+  const fleet = SocketFleet.start(options.inboxClientProcesses);
+  try {
+    await waitForHttp(proc, '/health', 15_000);
+    const url = `http://127.0.0.1:${port}`;
+    const tokens = Array.from({ length: options.inboxSockets }, (_, i) => String(i));
+    const connect = await fleet.connect(url, tokens);
+    await sleep(SETTLE_MS);
+    const rssMb = mb(residentBytes(proc));
+    const rounds = await measureRounds(fleet, options.inboxRounds, options.inboxTopicSize, async (transactionId) => {
+      const res = await fetch(`${url}/broadcast?transactionId=${transactionId}&rooms=${options.inboxTopicSize}`, {
+        method: 'POST',
+      });
+      if (res.status !== 201) throw new Error(`bare socket.io broadcast answered ${res.status}`);
+    });
+    return { connect, rssMb, ...summarize(options.inboxTopicSize, rounds) };
+  } finally {
+    await fleet.close();
+    await proc.stop();
+  }
+}
+
+async function createSessions(deployment: Deployment, count: number): Promise<string[]> {
+  const me = await deployment.client.request('GET', '/v1/environments/me');
+  if (me.status !== 200) throw new Error(`GET /v1/environments/me answered ${me.status}: ${await me.text()}`);
+  const { identifier } = (await me.json()) as { identifier: string };
+  const tokens = new Array<string>(count);
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const index = next++;
+      const res = await fetch(`${deployment.client.baseUrl}/v1/inbox/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ applicationIdentifier: identifier, subscriberId: `${SUBSCRIBER_PREFIX}${index + 1}` }),
+      });
+      const text = await res.text();
+      if (res.status !== 201 && res.status !== 200)
+        throw new Error(`POST /v1/inbox/session answered ${res.status}: ${text.slice(0, 500)}`);
+      const token = (JSON.parse(text) as { data?: { token?: string } }).data?.token;
+      if (!token) throw new Error(`POST /v1/inbox/session answered without data.token: ${text.slice(0, 500)}`);
+      tokens[index] = token;
+    }
+  };
+  await Promise.all(Array.from({ length: SESSION_CONCURRENCY }, lane));
+  return tokens;
+}
+
+/** Topic triggers, unmeasured, until each topic member has `count` more in-app notifications. */
+async function backfill(deployment: Deployment, topicSize: number, count: number, workflowId: string) {
+  const before = await countMessages(deployment.pool, { workflowId }, deployment.scope.environmentId);
+  for (let i = 0; i < count; i++) await triggerTopic(deployment, `bench-inbox-fill-${randomUUID()}`);
+  const expected = before + count * topicSize;
+  const deadline = Date.now() + 120_000;
+  while ((await countMessages(deployment.pool, { workflowId }, deployment.scope.environmentId)) < expected) {
+    if (Date.now() > deadline) throw new Error(`backfill: ${expected} in-app messages not delivered within 120 s`);
+    await sleep(200);
+  }
+}
+
+async function triggerTopic(deployment: Deployment, transactionId: string): Promise<void> {
+  const res = await deployment.client.request('POST', '/v1/events/trigger', {
+    name: WORKFLOW,
+    to: [{ type: 'Topic', topicKey: INBOX_TOPIC_KEY }],
+    transactionId,
+    payload: { orderId: 'inbox' },
+  });
+  if (res.status !== 201) throw new Error(`topic trigger answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
+  await res.arrayBuffer();
+}
+
+/**
+ * The inbox on the deployed api: a session and a socket per subscriber, the api's memory with
+ * them all connected, the time from a topic trigger's 201 to each member socket's
+ * `notification_received` (through the worker and the Redis adapter), then the inbox list under load.
+ */
+export async function inbox(deployment: Deployment, options: BenchOptions): Promise<InboxResult> {
+  const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, WORKFLOW);
+  await seedTopic(deployment.pool, deployment.scope, INBOX_TOPIC_KEY, options.inboxTopicSize);
+  deployment.resetPeakRss();
+
+  const sessionsStarted = performance.now();
+  const tokens = await createSessions(deployment, options.inboxSockets);
+  const sessionSeconds = (performance.now() - sessionsStarted) / 1000;
+
+  const fleet = SocketFleet.start(options.inboxClientProcesses);
+  try {
+    const connect = await fleet.connect(deployment.client.baseUrl, tokens);
+    if (connect.connected === 0) throw new Error(`no inbox socket connected: ${connect.firstError}`);
+    await sleep(SETTLE_MS);
+    deployment.assertAlive();
+    const apiRssMb = mb(residentBytes(deployment.api));
+
+    const rounds = await measureRounds(fleet, options.inboxRounds, options.inboxTopicSize, (transactionId) =>
+      triggerTopic(deployment, transactionId),
+    );
+
+    await backfill(deployment, options.inboxTopicSize, options.inboxListBackfill, workflow.id);
+    const listed = Math.min(options.inboxTopicSize, 100);
+    const first = await fetch(`${deployment.client.baseUrl}/v1/inbox/notifications?limit=10`, {
+      headers: { authorization: `Bearer ${tokens[0]}` },
+    });
+    const page = (await first.json()) as { data?: unknown[] };
+    if (first.status !== 200 || !Array.isArray(page.data) || page.data.length === 0)
+      throw new Error(
+        `GET /v1/inbox/notifications answered ${first.status} with ${JSON.stringify(page).slice(0, 300)}`,
+      );
+    const list = await load({
+      url: `${deployment.client.baseUrl}/v1/inbox/notifications?limit=10`,
+      connections: options.feedConnections,
+      duration: options.feedDuration,
+      warmUpSeconds: options.warmUp,
+      runs: options.loadRuns,
+      // Each request is another topic member's session, as many browsers would send.
+      headersFor: (n) => ({ authorization: `Bearer ${tokens[n % listed]}` }),
+    });
+    deployment.assertAlive();
+    const peak = deployment.peakRss();
+    return {
+      sessions: { count: tokens.length, seconds: sessionSeconds, perSecond: tokens.length / sessionSeconds },
+      connect,
+      apiRssMb,
+      apiPeakRssMb: mb(peak.apiBytes),
+      workerPeakRssMb: mb(peak.workerBytes),
+      ...summarize(options.inboxTopicSize, rounds),
+      list,
+      listSessions: listed,
+      listNotificationsPerSubscriber: options.inboxRounds + 1 + options.inboxListBackfill,
+    };
+  } finally {
+    await fleet.close();
+  }
+}
