@@ -334,6 +334,39 @@ describe('workflows: /v1/workflows', () => {
         { name: 'x', steps: [], preferenceSettings: { email: 'no' } },
         'preferenceSettings.email',
       ],
+      [
+        'a digest window of 1e300 days',
+        {
+          name: 'x',
+          steps: [{ template: { type: 'digest' }, metadata: { type: 'regular', amount: 1e300, unit: 'days' } }],
+        },
+        'steps[0].metadata.amount',
+      ],
+      [
+        'a delay beyond 180 days',
+        {
+          name: 'x',
+          steps: [{ template: { type: 'delay' }, metadata: { type: 'regular', amount: 27, unit: 'weeks' } }],
+        },
+        'steps[0].metadata.amount',
+      ],
+      [
+        'a timed digest that never fires',
+        {
+          name: 'x',
+          steps: [
+            {
+              template: { type: 'digest' },
+              metadata: {
+                type: 'timed',
+                unit: 'months',
+                timed: { weekDays: ['sunday'], monthlyType: 'on', ordinal: 'last', ordinalValue: 'weekday' },
+              },
+            },
+          ],
+        },
+        'steps[0].metadata.timed',
+      ],
       ['non-string tags', { name: 'x', steps: [], tags: [1] }, 'tags'],
       [
         'a malformed notificationGroupId',

@@ -10,9 +10,13 @@ import {
   IsPositive,
   IsString,
   Matches,
+  ValidateBy,
   ValidateNested,
+  type ValidationArguments,
 } from 'class-validator';
 import { TIME_UNITS, WEEK_DAYS, type TimeUnit, type WeekDay } from '#common';
+import { nextTimedRelease } from '../digest/timed-digest.js';
+import { durationMs, MAX_DEFER_MS } from '../digest/wait-time.js';
 
 const ORDINALS = ['1', '2', '3', '4', '5', 'last'] as const;
 const ORDINAL_VALUES = ['day', 'weekday', 'weekend', ...WEEK_DAYS] as const;
@@ -53,11 +57,42 @@ export class TimedConfigDefinition {
   monthlyType?: (typeof MONTHLY_TYPES)[number];
 }
 
+/**
+ * amount × `unitProperty` within the 180-day cap, so a wait that could never be scheduled is refused
+ * at save instead of failing every run. A missing or unknown unit is the unit's own error.
+ */
+const WithinDeferCap = (unitProperty: string) =>
+  ValidateBy({
+    name: 'withinDeferCap',
+    validator: {
+      validate: (amount: unknown, args?: ValidationArguments) => {
+        const ms = durationMs(amount, (args?.object as Record<string, unknown> | undefined)?.[unitProperty]);
+        return ms === undefined || ms <= MAX_DEFER_MS;
+      },
+      defaultMessage: () => `$property × ${unitProperty} must be at most 180 days`,
+    },
+  });
+
+/** A timed digest whose calendar never matches a day (e.g. weekend days that must be weekdays) never fires. */
+const FiresWithinAYear = () =>
+  ValidateBy({
+    name: 'firesWithinAYear',
+    validator: {
+      validate: (_timed: unknown, args?: ValidationArguments) => {
+        const metadata = args?.object as DigestTimedMetadata | undefined;
+        if (!metadata || ['seconds', 'minutes', 'hours'].includes(String(metadata.unit))) return true;
+        return nextTimedRelease(metadata, 'UTC', new Date()) !== undefined;
+      },
+      defaultMessage: () => '$property matches no day of the coming year: the digest would never be sent',
+    },
+  });
+
 /** amount × unit: required for the regular forms, so a workflow cannot fail at run time for want of them. */
 class WindowDefinition {
   @ApiProperty()
   @IsNumber()
   @IsPositive()
+  @WithinDeferCap('unit')
   amount: number;
 
   @ApiProperty({ enum: TIME_UNITS })
@@ -76,7 +111,12 @@ export class DigestRegularMetadata extends WindowDefinition {
   digestKey?: string;
 
   @ApiPropertyOptional() @IsOptional() @IsBoolean() backoff?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsNumber() @IsPositive() backoffAmount?: number;
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsNumber()
+  @IsPositive()
+  @WithinDeferCap('backoffUnit')
+  backoffAmount?: number;
   @ApiPropertyOptional({ enum: TIME_UNITS }) @IsOptional() @IsIn(TIME_UNITS) backoffUnit?: TimeUnit;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() updateMode?: boolean;
 }
@@ -86,13 +126,14 @@ export class DigestTimedMetadata {
   @IsIn(['timed'])
   type: 'timed';
 
-  @ApiPropertyOptional() @IsOptional() @IsNumber() @IsPositive() amount?: number;
+  @ApiPropertyOptional() @IsOptional() @IsNumber() @IsPositive() @WithinDeferCap('unit') amount?: number;
   @ApiPropertyOptional({ enum: TIME_UNITS }) @IsOptional() @IsIn(TIME_UNITS) unit?: TimeUnit;
   @ApiPropertyOptional() @IsOptional() @IsString() digestKey?: string;
 
   @ApiPropertyOptional({ type: TimedConfigDefinition })
   @IsOptional()
   @ValidateNested()
+  @FiresWithinAYear()
   @Type(() => TimedConfigDefinition)
   timed?: TimedConfigDefinition;
 }

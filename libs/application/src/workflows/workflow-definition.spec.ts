@@ -80,6 +80,37 @@ describe('validateWorkflowDefinition', () => {
     expect(errors.some((error) => error.startsWith('steps[1].template.type: '))).toBe(true);
   });
 
+  it('refuses waits beyond the 180-day cap, naming the field', () => {
+    const wait = (metadata: Record<string, unknown>) =>
+      validateWorkflowDefinition({ name: 'w', steps: [{ template: { type: String(metadata.step) }, metadata }] })
+        .errors;
+    expect(wait({ step: 'digest', type: 'regular', amount: 1e300, unit: 'days' })).toEqual([
+      'steps[0].metadata.amount: amount × unit must be at most 180 days',
+    ]);
+    expect(wait({ step: 'delay', type: 'regular', amount: 181, unit: 'days' })).toEqual([
+      'steps[0].metadata.amount: amount × unit must be at most 180 days',
+    ]);
+    expect(wait({ step: 'delay', type: 'regular', amount: 180, unit: 'days' })).toEqual([]);
+    expect(
+      wait({ step: 'digest', type: 'backoff', amount: 1, unit: 'hours', backoffAmount: 7, backoffUnit: 'months' }),
+    ).toEqual(['steps[0].metadata.backoffAmount: backoffAmount × backoffUnit must be at most 180 days']);
+    expect(wait({ step: 'digest', type: 'timed', amount: 5000, unit: 'hours' })).toEqual([
+      'steps[0].metadata.amount: amount × unit must be at most 180 days',
+    ]);
+  });
+
+  it('refuses a timed digest whose calendar matches no day', () => {
+    const timed = (config: Record<string, unknown>) =>
+      validateWorkflowDefinition({
+        name: 't',
+        steps: [{ template: { type: 'digest' }, metadata: { type: 'timed', unit: 'weeks', timed: config } }],
+      }).errors;
+    expect(timed({ weekDays: ['saturday'], monthlyType: 'on', ordinal: '1', ordinalValue: 'weekday' })).toEqual([
+      'steps[0].metadata.timed: timed matches no day of the coming year: the digest would never be sent',
+    ]);
+    expect(timed({ weekDays: ['saturday'], monthlyType: 'on', ordinal: '1', ordinalValue: 'weekend' })).toEqual([]);
+  });
+
   it('rejects a non-object', () => {
     expect(validateWorkflowDefinition([1]).errors).toEqual(['the file must hold one workflow object']);
   });
