@@ -56,4 +56,40 @@ describe('fan-out of a large topic', () => {
     expect(new Set(jobRows.map((job) => job.notificationId)).size).toBe(1000);
     expect(rows.find((row) => row.topics.length > 0)?.topics[0]).toEqual({ _topicId: topic.id, topicKey: 'big-topic' });
   }, 120_000);
+
+  it('a topic listed many times reaches each member once; a `to` beyond 1,000 entries is a 422', async () => {
+    const scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
+    const members = await t.app.get(SubscriberRepository).upsertMany(
+      scope,
+      ['r-1', 'r-2', 'r-3'].map((subscriberId) => ({ subscriberId })),
+    );
+    const topics = t.app.get(TopicRepository);
+    const { row: topic } = await topics.upsert(scope, 'repeated', 'Repeated');
+    await topics.addMembers(
+      scope,
+      topic.id,
+      members.map((member) => ({ subscriberId: member.id, externalSubscriberId: member.subscriberId })),
+    );
+    const workflow = await createWorkflow(t, { steps: [inApp('Once')] });
+    const copy = (exclude: string[]) => ({ type: 'Topic', topicKey: 'repeated', exclude });
+    const res = await t.api('post', '/v1/events/trigger').send({
+      name: workflow.identifier,
+      // r-3 is excluded by every copy; r-1 only by some, so another copy reaches it.
+      to: [copy(['r-1', 'r-3']), ...Array.from({ length: 998 }, () => copy(['r-3', 'r-2'])), copy(['r-3'])],
+    });
+    expect(res.status).toBe(201);
+    const byTxn = eq(notifications.transactionId, res.body.transactionId);
+    await waitFor(async () => (await jobsOf(t, res.body.transactionId)).length === 2, { description: 'jobs' });
+    const rows = await t.db.select().from(notifications).where(byTxn);
+    const reached = members.filter((member) => rows.some((row) => row.subscriberId === member.id));
+    expect(reached.map((member) => member.subscriberId).sort()).toEqual(['r-1', 'r-2']);
+    expect(rows).toHaveLength(2);
+
+    const tooMany = await t.api('post', '/v1/events/trigger').send({
+      name: workflow.identifier,
+      to: Array.from({ length: 1001 }, () => copy([])),
+    });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.errors.to.messages[0]).toMatch(/at most 1000 recipients/);
+  }, 60_000);
 });

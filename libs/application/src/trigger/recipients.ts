@@ -44,15 +44,28 @@ function subscriberObjectError(value: Record<string, unknown>): string | undefin
   return undefined;
 }
 
+/** Entries one trigger's `to` may hold; a larger audience belongs in a topic. */
+export const MAX_RECIPIENTS = 1_000;
+
+/**
+ * A topic listed again reaches its subscribers once: a subscriber is left out only when every copy
+ * excludes it (each copy alone would have reached the others).
+ */
+function mergeTopic(topics: Map<string, TopicRecipient>, topic: TopicRecipient): void {
+  const earlier = topics.get(topic.topicKey);
+  if (!earlier) topics.set(topic.topicKey, topic);
+  else earlier.exclude = earlier.exclude.filter((id) => topic.exclude.includes(id));
+}
+
 /**
  * Splits `to` into subscribers and topics, dropping invalid entries with a message each. A subscriber
- * listed twice is kept once (the last definition wins, as in Novu); topics are recognised only by
- * `type: 'Topic'`.
+ * listed twice is kept once (the last definition wins, as in Novu), and so is a topic (see mergeTopic);
+ * topics are recognised only by `type: 'Topic'`.
  */
 export function parseRecipients(to: unknown): ParsedRecipients {
   const items = Array.isArray(to) ? to : [to];
   const bySubscriberId = new Map<string, SubscriberRecipient>();
-  const topics: TopicRecipient[] = [];
+  const topics = new Map<string, TopicRecipient>();
   const errors: string[] = [];
   items.forEach((item, index) => {
     if (typeof item === 'string') {
@@ -71,14 +84,14 @@ export function parseRecipients(to: unknown): ParsedRecipients {
         errors.push(`to[${index}]: topicKey is required`);
       else if (!Array.isArray(exclude) || !exclude.every((id) => typeof id === 'string'))
         errors.push(`to[${index}]: exclude must be an array of subscriber ids`);
-      else topics.push({ topicKey: item.topicKey, exclude });
+      else mergeTopic(topics, { topicKey: item.topicKey, exclude: [...new Set(exclude)] });
       return;
     }
     const error = subscriberObjectError(item);
     if (error) errors.push(`to[${index}]: ${error}`);
     else bySubscriberId.set(item.subscriberId as string, { subscriberId: item.subscriberId as string, fields: item });
   });
-  return { subscribers: [...bySubscriberId.values()], topics, errors };
+  return { subscribers: [...bySubscriberId.values()], topics: [...topics.values()], errors };
 }
 
 /** The actor as a recipient, or undefined when none was given. Validated by the DTO already. */

@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import { MAX_BULK_EVENTS } from '../../http/body-limits.js';
 import { ShallowValidation } from '../../http/shallow-validation.js';
-import { IsActor, IsContext, IsTenantRef } from './trigger-validators.js';
+import { IsActor, IsContext, IsRecipientList, IsTenantRef } from './trigger-validators.js';
 
 const TRIGGER_STATUSES = [
   'error',
@@ -76,6 +76,7 @@ export class TriggerEventDto extends TriggerOptionsDto {
     oneOf: [{ type: 'string' }, { type: 'object' }, { type: 'array', items: {} }],
   })
   @IsDefined()
+  @IsRecipientList()
   to: unknown;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })

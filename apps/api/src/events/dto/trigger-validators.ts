@@ -1,6 +1,6 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { EMAIL_ADDRESS_RULE, isEmailAddress, type FieldErrors } from '#common';
-import { isValidSubscriberId } from '#application';
+import { isValidSubscriberId, MAX_RECIPIENTS } from '#application';
 import { subscriberObjectErrors } from '../../subscribers/subscriber-validation.js';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -18,6 +18,13 @@ function rule(name: string, message: string, check: (value: unknown) => boolean)
       validator: { validate: check },
     });
 }
+
+/** `to`: one recipient, or a list of at most MAX_RECIPIENTS. */
+export const IsRecipientList = rule(
+  'isRecipientList',
+  `to may list at most ${MAX_RECIPIENTS} recipients: send to a topic to reach more`,
+  (value) => !Array.isArray(value) || value.length <= MAX_RECIPIENTS,
+);
 
 /** `actor`: a subscriberId or a subscriber object with a subscriberId. */
 export const IsActor = rule(
