@@ -24,6 +24,7 @@ import { PreferencesModule } from './preferences/preferences.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { EnvironmentsModule } from './environments/environments.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
+import { InboxModule } from './inbox/inbox.module.js';
 import { InboxSocketModule } from './realtime/inbox-socket.module.js';
 
 /**
@@ -46,6 +47,8 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   SubscriberNotificationsModule,
   RateLimitModule,
   IdempotencyModule,
+  // After the global guards: it imports RateLimitModule, which would otherwise register its guard early.
+  InboxModule,
   InboxSocketModule,
 ];
 

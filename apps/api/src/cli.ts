@@ -1,15 +1,31 @@
 import 'reflect-metadata';
 import { ConfigError, createLogger, loadConfig } from '#common';
 import { EnvironmentRepository } from '#dal';
-import { TenancyService } from '#application';
+import { CredentialsCipher, TenancyService } from '#application';
 import { prepareRuntime } from './runtime.js';
 
-const USAGE = 'usage: npm run cli -- api-key create --environment <Development|Production>';
+const USAGE = [
+  'usage: npm run cli -- api-key create --environment <Development|Production>',
+  '       npm run cli -- environment require-hmac <on|off> --environment <Development|Production>',
+].join('\n');
+
+type Command =
+  { kind: 'create-key'; environmentName: string } | { kind: 'require-hmac'; environmentName: string; on: boolean };
+
+function parse(argv: string[]): Command | undefined {
+  const [resource, action, ...rest] = argv;
+  if (resource === 'api-key' && action === 'create' && rest[0] === '--environment' && rest[1])
+    return { kind: 'create-key', environmentName: rest[1] };
+  if (resource === 'environment' && action === 'require-hmac' && ['on', 'off'].includes(rest[0]))
+    if (rest[1] === '--environment' && rest[2])
+      return { kind: 'require-hmac', environmentName: rest[2], on: rest[0] === 'on' };
+  return undefined;
+}
 
 /** Operator commands that need the database but not a running server. */
 async function main(argv: string[]): Promise<number> {
-  const [resource, action, flag, environmentName] = argv;
-  if (resource !== 'api-key' || action !== 'create' || flag !== '--environment' || !environmentName) {
+  const command = parse(argv);
+  if (!command) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -17,10 +33,19 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger('warn');
   const runtime = await prepareRuntime(config, logger);
   try {
-    const tenancy = new TenancyService(new EnvironmentRepository(runtime.database.db));
+    const environments = new EnvironmentRepository(runtime.database.db);
+    const tenancy = new TenancyService(environments, new CredentialsCipher(config));
     await tenancy.ensureFirstBoot(config.apiKey);
-    const key = await tenancy.createKey(environmentName);
-    process.stdout.write(`${key}\n`);
+    if (command.kind === 'create-key') {
+      process.stdout.write(`${await tenancy.createKey(command.environmentName)}\n`);
+      return 0;
+    }
+    const environment = await environments.findEnvironmentByName(command.environmentName);
+    if (!environment) throw new Error(`Environment ${command.environmentName} not found`);
+    await environments.setRequireHmac(environment.id, command.on);
+    process.stdout.write(
+      `${environment.name}: inbox sessions ${command.on ? 'require' : 'do not require'} an HMAC hash\n`,
+    );
     return 0;
   } finally {
     await runtime.close();

@@ -10,6 +10,7 @@ import { assertAcceptableBody, assertAcceptableUrl } from './http/input-guard.js
 import { installLoadShedding } from './http/load-shedding.js';
 import { parseQueryString } from './http/query-arrays.js';
 import { setupSwagger } from './http/swagger.js';
+import { registerInboxCors } from './inbox/inbox-cors.js';
 import { createValidationPipe } from './http/validation.js';
 import type { Runtime } from './runtime.js';
 
@@ -67,6 +68,7 @@ export async function createServer(
     assertAcceptableUrl(request.url);
   });
   installLoadShedding(fastify, config.maxInFlightRequests);
+  await registerInboxCors(app, config);
   fastify.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     assertAcceptableBody(request.body);
     done();

@@ -18,6 +18,6 @@ import { UpdateSubscriberPreferencesUseCase } from './use-cases/update-subscribe
     BulkUpdateSubscriberPreferencesUseCase,
     SubscriberPreferenceService,
   ],
-  exports: [SubscriberPreferenceService],
+  exports: [SubscriberPreferenceService, UpdateSubscriberPreferencesUseCase, BulkUpdateSubscriberPreferencesUseCase],
 })
 export class PreferencesModule {}

@@ -1,15 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Clock, DomainError, isId } from '#common';
-import {
-  ACTION_TYPES,
-  MessageStateService,
-  toInboxNotificationResponse,
-  type ActionType,
-  type MessageTransition,
-} from '#application';
-import type { InboxFilter } from '#dal';
-import { JobQueue } from '#event-processing/producer';
+import { ACTION_TYPES, type MessageTransition } from '#application';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import {
@@ -23,34 +14,14 @@ import {
   SnoozeNotificationDto,
   UpdateAllNotificationsDto,
 } from './dto/subscriber-notifications.dto.js';
-import { parseCountFilters } from './count-filters.js';
-
-function notificationId(value: string): string {
-  if (!isId(value)) throw DomainError.validation('notificationId', 'notificationId must be a UUID', value);
-  return value;
-}
-
-function actionType(value: string): ActionType {
-  if (!(ACTION_TYPES as readonly string[]).includes(value))
-    throw DomainError.validation('actionType', 'actionType must be primary or secondary', value);
-  return value as ActionType;
-}
-
-/** The filter of a bulk body: tags and data as given (contextKeys are accepted and ignored). */
-function bulkFilter(body: UpdateAllNotificationsDto): InboxFilter {
-  return { ...(body.tags ? { tags: body.tags } : {}), ...(body.data ? { data: body.data } : {}) };
-}
+import { actionType, SubscriberNotificationsService } from './subscriber-notifications.service.js';
 
 /** Novu's v2 inbox operations on a subscriber's in-app notifications (`subscribers.notifications.*`). */
 @ApiTags('Subscriber notifications')
 @ApiErrorResponses()
 @Controller('v2/subscribers/:subscriberId/notifications')
 export class SubscriberNotificationsController {
-  constructor(
-    private readonly state: MessageStateService,
-    private readonly queue: JobQueue,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly notifications: SubscriberNotificationsService) {}
 
   @Get()
   @ApiOperation({
@@ -63,27 +34,7 @@ export class SubscriberNotificationsController {
     @Param('subscriberId') subscriberId: string,
     @Query() query: ListNotificationsQueryDto,
   ): Promise<InboxNotificationPageDto> {
-    const filter: InboxFilter = {
-      read: query.read,
-      seen: query.seen,
-      archived: query.archived,
-      snoozed: query.snoozed,
-      severity: query.severity,
-      data: query.data,
-      createdGte: query.createdGte === undefined ? undefined : new Date(query.createdGte),
-      createdLte: query.createdLte === undefined ? undefined : new Date(query.createdLte),
-    };
-    const defined = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
-    const { subscriber, rows, hasMore } = await this.state.list(auth.environmentId, subscriberId, defined, {
-      limit: query.limit,
-      after: query.after,
-      offset: query.offset,
-    });
-    return {
-      data: rows.map((row) => toInboxNotificationResponse(row, subscriber)),
-      hasMore,
-      filter: { ...defined, limit: query.limit, ...(query.after ? { after: query.after } : {}) },
-    };
+    return this.notifications.list(auth.environmentId, subscriberId, query);
   }
 
   @Get('count')
@@ -94,13 +45,7 @@ export class SubscriberNotificationsController {
     @Param('subscriberId') subscriberId: string,
     @Query() query: CountNotificationsQueryDto,
   ): Promise<NotificationCountDto[]> {
-    const filters = parseCountFilters(query.filters);
-    const counts = await this.state.counts(
-      auth.environmentId,
-      subscriberId,
-      filters.map(({ filter }) => filter),
-    );
-    return filters.map(({ given }, index) => ({ count: counts[index], filter: given }));
+    return this.notifications.count(auth.environmentId, subscriberId, query.filters);
   }
 
   @Post('seen')
@@ -115,8 +60,7 @@ export class SubscriberNotificationsController {
     @Param('subscriberId') subscriberId: string,
     @Body() body: MarkNotificationsAsSeenDto,
   ): Promise<void> {
-    const filter = { ...bulkFilter(body), ...(body.notificationIds ? { ids: body.notificationIds } : {}) };
-    await this.state.applyAll(auth.environmentId, subscriberId, filter, { type: 'seen' });
+    await this.notifications.markAsSeen(auth.environmentId, subscriberId, body);
   }
 
   @Post('read')
@@ -128,7 +72,7 @@ export class SubscriberNotificationsController {
     @Param('subscriberId') subscriberId: string,
     @Body() body: UpdateAllNotificationsDto,
   ): Promise<void> {
-    await this.state.applyAll(auth.environmentId, subscriberId, { ...bulkFilter(body), read: false }, { type: 'read' });
+    await this.notifications.bulk(auth.environmentId, subscriberId, 'read', body);
   }
 
   @Post('archive')
@@ -140,8 +84,7 @@ export class SubscriberNotificationsController {
     @Param('subscriberId') subscriberId: string,
     @Body() body: UpdateAllNotificationsDto,
   ): Promise<void> {
-    const filter = { ...bulkFilter(body), archived: false };
-    await this.state.applyAll(auth.environmentId, subscriberId, filter, { type: 'archive' });
+    await this.notifications.bulk(auth.environmentId, subscriberId, 'archive', body);
   }
 
   @Post('read-archive')
@@ -153,8 +96,7 @@ export class SubscriberNotificationsController {
     @Param('subscriberId') subscriberId: string,
     @Body() body: UpdateAllNotificationsDto,
   ): Promise<void> {
-    const filter = { ...bulkFilter(body), archived: false, read: true };
-    await this.state.applyAll(auth.environmentId, subscriberId, filter, { type: 'archive' });
+    await this.notifications.bulk(auth.environmentId, subscriberId, 'read-archive', body);
   }
 
   @Post('delete')
@@ -166,7 +108,7 @@ export class SubscriberNotificationsController {
     @Param('subscriberId') subscriberId: string,
     @Body() body: UpdateAllNotificationsDto,
   ): Promise<void> {
-    await this.state.delete(auth.environmentId, subscriberId, bulkFilter(body));
+    await this.notifications.bulk(auth.environmentId, subscriberId, 'delete', body);
   }
 
   @Delete(':notificationId')
@@ -179,8 +121,7 @@ export class SubscriberNotificationsController {
     @Param('notificationId') id: string,
     @Query() _query: ContextKeysQueryDto,
   ): Promise<void> {
-    const deleted = await this.state.delete(auth.environmentId, subscriberId, { ids: [notificationId(id)] });
-    if (deleted === 0) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${id} was not found`);
+    await this.notifications.deleteOne(auth.environmentId, subscriberId, id);
   }
 
   @Patch(':notificationId/read')
@@ -238,22 +179,14 @@ export class SubscriberNotificationsController {
       'Hidden from the default list until snoozeUntil (future, at most 90 days); it then comes back delivered anew.',
   })
   @ApiOkResponse({ type: InboxNotificationDto })
-  async snooze(
+  snooze(
     @Auth() auth: AuthContext,
     @Param('subscriberId') subscriberId: string,
     @Param('notificationId') id: string,
     @Query() _query: ContextKeysQueryDto,
     @Body() body: SnoozeNotificationDto,
   ): Promise<InboxNotificationDto> {
-    const until = body.snoozeUntil;
-    const answer = await this.apply(auth, subscriberId, id, { type: 'snooze', until });
-    // The wake-up carries the snooze it ends: a later unsnooze or another snooze makes it a no-op.
-    await this.queue.add(
-      'wake-snoozed-message',
-      { environmentId: auth.environmentId, messageId: id, until: until.toISOString() },
-      { delay: Math.max(0, until.getTime() - this.clock.now().getTime()) },
-    );
-    return answer;
+    return this.apply(auth, subscriberId, id, { type: 'snooze', until: body.snoozeUntil });
   }
 
   @Patch(':notificationId/unsnooze')
@@ -296,18 +229,12 @@ export class SubscriberNotificationsController {
     return this.apply(auth, subscriberId, id, { type: 'revertAction', action: actionType(type) });
   }
 
-  private async apply(
+  private apply(
     auth: AuthContext,
     subscriberId: string,
     id: string,
     transition: MessageTransition,
   ): Promise<InboxNotificationDto> {
-    const { subscriber, row } = await this.state.apply(
-      auth.environmentId,
-      subscriberId,
-      notificationId(id),
-      transition,
-    );
-    return toInboxNotificationResponse(row, subscriber);
+    return this.notifications.apply(auth.environmentId, subscriberId, id, transition);
   }
 }

@@ -36,5 +36,6 @@ import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-
     MarkMessagesUseCase,
     SubscriberFeedUseCase,
   ],
+  exports: [SubscribersService],
 })
 export class SubscribersModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
-import { EnvironmentRepository } from '#dal';
+import { EnvironmentRepository, type Environment } from '#dal';
+import { CredentialsCipher } from '../crypto/credentials-cipher.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 
 export const DEFAULT_ENVIRONMENTS = ['Development', 'Production'] as const;
@@ -13,7 +14,10 @@ export interface FirstBootResult {
 /** Organizations, environments and their API keys. */
 @Injectable()
 export class TenancyService {
-  constructor(private readonly environments: EnvironmentRepository) {}
+  constructor(
+    private readonly environments: EnvironmentRepository,
+    private readonly cipher: CredentialsCipher,
+  ) {}
 
   /** On an empty database: one organization, Development and Production, a key each (once, whatever boots at once). */
   async ensureFirstBoot(apiKey?: string): Promise<FirstBootResult> {
@@ -22,7 +26,7 @@ export class TenancyService {
     if (created) {
       for (const environment of created) {
         const key = environment.name === 'Development' && apiKey ? apiKey : generateApiKey();
-        await this.environments.insertApiKey(environment, hashApiKey(key), apiKeyPrefix(key));
+        await this.insertKey(environment, key);
         if (environment.name === 'Development' && !apiKey) result.createdDevelopmentKey = key;
       }
     }
@@ -39,6 +43,17 @@ export class TenancyService {
   private async ensureKey(environmentName: string, key: string): Promise<void> {
     const environment = await this.environments.findEnvironmentByName(environmentName);
     if (!environment) throw new DomainError('NOT_FOUND', `Environment ${environmentName} not found`);
-    await this.environments.insertApiKey(environment, hashApiKey(key), apiKeyPrefix(key));
+    await this.insertKey(environment, key);
+  }
+
+  /** Stored hashed for lookups, and encrypted so inbox HMAC hashes (keyed with the raw key) can be checked. */
+  async insertKey(environment: Environment, key: string): Promise<void> {
+    await this.environments.insertApiKey(environment, hashApiKey(key), apiKeyPrefix(key), this.cipher.encrypt({ key }));
+  }
+
+  /** The environment's keys that can be recovered (those stored with an encrypted copy). */
+  async recoverableKeys(environmentId: string): Promise<string[]> {
+    const envelopes = await this.environments.listEncryptedKeys(environmentId);
+    return envelopes.map((envelope) => this.cipher.decrypt(envelope).key).filter((key) => typeof key === 'string');
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -84,8 +84,25 @@ export class EnvironmentRepository {
     return row;
   }
 
-  /** Idempotent: an existing key hash is left as it is. */
-  async insertApiKey(environment: Environment, keyHash: string, prefix: string): Promise<void> {
+  async findEnvironmentByIdentifier(identifier: string): Promise<Environment | undefined> {
+    const [row] = await this.db.select().from(environments).where(eq(environments.identifier, identifier)).limit(1);
+    return row;
+  }
+
+  async setRequireHmac(environmentId: string, requireHmac: boolean): Promise<Environment | undefined> {
+    const [row] = await this.db
+      .update(environments)
+      .set({ requireHmac, updatedAt: sql`now()` })
+      .where(eq(environments.id, environmentId))
+      .returning();
+    return row;
+  }
+
+  /**
+   * Idempotent: an existing key hash keeps its row; it only gains the encrypted copy it lacked
+   * (a key seeded by API_KEY before copies were stored gets one at the next boot).
+   */
+  async insertApiKey(environment: Environment, keyHash: string, prefix: string, keyEncrypted?: string): Promise<void> {
     await this.db
       .insert(apiKeys)
       .values({
@@ -94,7 +111,20 @@ export class EnvironmentRepository {
         organizationId: environment.organizationId,
         keyHash,
         prefix,
+        keyEncrypted: keyEncrypted ?? null,
       })
-      .onConflictDoNothing({ target: apiKeys.keyHash });
+      .onConflictDoUpdate({
+        target: apiKeys.keyHash,
+        set: { keyEncrypted: sql`coalesce(${apiKeys.keyEncrypted}, excluded.key_encrypted)` },
+      });
+  }
+
+  /** The encrypted copies of the environment's keys (keys without one are left out). */
+  async listEncryptedKeys(environmentId: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ keyEncrypted: apiKeys.keyEncrypted })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.environmentId, environmentId), isNotNull(apiKeys.keyEncrypted)));
+    return rows.map((row) => row.keyEncrypted).filter((value): value is string => value !== null);
   }
 }

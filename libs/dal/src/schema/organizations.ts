@@ -41,6 +41,11 @@ export const apiKeys = pgTable(
     keyHash: text('key_hash').notNull(),
     /** First characters of the key, so a person can tell keys apart. */
     prefix: text('prefix').notNull(),
+    /**
+     * The key encrypted with the deployment's encryption key: inbox HMAC hashes are keyed with the raw
+     * key, so the server must be able to recover it. Null for keys created before this column existed.
+     */
+    keyEncrypted: text('key_encrypted'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('api_keys_key_hash_uq').on(t.keyHash), index('api_keys_environment_idx').on(t.environmentId)],

@@ -19,6 +19,8 @@ import { LocalTokenBucketStore, type TokenBucketStore } from './token-bucket.js'
     },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
+  // The inbox session guard keeps its per-subscriber buckets in the same store.
+  exports: [TOKEN_BUCKET_STORE],
 })
 export class RateLimitModule implements OnModuleDestroy {
   constructor(@Inject(TOKEN_BUCKET_STORE) private readonly store: TokenBucketStore) {}

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { PreferenceRepository, WorkflowRepository, type WorkflowRow } from '#dal';
-import { resolveWorkflowPreferences } from '#application';
-import type { AuthContext } from '../../auth/auth-context.js';
+import type { TenantScope } from '../../auth/auth-context.js';
 import type { BulkPatchPreferencesDto, WorkflowPreferenceResultDto } from '../dto/bulk-preferences.dto.js';
 import { PreferencesResponseBuilder } from './preferences-response.builder.js';
+import { toWorkflowPreferenceResult } from './workflow-preference-result.js';
 
 /**
  * PATCH /v2/subscribers/{subscriberId}/preferences/bulk: the per-workflow form of the preferences
@@ -20,7 +20,7 @@ export class BulkUpdateSubscriberPreferencesUseCase {
   ) {}
 
   async execute(
-    auth: AuthContext,
+    auth: TenantScope,
     subscriberId: string,
     body: BulkPatchPreferencesDto,
   ): Promise<WorkflowPreferenceResultDto[]> {
@@ -37,28 +37,8 @@ export class BulkUpdateSubscriberPreferencesUseCase {
         await this.preferences.upsert(auth, subscriber.id, resolved[index].id, channels);
     }
     const rows = await this.preferences.findForSubscriber(auth.environmentId, subscriber.id);
-    const global = rows.find((row) => row.workflowId === null)?.channels;
     const unique = [...new Map(resolved.map((workflow) => [workflow.id, workflow])).values()];
-    return unique.map((workflow) => {
-      const { enabled, channels } = resolveWorkflowPreferences(workflow, {
-        global,
-        workflow: rows.find((row) => row.workflowId === workflow.id)?.channels,
-      });
-      return {
-        level: 'template',
-        workflow: {
-          id: workflow.id,
-          identifier: workflow.identifier,
-          name: workflow.name,
-          critical: workflow.critical,
-          tags: workflow.tags,
-          ...(workflow.data ? { data: workflow.data } : {}),
-          severity: 'none',
-        },
-        enabled,
-        channels,
-      };
-    });
+    return unique.map((workflow) => toWorkflowPreferenceResult(workflow, rows));
   }
 
   private async findWorkflow(environmentId: string, key: string): Promise<WorkflowRow> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, type FieldErrors } from '#common';
 import { PreferenceRepository, WorkflowRepository } from '#dal';
 import { normalizeSchedule, validateSchedule, type Schedule } from '#application';
-import type { AuthContext } from '../../auth/auth-context.js';
+import type { TenantScope } from '../../auth/auth-context.js';
 import { validationFailed } from '../../http/validation.js';
 import type { PatchPreferencesDto, PreferencesResponseDto } from '../dto/preferences.dto.js';
 import { PreferencesResponseBuilder } from './preferences-response.builder.js';
@@ -19,7 +19,7 @@ export class UpdateSubscriberPreferencesUseCase {
     private readonly preferences: PreferenceRepository,
   ) {}
 
-  async execute(auth: AuthContext, subscriberId: string, body: PatchPreferencesDto): Promise<PreferencesResponseDto> {
+  async execute(auth: TenantScope, subscriberId: string, body: PatchPreferencesDto): Promise<PreferencesResponseDto> {
     const schedule = checkSchedule(body.schedule);
     const subscriber = await this.response.findSubscriber(auth.environmentId, subscriberId);
     const workflowId =

@@ -44,6 +44,10 @@ function tagsValue({ value }: { value: unknown }): unknown {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return [value];
   if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return undefined;
+  // @novu/js's `{ or: [...] }` form of one group of tags.
+  const or = (value as { or?: unknown }).or;
+  if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && Array.isArray(or))
+    return or;
   return value;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { v5 as uuidv5 } from 'uuid';
 import { SubscriberRepository, TopicRepository, type SubscriberRow, type TopicMembership, type TopicRow } from '#dal';
-import type { AuthContext } from '../../auth/auth-context.js';
+import type { AuthContext, TenantScope } from '../../auth/auth-context.js';
 import type { CursorQueryDto } from '../../http/pagination.dto.js';
 import { toCursorPage } from '../../http/cursor-page.js';
 import type {
@@ -44,7 +44,7 @@ export class TopicSubscriptionsUseCase {
     private readonly subscribers: SubscriberRepository,
   ) {}
 
-  async subscribe(auth: AuthContext, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
+  async subscribe(auth: TenantScope, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
     const { row: topic } = await this.topics.upsert(auth, key);
     const { found, errors } = await this.resolve(auth, subscriberIds);
     await this.topics.addMembers(
@@ -60,7 +60,7 @@ export class TopicSubscriptionsUseCase {
     return this.result(topic, found, memberships, errors, subscriberIds.length);
   }
 
-  async unsubscribe(auth: AuthContext, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
+  async unsubscribe(auth: TenantScope, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
     const topic = await this.topics.findByKey(auth.environmentId, key);
     if (!topic) throw topicNotFound(key);
     const { found, errors } = await this.resolve(auth, subscriberIds);
@@ -107,7 +107,7 @@ export class TopicSubscriptionsUseCase {
   }
 
   private async resolve(
-    auth: AuthContext,
+    auth: TenantScope,
     subscriberIds: string[],
   ): Promise<{ found: SubscriberRow[]; errors: SubscriptionErrorDto[] }> {
     const unique = [...new Set(subscriberIds)];

@@ -1,0 +1,76 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { PreferenceWorkflowDto } from '../../preferences/dto/bulk-preferences.dto.js';
+import { ChannelPreferencesDto, GetPreferencesQueryDto, ScheduleDto } from '../../preferences/dto/preferences.dto.js';
+import { SEVERITIES } from '../../subscriber-notifications/dto/subscriber-notifications.dto.js';
+import { ToArray } from '../../http/query-arrays.js';
+
+export class InboxPreferencesQueryDto extends GetPreferencesQueryDto {
+  @ApiPropertyOptional({ type: [String], description: 'Workflows carrying any of these tags' })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  tags?: string[];
+
+  @ApiPropertyOptional({ enum: SEVERITIES, isArray: true, description: 'Workflows here have severity none' })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @IsIn(SEVERITIES, { each: true })
+  severity?: string[];
+}
+
+/** PATCH /v1/inbox/preferences: the global channels, flat, and the subscriber's schedule. */
+export class InboxGlobalPreferencesDto extends ChannelPreferencesDto {
+  // Checked field by field by the preferences use case (unknown day keys are refused, not stripped).
+  @ApiPropertyOptional({ description: 'The weekly schedule; null removes it' })
+  @Allow()
+  schedule?: unknown;
+}
+
+export class InboxBulkPreferenceItemDto extends ChannelPreferencesDto {
+  @ApiProperty({ description: 'Workflow id or identifier' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  workflowId: string;
+
+  @ApiPropertyOptional({ description: 'Refused: per-subscription preferences are not stored' })
+  @IsOptional()
+  @IsString()
+  subscriptionIdentifier?: string;
+}
+
+export class InboxBulkPreferencesDto {
+  @ApiProperty({ type: [InboxBulkPreferenceItemDto] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => InboxBulkPreferenceItemDto)
+  preferences: InboxBulkPreferenceItemDto[];
+}
+
+export class InboxPreferenceDto {
+  @ApiProperty({ enum: ['global', 'template'] }) level: 'global' | 'template';
+  @ApiProperty() enabled: boolean;
+  @ApiProperty({ type: ChannelPreferencesDto }) channels: ChannelPreferencesDto;
+  @ApiPropertyOptional({ type: PreferenceWorkflowDto, description: 'Workflow entries' })
+  workflow?: PreferenceWorkflowDto;
+  @ApiPropertyOptional({ type: ScheduleDto, description: 'The global entry' })
+  schedule?: ScheduleDto;
+}

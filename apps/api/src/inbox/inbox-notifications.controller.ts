@@ -1,0 +1,186 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { MessageTransition } from '#application';
+import { ApiErrorResponses } from '../http/api-error-responses.js';
+import {
+  CountNotificationsQueryDto,
+  InboxNotificationPageDto,
+  MarkNotificationsAsSeenDto,
+  SnoozeNotificationDto,
+  UpdateAllNotificationsDto,
+} from '../subscriber-notifications/dto/subscriber-notifications.dto.js';
+import {
+  SubscriberNotificationsService,
+  type BulkOperation,
+} from '../subscriber-notifications/subscriber-notifications.service.js';
+import {
+  InboxActionDto,
+  InboxCountsDto,
+  InboxListNotificationsQueryDto,
+  InboxNotificationEnvelopeDto,
+} from './dto/inbox-notifications.dto.js';
+import { InboxSessionAuth, InboxSubscriber } from './inbox-session.guard.js';
+import type { InboxSession } from './session-token.js';
+
+/** The session's subscriber's own in-app notifications; another subscriber's id is a 404. */
+@ApiTags('Inbox')
+@ApiErrorResponses()
+@InboxSessionAuth()
+@Controller('v1/inbox/notifications')
+export class InboxNotificationsController {
+  constructor(private readonly notifications: SubscriberNotificationsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List notifications',
+    description: 'Newest first; neither archived nor snoozed unless asked.',
+  })
+  @ApiOkResponse({ type: InboxNotificationPageDto })
+  list(
+    @InboxSubscriber() session: InboxSession,
+    @Query() query: InboxListNotificationsQueryDto,
+  ): Promise<InboxNotificationPageDto> {
+    return this.notifications.list(session.environmentId, session.subscriberId, query);
+  }
+
+  @Get('count')
+  @ApiOperation({ summary: 'Count notifications', description: 'One count per filter of the `filters` JSON array.' })
+  @ApiOkResponse({ type: InboxCountsDto })
+  async count(
+    @InboxSubscriber() session: InboxSession,
+    @Query() query: CountNotificationsQueryDto,
+  ): Promise<InboxCountsDto> {
+    return { data: await this.notifications.count(session.environmentId, session.subscriberId, query.filters) };
+  }
+
+  @Post('seen')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Mark notifications as seen',
+    description: 'The given ids, or every one matching tags/data.',
+  })
+  @ApiNoContentResponse()
+  async seen(@InboxSubscriber() session: InboxSession, @Body() body: MarkNotificationsAsSeenDto): Promise<void> {
+    await this.notifications.markAsSeen(session.environmentId, session.subscriberId, body);
+  }
+
+  @Post('read')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Mark all as read' })
+  @ApiNoContentResponse()
+  readAll(@InboxSubscriber() session: InboxSession, @Body() body: UpdateAllNotificationsDto): Promise<void> {
+    return this.bulk(session, 'read', body);
+  }
+
+  @Post('archive')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Archive all' })
+  @ApiNoContentResponse()
+  archiveAll(@InboxSubscriber() session: InboxSession, @Body() body: UpdateAllNotificationsDto): Promise<void> {
+    return this.bulk(session, 'archive', body);
+  }
+
+  @Post('read-archive')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Archive all read' })
+  @ApiNoContentResponse()
+  archiveAllRead(@InboxSubscriber() session: InboxSession, @Body() body: UpdateAllNotificationsDto): Promise<void> {
+    return this.bulk(session, 'read-archive', body);
+  }
+
+  @Post('delete')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete all' })
+  @ApiNoContentResponse()
+  deleteAll(@InboxSubscriber() session: InboxSession, @Body() body: UpdateAllNotificationsDto): Promise<void> {
+    return this.bulk(session, 'delete', body);
+  }
+
+  @Delete(':id/delete')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a notification' })
+  @ApiNoContentResponse()
+  async delete(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<void> {
+    await this.notifications.deleteOne(session.environmentId, session.subscriberId, id);
+  }
+
+  @Patch(':id/read')
+  @ApiOperation({ summary: 'Mark as read' })
+  @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
+  read(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+    return this.apply(session, id, { type: 'read' });
+  }
+
+  @Patch(':id/unread')
+  @ApiOperation({ summary: 'Mark as unread' })
+  @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
+  unread(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+    return this.apply(session, id, { type: 'unread' });
+  }
+
+  @Patch(':id/archive')
+  @ApiOperation({ summary: 'Archive', description: 'Archiving also marks it read.' })
+  @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
+  archive(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+    return this.apply(session, id, { type: 'archive' });
+  }
+
+  @Patch(':id/unarchive')
+  @ApiOperation({ summary: 'Unarchive' })
+  @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
+  unarchive(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+    return this.apply(session, id, { type: 'unarchive' });
+  }
+
+  @Patch(':id/snooze')
+  @ApiOperation({ summary: 'Snooze', description: 'Until snoozeUntil (future, at most 90 days); then delivered anew.' })
+  @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
+  snooze(
+    @InboxSubscriber() session: InboxSession,
+    @Param('id') id: string,
+    @Body() body: SnoozeNotificationDto,
+  ): Promise<InboxNotificationEnvelopeDto> {
+    return this.apply(session, id, { type: 'snooze', until: body.snoozeUntil });
+  }
+
+  @Patch(':id/unsnooze')
+  @ApiOperation({ summary: 'Unsnooze', description: 'It comes back now, delivered anew.' })
+  @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
+  unsnooze(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+    return this.apply(session, id, { type: 'unsnooze' });
+  }
+
+  @Patch(':id/complete')
+  @ApiOperation({ summary: 'Complete the primary or secondary action' })
+  @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
+  complete(
+    @InboxSubscriber() session: InboxSession,
+    @Param('id') id: string,
+    @Body() body: InboxActionDto,
+  ): Promise<InboxNotificationEnvelopeDto> {
+    return this.apply(session, id, { type: 'completeAction', action: body.actionType });
+  }
+
+  @Patch(':id/revert')
+  @ApiOperation({ summary: 'Revert the primary or secondary action to pending' })
+  @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
+  revert(
+    @InboxSubscriber() session: InboxSession,
+    @Param('id') id: string,
+    @Body() body: InboxActionDto,
+  ): Promise<InboxNotificationEnvelopeDto> {
+    return this.apply(session, id, { type: 'revertAction', action: body.actionType });
+  }
+
+  private async bulk(session: InboxSession, operation: BulkOperation, body: UpdateAllNotificationsDto): Promise<void> {
+    await this.notifications.bulk(session.environmentId, session.subscriberId, operation, body);
+  }
+
+  private async apply(
+    session: InboxSession,
+    id: string,
+    transition: MessageTransition,
+  ): Promise<InboxNotificationEnvelopeDto> {
+    return { data: await this.notifications.apply(session.environmentId, session.subscriberId, id, transition) };
+  }
+}

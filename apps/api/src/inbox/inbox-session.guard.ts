@@ -1,0 +1,101 @@
+import {
+  applyDecorators,
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig, DomainError } from '#common';
+import { EnvironmentRepository, SubscriberRepository } from '#dal';
+import { Public } from '../auth/auth-context.js';
+import { TOKEN_BUCKET_STORE } from '../http/rate-limit/rate-limit.guard.js';
+import { rateLimitHeaders, type TokenBucketStore } from '../http/rate-limit/token-bucket.js';
+import { SessionTokens, type InboxSession } from './session-token.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    inboxSession?: InboxSession;
+  }
+}
+
+/** Short: a deleted subscriber or environment stops being served within this time. */
+const CACHE_TTL_MS = 5_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * `Authorization: Bearer <session token>` on the `/v1/inbox/*` routes (the API-key guard lets them
+ * through as @Public()). The token must verify, its environment must exist and its subscriber row
+ * must still be a live subscriber of that environment; then one token of the subscriber's bucket.
+ */
+@Injectable()
+export class InboxSessionGuard implements CanActivate {
+  private readonly live = new Map<string, number>();
+
+  constructor(
+    private readonly tokens: SessionTokens,
+    private readonly environments: EnvironmentRepository,
+    private readonly subscribers: SubscriberRepository,
+    private readonly config: AppConfig,
+    @Inject(TOKEN_BUCKET_STORE) private readonly buckets: TokenBucketStore,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const header = request.headers.authorization;
+    if (!header) throw new DomainError('UNAUTHORIZED', 'Missing authorization header: start an inbox session first');
+    const [scheme, token] = header.split(' ');
+    if (scheme !== 'Bearer' || !token) throw new DomainError('UNAUTHORIZED', 'Invalid authentication scheme');
+    const session = this.tokens.verify(token.trim());
+    await this.assertStillValid(session);
+    await this.takeToken(session, context.switchToHttp().getResponse<FastifyReply>());
+    request.inboxSession = session;
+    return true;
+  }
+
+  private async assertStillValid(session: InboxSession): Promise<void> {
+    const key = `${session.environmentId}:${session.subscriberRowId}:${session.subscriberId}`;
+    const until = this.live.get(key);
+    if (until !== undefined && until > Date.now()) return;
+    const [environment, [subscriber]] = await Promise.all([
+      this.environments.findEnvironmentById(session.environmentId),
+      this.subscribers.findByIds(session.environmentId, [session.subscriberRowId]),
+    ]);
+    if (!environment || environment.organizationId !== session.organizationId)
+      throw new DomainError('UNAUTHORIZED', 'The environment of this inbox session no longer exists');
+    if (!subscriber || subscriber.subscriberId !== session.subscriberId)
+      throw new DomainError('UNAUTHORIZED', 'The subscriber of this inbox session no longer exists');
+    if (this.live.size >= CACHE_MAX_ENTRIES) this.live.clear();
+    this.live.set(key, Date.now() + CACHE_TTL_MS);
+  }
+
+  private async takeToken(session: InboxSession, reply: FastifyReply): Promise<void> {
+    if (!this.config.rateLimitEnabled) return;
+    const setting = this.config.inboxRateLimit;
+    const key = `${this.config.queuePrefix}:ratelimit:inbox:${session.subscriberRowId}`;
+    const decision = await this.buckets.take(key, setting);
+    const headers = rateLimitHeaders(decision, setting);
+    if (!decision.allowed) {
+      throw new DomainError(
+        'RATE_LIMITED',
+        `Too many inbox requests for this subscriber, retry after ${headers['retry-after']} s`,
+        undefined,
+        headers,
+      );
+    }
+    reply.headers(headers);
+  }
+}
+
+/** Injects the inbox session the guard verified. */
+export const InboxSubscriber = createParamDecorator((_data: unknown, context: ExecutionContext): InboxSession => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  if (!request.inboxSession) throw new Error('InboxSubscriber used on a route without InboxSessionGuard');
+  return request.inboxSession;
+});
+
+/** A controller of the browser's inbox: no API key, an inbox session token instead. */
+export const InboxSessionAuth = () => applyDecorators(Public(), UseGuards(InboxSessionGuard), ApiBearerAuth());

@@ -1,0 +1,66 @@
+import { Module } from '@nestjs/common';
+import { CryptoModule, TenancyService } from '#application';
+import {
+  DalModule,
+  EnvironmentRepository,
+  IntegrationRepository,
+  PreferenceRepository,
+  SubscriberRepository,
+  TopicRepository,
+  WorkflowRepository,
+} from '#dal';
+import { RateLimitModule } from '../http/rate-limit/rate-limit.module.js';
+import { PreferencesModule } from '../preferences/preferences.module.js';
+import { SubscriberNotificationsModule } from '../subscriber-notifications/subscriber-notifications.module.js';
+import { SubscribersModule } from '../subscribers/subscribers.module.js';
+import { TopicsModule } from '../topics/topics.module.js';
+import { InboxNotificationsController } from './inbox-notifications.controller.js';
+import { InboxPreferencesController } from './inbox-preferences.controller.js';
+import { InboxSessionController } from './inbox-session.controller.js';
+import { InboxSessionGuard } from './inbox-session.guard.js';
+import { InboxTopicsController } from './inbox-topics.controller.js';
+import { InboxUnsupportedController } from './inbox-unsupported.controller.js';
+import { SessionTokens } from './session-token.js';
+import { InboxPreferencesUseCase } from './use-cases/inbox-preferences.use-case.js';
+import { InboxScheduleDefaults } from './use-cases/inbox-schedule-defaults.js';
+import { InboxTopicSubscriptionsUseCase } from './use-cases/inbox-topic-subscriptions.use-case.js';
+import { StartInboxSessionUseCase } from './use-cases/start-inbox-session.use-case.js';
+import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js';
+
+/** Novu's `/v1/inbox` routes for browsers (@novu/js, `<Inbox />`): a subscriber session instead of an API key. */
+@Module({
+  imports: [
+    DalModule.forRepositories([
+      EnvironmentRepository,
+      SubscriberRepository,
+      IntegrationRepository,
+      PreferenceRepository,
+      WorkflowRepository,
+      TopicRepository,
+    ]),
+    CryptoModule,
+    RateLimitModule,
+    SubscriberNotificationsModule,
+    SubscribersModule,
+    PreferencesModule,
+    TopicsModule,
+  ],
+  controllers: [
+    InboxSessionController,
+    InboxNotificationsController,
+    InboxPreferencesController,
+    InboxTopicsController,
+    InboxUnsupportedController,
+  ],
+  providers: [
+    SessionTokens,
+    InboxSessionGuard,
+    TenancyService,
+    SubscriberHashVerifier,
+    InboxScheduleDefaults,
+    StartInboxSessionUseCase,
+    InboxPreferencesUseCase,
+    InboxTopicSubscriptionsUseCase,
+  ],
+})
+export class InboxModule {}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '#common';
+import { EnvironmentRepository, SubscriberRepository } from '#dal';
+import { SubscriberNotificationsService } from '../../subscriber-notifications/subscriber-notifications.service.js';
+import { SubscribersService } from '../../subscribers/subscribers.service.js';
+import type { InboxSessionDto, StartInboxSessionDto } from '../dto/inbox-session.dto.js';
+import { SessionTokens } from '../session-token.js';
+import { InboxScheduleDefaults } from './inbox-schedule-defaults.js';
+import { SubscriberHashVerifier } from './subscriber-hash.verifier.js';
+
+/** Matches the 90-day cap of a snooze. */
+const MAX_SNOOZE_DURATION_HOURS = 90 * 24;
+
+/**
+ * POST /v1/inbox/session: the environment by its public identifier, the HMAC check, the subscriber
+ * created or updated with the fields the browser sent, then a token and the unread counts.
+ */
+@Injectable()
+export class StartInboxSessionUseCase {
+  constructor(
+    private readonly environments: EnvironmentRepository,
+    private readonly subscribers: SubscriberRepository,
+    private readonly subscribersService: SubscribersService,
+    private readonly hashes: SubscriberHashVerifier,
+    private readonly schedules: InboxScheduleDefaults,
+    private readonly notifications: SubscriberNotificationsService,
+    private readonly tokens: SessionTokens,
+  ) {}
+
+  async execute(body: StartInboxSessionDto): Promise<InboxSessionDto> {
+    const subscriberId = body.subscriber?.subscriberId ?? body.subscriberId;
+    if (!subscriberId) throw DomainError.validation('subscriber', 'subscriber (or subscriberId) is required');
+    const environment = await this.environments.findEnvironmentByIdentifier(body.applicationIdentifier);
+    if (!environment)
+      throw new DomainError(
+        'BAD_REQUEST',
+        `No environment has the applicationIdentifier ${body.applicationIdentifier}`,
+      );
+    await this.hashes.verify(environment, subscriberId, body.subscriberHash);
+    const scope = { environmentId: environment.id, organizationId: environment.organizationId };
+    const given = body.subscriber ?? { subscriberId };
+    // Only a subscriberId changes nothing on an existing subscriber: no write, no new version.
+    const existing =
+      Object.keys(given).length === 1
+        ? await this.subscribers.findBySubscriberId(environment.id, subscriberId)
+        : undefined;
+    const subscriber = existing ?? (await this.subscribersService.upsert(scope, { ...given, subscriberId }));
+    if (body.defaultSchedule !== undefined) await this.schedules.apply(scope, subscriber, body.defaultSchedule);
+    const unreadCount = await this.notifications.unreadCount(environment.id, subscriberId);
+    return {
+      token: this.tokens.issue({ ...scope, subscriberRowId: subscriber.id, subscriberId }),
+      totalUnreadCount: unreadCount.total,
+      unreadCount,
+      removeNovuBranding: true,
+      isDevelopmentMode: environment.name === 'Development',
+      maxSnoozeDurationHours: MAX_SNOOZE_DURATION_HOURS,
+      applicationIdentifier: environment.identifier,
+      contextKeys: [],
+    };
+  }
+}
