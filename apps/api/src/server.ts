@@ -10,7 +10,7 @@ import { assertAcceptableBody, assertAcceptableUrl } from './http/input-guard.js
 import { installLoadShedding } from './http/load-shedding.js';
 import { parseQueryString } from './http/query-arrays.js';
 import { setupSwagger } from './http/swagger.js';
-import { registerInboxCors } from './inbox/inbox-cors.js';
+import { registerInboxHttp } from './inbox/inbox-http.js';
 import { createValidationPipe } from './http/validation.js';
 import type { Runtime } from './runtime.js';
 
@@ -68,7 +68,7 @@ export async function createServer(
     assertAcceptableUrl(request.url);
   });
   installLoadShedding(fastify, config.maxInFlightRequests);
-  await registerInboxCors(app, config);
+  await registerInboxHttp(app, config);
   fastify.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     assertAcceptableBody(request.body);
     done();

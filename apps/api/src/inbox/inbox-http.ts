@@ -19,11 +19,29 @@ function isInboxPath(url: string): boolean {
 }
 
 /**
- * CORS for the browser's inbox routes only: API-key routes never answer a browser's cross-origin
+ * @novu/js sends `Content-Type: application/json` on every call, also on the PATCH and DELETE calls
+ * that carry no body, which Fastify's JSON parser refuses (400): an inbox request without a body is
+ * read as one without a content type.
+ */
+function dropContentTypeOfEmptyBody(request: FastifyRequest, done: () => void): void {
+  const { headers } = request;
+  const empty =
+    headers['transfer-encoding'] === undefined &&
+    (headers['content-length'] === undefined || headers['content-length'] === '0');
+  if (empty && isInboxPath(request.url)) delete headers['content-type'];
+  done();
+}
+
+/**
+ * The browser side of the inbox routes. CORS for the browser's inbox routes only: API-key routes never answer a browser's cross-origin
  * request (their key must stay on a server), so their requests get no CORS headers and their
  * preflights a 404.
  */
-export async function registerInboxCors(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+export async function registerInboxHttp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, _reply, done) => dropContentTypeOfEmptyBody(request, done));
   const inbox: FastifyCorsOptions = {
     origin: config.inboxAllowedOrigins,
     methods: ['GET', 'POST', 'PATCH', 'DELETE'],
