@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { EnvironmentRepository, SubscriberRepository } from '#dal';
 import { SubscriberNotificationsService } from '../../subscriber-notifications/subscriber-notifications.service.js';
+import { checkSchedule } from '../../preferences/use-cases/update-subscriber-preferences.use-case.js';
 import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import type { InboxSessionDto, StartInboxSessionDto } from '../dto/inbox-session.dto.js';
 import { SessionTokens } from '../session-token.js';
@@ -37,6 +38,8 @@ export class StartInboxSessionUseCase {
         `No environment has the applicationIdentifier ${body.applicationIdentifier}`,
       );
     await this.hashes.verify(environment, subscriberId, body.subscriberHash);
+    // Refused before anything is written.
+    checkSchedule(body.defaultSchedule);
     const scope = { environmentId: environment.id, organizationId: environment.organizationId };
     const given = body.subscriber ?? { subscriberId };
     // Only a subscriberId changes nothing on an existing subscriber: no write, no new version.

@@ -45,7 +45,7 @@ export class UpdateSubscriberPreferencesUseCase {
 }
 
 /** undefined: leave the stored schedule; null: remove it; otherwise the validated schedule. */
-function checkSchedule(value: unknown): Schedule | null | undefined {
+export function checkSchedule(value: unknown): Schedule | null | undefined {
   if (value === undefined || value === null) return value;
   const issues = validateSchedule(value, 'schedule');
   if (issues.length > 0) {

@@ -1,0 +1,184 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { AdjustableClock, loadConfig } from '#common';
+import { EnvironmentRepository } from '#dal';
+import { SessionTokens } from '#api/inbox/session-token.js';
+import { TEST_ENCRYPTION_KEY } from '../support/test-app.js';
+import { openInbox, startInboxApp, type InboxApp } from './inbox-app.js';
+
+const hmac = (key: string, subscriberId: string) => createHmac('sha256', key).update(subscriberId).digest('hex');
+
+describe('inbox authentication: HMAC, session tokens, unsupported routes', () => {
+  let app: InboxApp;
+  let environments: EnvironmentRepository;
+
+  async function session(body: Record<string, unknown>): Promise<Response> {
+    return fetch(`${app.url}/v1/inbox/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ applicationIdentifier: app.applicationIdentifier, ...body }),
+    });
+  }
+
+  async function tokenOf(subscriberId: string): Promise<string> {
+    const res = await session({ subscriber: { subscriberId } });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { data: { token: string } }).data.token;
+  }
+
+  const list = (authorization?: string) =>
+    fetch(`${app.url}/v1/inbox/notifications`, { headers: authorization ? { Authorization: authorization } : {} });
+
+  async function expect401(res: Response, message: RegExp): Promise<void> {
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({
+      statusCode: 401,
+      message: expect.stringMatching(message),
+      path: expect.any(String),
+    });
+  }
+
+  beforeAll(async () => {
+    app = await startInboxApp();
+    environments = app.t.app.get(EnvironmentRepository);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('HMAC', () => {
+    afterAll(async () => {
+      await environments.setRequireHmac(app.t.environment.id, false);
+    });
+
+    it('off: a session needs no hash', async () => {
+      expect((await session({ subscriber: { subscriberId: 'h-free' } })).status).toBe(201);
+    });
+
+    it("required by the environment: the right hash (made with the environment's API key) opens a session, a wrong or missing one is a 401", async () => {
+      await environments.setRequireHmac(app.t.environment.id, true);
+      const { session: ok } = await openInbox(
+        app,
+        { subscriberId: 'h-ok' },
+        { subscriberHash: hmac(app.t.apiKey, 'h-ok') },
+      );
+      expect(ok.error).toBeUndefined();
+      expect(ok.data).toMatchObject({ token: expect.any(String) });
+      await expect401(
+        await session({ subscriber: { subscriberId: 'h-bad' }, subscriberHash: hmac(app.t.apiKey, 'h-other') }),
+        /Invalid subscriberHash/,
+      );
+      await expect401(
+        await session({ subscriber: { subscriberId: 'h-bad' }, subscriberHash: 'zz' }),
+        /Invalid subscriberHash/,
+      );
+      await expect401(await session({ subscriber: { subscriberId: 'h-bad' } }), /requires a subscriberHash/);
+      // A refused session writes nothing.
+      expect((await app.t.api('get', '/v2/subscribers/h-bad')).status).toBe(404);
+      const { session: viaClient } = await openInbox(app, { subscriberId: 'h-bad' });
+      expect(viaClient.error).toBeDefined();
+      expect(viaClient.data).toBeUndefined();
+    });
+
+    it('required by the in_app integration (credentials.hmac), the way Novu switches it on', async () => {
+      await environments.setRequireHmac(app.t.environment.id, false);
+      const created = await app.t
+        .api('post', '/v1/integrations')
+        .send({ providerId: 'novu', channel: 'in_app', credentials: { hmac: true }, active: true });
+      expect(created.status).toBe(201);
+      await expect401(await session({ subscriber: { subscriberId: 'h-int' } }), /requires a subscriberHash/);
+      expect(
+        (await session({ subscriber: { subscriberId: 'h-int' }, subscriberHash: hmac(app.t.apiKey, 'h-int') })).status,
+      ).toBe(201);
+      const id = created.body._id as string;
+      expect((await app.t.api('put', `/v1/integrations/${id}`).send({ credentials: { hmac: false } })).status).toBe(
+        200,
+      );
+      expect((await session({ subscriber: { subscriberId: 'h-int' } })).status).toBe(201);
+    });
+
+    it('required, but no API key of the environment can be recovered: 401 that says why', async () => {
+      const foreign = await app.t.createForeignKey();
+      await environments.setRequireHmac(foreign.environment.id, true);
+      const res = await session({
+        applicationIdentifier: foreign.environment.identifier,
+        subscriber: { subscriberId: 'h-x' },
+        subscriberHash: hmac(foreign.apiKey, 'h-x'),
+      });
+      await expect401(res, /none of its API keys can be recovered/);
+    });
+  });
+
+  describe('session tokens', () => {
+    it('missing, wrong scheme, malformed, tampered or foreign-signed tokens are 401 in the error body', async () => {
+      const token = await tokenOf('tok-1');
+      expect((await list(`Bearer ${token}`)).status).toBe(200);
+      await expect401(await list(), /Missing authorization/);
+      await expect401(await list(`ApiKey ${app.t.apiKey}`), /Invalid authentication scheme/);
+      await expect401(await list('Bearer not-a-token'), /Invalid inbox session token/);
+      const [header, payload, signature] = token.split('.');
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+      const forged = Buffer.from(JSON.stringify({ ...claims, sid: 'someone-else' })).toString('base64url');
+      await expect401(await list(`Bearer ${header}.${forged}.${signature}`), /Invalid inbox session token/);
+      const otherDeployment = new SessionTokens(
+        loadConfig({ ENCRYPTION_KEY: 'b'.repeat(64) }),
+        new AdjustableClock(),
+      ).issue({
+        environmentId: app.t.environment.id,
+        organizationId: app.t.environment.organizationId,
+        subscriberRowId: claims.sub as string,
+        subscriberId: 'tok-1',
+      });
+      await expect401(await list(`Bearer ${otherDeployment}`), /Invalid inbox session token/);
+      // The same claims signed with this deployment's key are accepted: the test above fails for the key alone.
+      const sameDeployment = new SessionTokens(
+        loadConfig({ ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }),
+        new AdjustableClock(),
+      );
+      const resigned = sameDeployment.issue({
+        environmentId: app.t.environment.id,
+        organizationId: app.t.environment.organizationId,
+        subscriberRowId: claims.sub as string,
+        subscriberId: 'tok-1',
+      });
+      expect((await list(`Bearer ${resigned}`)).status).toBe(200);
+    });
+
+    it('a token expires after 24 hours', async () => {
+      const token = await tokenOf('tok-2');
+      expect((await list(`Bearer ${token}`)).status).toBe(200);
+      app.t.clock.set(new Date(Date.now() + 24 * 3600_000 + 1000));
+      try {
+        await expect401(await list(`Bearer ${token}`), /expired/);
+      } finally {
+        app.t.clock.reset();
+      }
+      expect((await list(`Bearer ${token}`)).status).toBe(200);
+    });
+
+    it("a deleted subscriber's token is refused", async () => {
+      const token = await tokenOf('tok-3');
+      expect((await app.t.api('delete', '/v2/subscribers/tok-3')).status).toBe(200);
+      await expect401(await list(`Bearer ${token}`), /no longer exists/);
+    });
+  });
+
+  it('routes @novu/js has and this service does not serve: 404 in the error body, never a 5xx', async () => {
+    const token = await tokenOf('tok-4');
+    const calls: [string, string][] = [
+      ['POST', '/v1/inbox/chat/oauth'],
+      ['GET', '/v1/inbox/channel-connections'],
+      ['POST', '/v1/inbox/channel-endpoints/link'],
+      ['POST', '/v1/inbox/events'],
+    ];
+    for (const [method, path] of calls) {
+      const res = await fetch(`${app.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: method === 'POST' ? '{}' : undefined,
+      });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ statusCode: 404, message: expect.stringContaining('not supported') });
+    }
+  });
+});
