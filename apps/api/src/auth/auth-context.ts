@@ -7,9 +7,6 @@ export interface AuthContext {
   organizationId: string;
 }
 
-/** The tenant a request acts in, whoever authenticated it (an API key or an inbox session). */
-export type TenantScope = Pick<AuthContext, 'environmentId' | 'organizationId'>;
-
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthContext;

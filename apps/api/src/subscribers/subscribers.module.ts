@@ -36,6 +36,5 @@ import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-
     MarkMessagesUseCase,
     SubscriberFeedUseCase,
   ],
-  exports: [SubscribersService],
 })
 export class SubscribersModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { SubscriberRepository, type SubscriberRow } from '#dal';
 import { SubscriberChannelsResolver, toSubscriberResponse } from '#application';
-import type { AuthContext, TenantScope } from '../auth/auth-context.js';
+import type { AuthContext } from '../auth/auth-context.js';
 import { toCursorPage, type CursorPage } from '../http/cursor-page.js';
 import type { CreateSubscriberDto, ListSubscribersQueryDto, UpdateSubscriberDto } from './dto/subscriber.dto.js';
 
@@ -14,7 +14,7 @@ export class SubscribersService {
     private readonly channels: SubscriberChannelsResolver,
   ) {}
 
-  async upsert(auth: TenantScope, body: CreateSubscriberDto, failIfExists = false): Promise<SubscriberRow> {
+  async upsert(auth: AuthContext, body: CreateSubscriberDto, failIfExists = false): Promise<SubscriberRow> {
     const existing = failIfExists
       ? await this.subscribers.findBySubscriberId(auth.environmentId, body.subscriberId)
       : undefined;

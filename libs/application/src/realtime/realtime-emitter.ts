@@ -1,8 +1,8 @@
-import { Emitter as PostgresEmitter } from '@socket.io/postgres-emitter';
 import { Emitter as RedisEmitter } from '@socket.io/redis-emitter';
 import type { Logger } from 'pino';
 import type { AppConfig } from '#common';
-import { createRealtimePool, createRealtimeRedis, forgivingPool, realtimeTransport } from './realtime-transport.js';
+import { PostgresRoomEmitter } from './postgres-room-emitter.js';
+import { createRealtimePool, createRealtimeRedis, realtimeTransport } from './realtime-transport.js';
 
 /** Something that emits to a room on every api process: the api's socket server or an emitter. */
 export interface RoomBroadcaster {
@@ -15,8 +15,8 @@ export interface RealtimeEmitter {
 }
 
 /**
- * socket.io's emitter for the deployment's transport: it publishes what an api process's adapter
- * would, without a socket server. Undefined on the embedded database, where no worker runs apart.
+ * An emitter for the deployment's transport: it publishes what an api process's adapter would,
+ * without a socket server (socket.io's Redis emitter; our own for PostgreSQL, see PostgresRoomEmitter). Undefined on the embedded database, where no worker runs apart.
  */
 export async function createRealtimeEmitter(config: AppConfig, logger: Logger): Promise<RealtimeEmitter | undefined> {
   const transport = realtimeTransport(config);
@@ -30,7 +30,7 @@ export async function createRealtimeEmitter(config: AppConfig, logger: Logger): 
   if (transport.kind === 'postgres') {
     const pool = await createRealtimePool(transport.databaseUrl, logger);
     return {
-      broadcaster: new PostgresEmitter(forgivingPool(pool, logger)),
+      broadcaster: new PostgresRoomEmitter(pool, logger),
       close: () => pool.end(),
     };
   }

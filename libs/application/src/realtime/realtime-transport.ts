@@ -26,7 +26,7 @@ export function realtimeTransport(config: AppConfig): RealtimeTransport {
 export function createRealtimeRedis(redisUrl: string, logger: Logger): Redis {
   const client = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
   client.on('error', (error: Error) => logger.warn({ err: error }, 'realtime redis connection error'));
-  const publish = (channel: string, message: string | Buffer): Promise<number> => client.publish(channel, message);
+  const publish: (channel: string, message: string | Buffer) => Promise<number> = client.publish.bind(client);
   Object.assign(client, {
     publish: (channel: string, message: string | Buffer) =>
       publish(channel, message).catch((error: unknown) => {
@@ -66,19 +66,4 @@ export async function createRealtimePool(databaseUrl: string, logger: Logger): P
   }
   client.release();
   return pool;
-}
-
-/**
- * The pool as socket.io's PostgreSQL emitter sees it: a failed query resolves empty instead of
- * rejecting, because the emitter answers a failed publish by publishing an "error" event, which
- * fails again while the database is away, in a loop.
- */
-export function forgivingPool(pool: pg.Pool, logger: Logger): Pick<pg.Pool, 'query'> {
-  return {
-    query: ((text: string, values?: unknown[]) =>
-      pool.query(text, values).catch((error: unknown) => {
-        logger.warn({ err: error }, 'realtime event not published to postgres');
-        return { rows: [], rowCount: 0 };
-      })) as pg.Pool['query'],
-  };
 }

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SystemClock } from '#common';
+import { connected, openInboxSocket, sessionTokens, type RecordedSocket } from '../support/inbox-socket.js';
+import {
+  ensureBuilt,
+  freePort,
+  startService,
+  waitForHealthy,
+  WORKER_MAIN,
+  type ServiceProcess,
+} from '../support/service-process.js';
+import { databaseUrlFor, runPrefix, serverDatabaseUrl, withAdminClient } from '../support/test-database.js';
+import type { Body } from '../support/untyped-json.js';
+import { waitFor } from '../support/wait.js';
+
+const API_KEY = 'realtime-test-key-0123456789';
+const ENCRYPTION_KEY = 'd'.repeat(64);
+
+/**
+ * Two api processes and a worker on one PostgreSQL database: a socket held by api A hears of a
+ * trigger accepted by api B and delivered by the worker, through socket.io's Redis adapter (REDIS_URL)
+ * or its PostgreSQL adapter (LISTEN/NOTIFY, queue on PostgreSQL too).
+ */
+describe.each([
+  { transport: 'redis', redisUrl: 'redis://127.0.0.1:6379' },
+  { transport: 'postgres', redisUrl: undefined },
+])('realtime across processes ($transport)', ({ transport, redisUrl }) => {
+  const base = serverDatabaseUrl()!;
+  const database = `${runPrefix()}_rt_${transport}_${randomBytes(4).toString('hex')}`;
+  const processes: ServiceProcess[] = [];
+  const sockets: RecordedSocket[] = [];
+  let apiA: string;
+  let apiB: string;
+
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(url, {
+      method,
+      headers: {
+        Authorization: `ApiKey ${API_KEY}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Body };
+  };
+  const socketTo = async (api: string, subscriber: Body) => {
+    const token = sessionTokens(ENCRYPTION_KEY, new SystemClock()).issue({
+      environmentId: subscriber._environmentId as string,
+      organizationId: subscriber._organizationId as string,
+      subscriberRowId: subscriber._id as string,
+      subscriberId: subscriber.subscriberId as string,
+    });
+    const recorded = openInboxSocket(api, token);
+    sockets.push(recorded);
+    await connected(recorded);
+    return recorded;
+  };
+  const isOnline = async (subscriberId: string) =>
+    (await call('GET', `${apiB}/v2/subscribers/${subscriberId}`)).body.isOnline;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${database}`));
+    const env: Record<string, string> = {
+      DATABASE_URL: databaseUrlFor(base, database),
+      ENCRYPTION_KEY,
+      API_KEY,
+      QUEUE_PREFIX: `rt-${randomBytes(4).toString('hex')}`,
+      RATE_LIMIT_ENABLED: 'false',
+      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    };
+    // The api processes one after the other: the first boot seeds the database.
+    const [portA, portB, portWorker] = [await freePort(), await freePort(), await freePort()];
+    processes.push(startService({ ...env, ROLE: 'api' }, portA));
+    await waitForHealthy(processes[0], 60_000);
+    processes.push(startService({ ...env, ROLE: 'api' }, portB));
+    processes.push(startService({ ...env, ROLE: 'worker' }, portWorker, WORKER_MAIN));
+    await Promise.all(processes.map((service) => waitForHealthy(service, 60_000)));
+    apiA = `http://127.0.0.1:${portA}`;
+    apiB = `http://127.0.0.1:${portB}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const recorded of sockets) recorded.close();
+    for (const service of processes) expect(await service.stop()).toBe(0);
+    await withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+  });
+
+  it('a socket on api A receives what api B accepted and the worker delivered, and the counts after a read on B', async () => {
+    const workflow = await call('POST', `${apiB}/v1/workflows`, {
+      name: `Realtime ${transport}`,
+      steps: [
+        {
+          template: {
+            type: 'in_app',
+            content: 'Hi {{subscriber.firstName}}{{payload.padding}}',
+            cta: { data: { url: '/x' } },
+          },
+        },
+      ],
+    });
+    expect(workflow.status).toBe(201);
+    const created = await call('POST', `${apiB}/v2/subscribers`, { subscriberId: `rt-${transport}`, firstName: 'Lin' });
+    expect(created.status).toBe(201);
+    const subscriber = created.body;
+    const inbox = await socketTo(apiA, subscriber);
+    await waitFor(async () => (await isOnline('rt-' + transport)) === true, { description: 'isOnline true' });
+
+    const identifier = (workflow.body.triggers as { identifier: string }[])[0].identifier;
+    const trigger = await call('POST', `${apiB}/v1/events/trigger`, { name: identifier, to: 'rt-' + transport });
+    expect(trigger.status).toBe(201);
+    const { message } = (await inbox.next('notification_received', 20_000)) as { message: Body };
+    expect(message).toMatchObject({
+      transactionId: trigger.body.transactionId,
+      content: 'Hi Lin',
+      cta: { data: { url: '/x' } },
+      read: false,
+    });
+    expect((await inbox.next('unread_count_changed')).counts).toMatchObject({ total: 1 });
+
+    const read = await call(
+      'PATCH',
+      `${apiB}/v2/subscribers/rt-${transport}/notifications/${message._id as string}/read`,
+    );
+    expect(read.status).toBe(200);
+    expect(await inbox.next('unseen_count_changed')).toMatchObject({ unseenCount: 0 });
+    expect((await inbox.next('unread_count_changed')).counts).toMatchObject({ total: 0 });
+
+    // Larger than a NOTIFY can carry: the PostgreSQL transport sends it as an attachment row.
+    const padding = 'x'.repeat(9_000);
+    const large = await call('POST', `${apiB}/v1/events/trigger`, {
+      name: identifier,
+      to: 'rt-' + transport,
+      payload: { padding },
+    });
+    expect(large.status).toBe(201);
+    const received = (await inbox.next('notification_received', 20_000)) as { message: Body };
+    expect(received.message.content).toBe(`Hi Lin${padding}`);
+  }, 60_000);
+
+  it('isOnline stays true while a socket is open on either api process, and turns false after the last', async () => {
+    const created = await call('POST', `${apiB}/v2/subscribers`, { subscriberId: `presence-${transport}` });
+    const subscriber = created.body;
+    const onA = await socketTo(apiA, subscriber);
+    const onB = await socketTo(apiB, subscriber);
+    await waitFor(async () => (await isOnline(`presence-${transport}`)) === true, { description: 'online' });
+    onA.close();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await isOnline(`presence-${transport}`)).toBe(true);
+    onB.close();
+    await waitFor(async () => (await isOnline(`presence-${transport}`)) === false, {
+      description: 'offline after the last socket',
+    });
+  }, 60_000);
+});
