@@ -14,7 +14,7 @@ const UI_TIMEOUT_MS = 10_000;
 function recordSocketFrames(page: Page): { frames: string[]; sockets: string[] } {
   const record = { frames: [] as string[], sockets: [] as string[] };
   page.on('websocket', (socket: WebSocket) => {
-    record.sockets.push(socket.url());
+    record.sockets.push(socket.url().split('?')[0]);
     socket.on('framereceived', ({ payload }) => record.frames.push(String(payload)));
   });
   return record;
