@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import { AppConfig, type Clock } from '#common';
-import { SessionTokens, type InboxSession } from '#api/inbox/session-token.js';
+import { SessionTokens } from '#api/inbox/session-token.js';
 
 /** What a socket received, in order, and a way to wait for the next event of a name. */
 export interface RecordedSocket {
@@ -60,4 +60,3 @@ export function sessionTokens(encryptionKey: string, clock: Clock): SessionToken
   return new SessionTokens(Object.assign(new AppConfig(), { encryptionKey }), clock);
 }
 
-export type { InboxSession };
