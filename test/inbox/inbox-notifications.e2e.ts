@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Novu } from '@novu/js';
+import { SeverityLevelEnum, type Novu } from '@novu/js';
 import { createInboxWorkflow, deliver, openInbox, startInboxApp, type InboxApp } from './inbox-app.js';
 
 /** Every notification call @novu/js makes, through the client itself, checked against the v2 API afterwards. */
@@ -67,7 +67,7 @@ describe('inbox notifications through @novu/js', () => {
 
   it('counts several filters at once and one filter alone', async () => {
     const many = await novu.notifications.count({
-      filters: [{ read: false }, { tags: ['billing'] }, { archived: true }, { severity: 'high' }],
+      filters: [{ read: false }, { tags: ['billing'] }, { archived: true }, { severity: SeverityLevelEnum.HIGH }],
     });
     expect(many.error).toBeUndefined();
     expect(many.data!.counts.map((entry) => entry.count)).toEqual([3, 1, 0, 0]);

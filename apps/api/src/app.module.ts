@@ -47,7 +47,6 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   SubscriberNotificationsModule,
   RateLimitModule,
   IdempotencyModule,
-  // After the global guards: it imports RateLimitModule, which would otherwise register its guard early.
   InboxModule,
   InboxSocketModule,
 ];

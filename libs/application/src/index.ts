@@ -10,6 +10,8 @@ export * from './messages/message-response.js';
 export * from './messages/message-state.js';
 export * from './messages/message-state.service.js';
 export * from './messages/inbox-notification-response.js';
+export * from './messages/count-filters.js';
+export * from './messages/subscriber-notifications.service.js';
 export * from './schedule/index.js';
 export * from './preferences/index.js';
 export * from './templates/index.js';

@@ -20,7 +20,7 @@ export function flattenValidationErrors(errors: ValidationError[], parent = '', 
   return into;
 }
 
-export function validationFailed(fieldErrors: FieldErrors): DomainError {
+function validationFailed(fieldErrors: FieldErrors): DomainError {
   const first = Object.entries(fieldErrors)[0];
   const message = first ? first[1].messages[0] : 'Validation failed';
   return new DomainError('VALIDATION_FAILED', message, fieldErrors);

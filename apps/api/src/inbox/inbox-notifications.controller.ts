@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { MessageTransition } from '#application';
+import { SubscriberNotificationsService, type BulkOperation, type MessageTransition } from '#application';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import {
   CountNotificationsQueryDto,
@@ -9,10 +9,6 @@ import {
   SnoozeNotificationDto,
   UpdateAllNotificationsDto,
 } from '../subscriber-notifications/dto/subscriber-notifications.dto.js';
-import {
-  SubscriberNotificationsService,
-  type BulkOperation,
-} from '../subscriber-notifications/subscriber-notifications.service.js';
 import {
   InboxActionDto,
   InboxCountsDto,

@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
-import { CryptoModule, TenancyService } from '#application';
+import {
+  CryptoModule,
+  MessageStateService,
+  PreferenceWriter,
+  SubscriberNotificationsService,
+  TenancyService,
+} from '#application';
 import {
   DalModule,
+  InboxMessageRepository,
   EnvironmentRepository,
   IntegrationRepository,
   PreferenceRepository,
@@ -9,11 +16,7 @@ import {
   TopicRepository,
   WorkflowRepository,
 } from '#dal';
-import { RateLimitModule } from '../http/rate-limit/rate-limit.module.js';
-import { PreferencesModule } from '../preferences/preferences.module.js';
-import { SubscriberNotificationsModule } from '../subscriber-notifications/subscriber-notifications.module.js';
-import { SubscribersModule } from '../subscribers/subscribers.module.js';
-import { TopicsModule } from '../topics/topics.module.js';
+import { snoozeWakeUpsProvider } from '../http/snooze-wake-ups.js';
 import { InboxNotificationsController } from './inbox-notifications.controller.js';
 import { InboxPreferencesController } from './inbox-preferences.controller.js';
 import { InboxSessionController } from './inbox-session.controller.js';
@@ -37,13 +40,9 @@ import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js'
       PreferenceRepository,
       WorkflowRepository,
       TopicRepository,
+      InboxMessageRepository,
     ]),
     CryptoModule,
-    RateLimitModule,
-    SubscriberNotificationsModule,
-    SubscribersModule,
-    PreferencesModule,
-    TopicsModule,
   ],
   controllers: [
     InboxSessionController,
@@ -61,6 +60,10 @@ import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js'
     StartInboxSessionUseCase,
     InboxPreferencesUseCase,
     InboxTopicSubscriptionsUseCase,
+    MessageStateService,
+    SubscriberNotificationsService,
+    snoozeWakeUpsProvider,
+    PreferenceWriter,
   ],
 })
 export class InboxModule {}

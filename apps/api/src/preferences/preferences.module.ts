@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SubscriberPreferenceService } from '#application';
+import { PreferenceWriter, SubscriberPreferenceService } from '#application';
 import { DalModule, PreferenceRepository, SubscriberRepository, WorkflowRepository } from '#dal';
 import { SubscriberPreferencesBulkController } from './subscriber-preferences-bulk.controller.js';
 import { SubscriberPreferencesController } from './subscriber-preferences.controller.js';
@@ -17,7 +17,8 @@ import { UpdateSubscriberPreferencesUseCase } from './use-cases/update-subscribe
     UpdateSubscriberPreferencesUseCase,
     BulkUpdateSubscriberPreferencesUseCase,
     SubscriberPreferenceService,
+    PreferenceWriter,
   ],
-  exports: [SubscriberPreferenceService, UpdateSubscriberPreferencesUseCase, BulkUpdateSubscriberPreferencesUseCase],
+  exports: [SubscriberPreferenceService],
 })
 export class PreferencesModule {}

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ACTION_TYPES, type MessageTransition } from '#application';
+import { DomainError } from '#common';
+import { ACTION_TYPES, SubscriberNotificationsService, type ActionType, type MessageTransition } from '#application';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import {
@@ -14,7 +15,12 @@ import {
   SnoozeNotificationDto,
   UpdateAllNotificationsDto,
 } from './dto/subscriber-notifications.dto.js';
-import { actionType, SubscriberNotificationsService } from './subscriber-notifications.service.js';
+
+function actionType(value: string): ActionType {
+  if (!(ACTION_TYPES as readonly string[]).includes(value))
+    throw DomainError.validation('actionType', 'actionType must be primary or secondary', value);
+  return value as ActionType;
+}
 
 /** Novu's v2 inbox operations on a subscriber's in-app notifications (`subscribers.notifications.*`). */
 @ApiTags('Subscriber notifications')

@@ -1,18 +1,14 @@
 import { Module } from '@nestjs/common';
-import { MessageStateService } from '#application';
+import { MessageStateService, SubscriberNotificationsService } from '#application';
 import { DalModule, InboxMessageRepository, SubscriberRepository } from '#dal';
+import { snoozeWakeUpsProvider } from '../http/snooze-wake-ups.js';
 import { SubscriberMessagesV1Controller } from './subscriber-messages-v1.controller.js';
 import { SubscriberNotificationsController } from './subscriber-notifications.controller.js';
-import { SubscriberNotificationsService } from './subscriber-notifications.service.js';
 
-/**
- * Novu's v2 inbox routes and v1 message actions over a subscriber's in-app messages and their state
- * machine; exports the notification operations the browser inbox routes share.
- */
+/** Novu's v2 inbox routes and v1 message actions over a subscriber's in-app messages and their state machine. */
 @Module({
   imports: [DalModule.forRepositories([SubscriberRepository, InboxMessageRepository])],
   controllers: [SubscriberNotificationsController, SubscriberMessagesV1Controller],
-  providers: [MessageStateService, SubscriberNotificationsService],
-  exports: [SubscriberNotificationsService],
+  providers: [MessageStateService, SubscriberNotificationsService, snoozeWakeUpsProvider],
 })
 export class SubscriberNotificationsModule {}

@@ -10,6 +10,5 @@ import { TopicSubscriptionsUseCase } from './use-cases/topic-subscriptions.use-c
   imports: [DalModule.forRepositories([TopicRepository, SubscriberRepository])],
   controllers: [TopicsController, SubscriberTopicsController],
   providers: [TopicsService, TopicSubscriptionsUseCase, SubscriberTopicsUseCase],
-  exports: [TopicSubscriptionsUseCase],
 })
 export class TopicsModule {}

@@ -1,6 +1,8 @@
 import { DomainError } from '#common';
 import type { InboxFilter } from '#dal';
-import { SEVERITIES } from './dto/subscriber-notifications.dto.js';
+
+/** A message's severity as the inbox shows it. */
+export const SEVERITIES = ['high', 'medium', 'low', 'none'] as const;
 
 const MAX_FILTERS = 30;
 const BOOLEAN_KEYS = ['read', 'seen', 'archived', 'snoozed'] as const;

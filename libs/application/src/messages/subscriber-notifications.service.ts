@@ -1,43 +1,56 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, isId } from '#common';
-import {
-  ACTION_TYPES,
-  MessageStateService,
-  toInboxNotificationResponse,
-  type ActionType,
-  type MessageTransition,
-} from '#application';
+import { DomainError, isId } from '#common';
 import type { InboxFilter } from '#dal';
-import { JobQueue } from '#event-processing/producer';
-import { parseCountFilters } from './count-filters.js';
-import {
-  SEVERITIES,
-  type InboxNotificationDto,
-  type InboxNotificationPageDto,
-  type ListNotificationsQueryDto,
-  type MarkNotificationsAsSeenDto,
-  type NotificationCountDto,
-  type UpdateAllNotificationsDto,
-} from './dto/subscriber-notifications.dto.js';
+import { parseCountFilters, SEVERITIES } from './count-filters.js';
+import { toInboxNotificationResponse, type InboxNotificationResponse } from './inbox-notification-response.js';
+import { MessageStateService } from './message-state.service.js';
+import type { MessageTransition } from './message-state.js';
 
-export function notificationId(value: string): string {
+function notificationId(value: string): string {
   if (!isId(value)) throw DomainError.validation('notificationId', 'notificationId must be a UUID', value);
   return value;
 }
 
-export function actionType(value: unknown): ActionType {
-  if (!(ACTION_TYPES as readonly unknown[]).includes(value))
-    throw DomainError.validation('actionType', 'actionType must be primary or secondary', value);
-  return value as ActionType;
+/** The tags and data a bulk operation is narrowed to. */
+export interface NotificationBulkFilter {
+  tags?: string[];
+  data?: Record<string, unknown>;
 }
 
-/** The filter of a bulk body: tags and data as given (contextKeys are accepted and ignored). */
-function bulkFilter(body: UpdateAllNotificationsDto): InboxFilter {
-  return { ...(body.tags ? { tags: body.tags } : {}), ...(body.data ? { data: body.data } : {}) };
+export interface NotificationListQuery extends NotificationBulkFilter {
+  limit: number;
+  after?: string;
+  offset?: number;
+  read?: boolean;
+  seen?: boolean;
+  archived?: boolean;
+  snoozed?: boolean;
+  severity?: string[];
+  /** Unix ms */
+  createdGte?: number;
+  createdLte?: number;
+}
+
+export interface InboxNotificationPage {
+  data: InboxNotificationResponse[];
+  hasMore: boolean;
+  filter: Record<string, unknown>;
 }
 
 /** Which bulk operation: each one narrows the filter to the messages it can change. */
 export type BulkOperation = 'read' | 'archive' | 'read-archive' | 'delete';
+
+/**
+ * When a snooze ends: the api schedules a queue job, which this lib cannot import, so it is handed
+ * in by whoever provides the service.
+ */
+export abstract class SnoozeWakeUps {
+  abstract schedule(environmentId: string, messageId: string, until: Date): Promise<void>;
+}
+
+function bulkFilter(body: NotificationBulkFilter): InboxFilter {
+  return { ...(body.tags ? { tags: body.tags } : {}), ...(body.data ? { data: body.data } : {}) };
+}
 
 /**
  * A subscriber's in-app notifications as Novu's inbox shapes them, for both doors to them: the v2
@@ -48,15 +61,14 @@ export type BulkOperation = 'read' | 'archive' | 'read-archive' | 'delete';
 export class SubscriberNotificationsService {
   constructor(
     private readonly state: MessageStateService,
-    private readonly queue: JobQueue,
-    private readonly clock: Clock,
+    private readonly wakeUps: SnoozeWakeUps,
   ) {}
 
   async list(
     environmentId: string,
     subscriberId: string,
-    query: ListNotificationsQueryDto & { tags?: string[] },
-  ): Promise<InboxNotificationPageDto> {
+    query: NotificationListQuery,
+  ): Promise<InboxNotificationPage> {
     const filter: InboxFilter = {
       tags: query.tags,
       read: query.read,
@@ -82,7 +94,11 @@ export class SubscriberNotificationsService {
   }
 
   /** One count per filter of the `filters` JSON array, each echoed back as given. */
-  async count(environmentId: string, subscriberId: string, rawFilters: string): Promise<NotificationCountDto[]> {
+  async count(
+    environmentId: string,
+    subscriberId: string,
+    rawFilters: string,
+  ): Promise<{ count: number; filter: Record<string, unknown> }[]> {
     const filters = parseCountFilters(rawFilters);
     const counts = await this.state.counts(
       environmentId,
@@ -97,14 +113,18 @@ export class SubscriberNotificationsService {
     environmentId: string,
     subscriberId: string,
   ): Promise<{ total: number; severity: Record<(typeof SEVERITIES)[number], number> }> {
-    const [total, ...bySeverity] = await this.state.counts(environmentId, subscriberId, [
+    const [total, high, medium, low, none] = await this.state.counts(environmentId, subscriberId, [
       { read: false },
       ...SEVERITIES.map((severity) => ({ read: false, severity: [severity] })),
     ]);
-    return { total, severity: Object.fromEntries(SEVERITIES.map((name, i) => [name, bySeverity[i]])) as never };
+    return { total, severity: { high, medium, low, none } };
   }
 
-  async markAsSeen(environmentId: string, subscriberId: string, body: MarkNotificationsAsSeenDto): Promise<void> {
+  async markAsSeen(
+    environmentId: string,
+    subscriberId: string,
+    body: NotificationBulkFilter & { notificationIds?: string[] },
+  ): Promise<void> {
     const filter = { ...bulkFilter(body), ...(body.notificationIds ? { ids: body.notificationIds } : {}) };
     await this.state.applyAll(environmentId, subscriberId, filter, { type: 'seen' });
   }
@@ -113,21 +133,16 @@ export class SubscriberNotificationsService {
     environmentId: string,
     subscriberId: string,
     operation: BulkOperation,
-    body: UpdateAllNotificationsDto,
+    body: NotificationBulkFilter,
   ): Promise<void> {
     const filter = bulkFilter(body);
-    if (operation === 'read')
+    if (operation === 'delete') await this.state.delete(environmentId, subscriberId, filter);
+    else if (operation === 'read')
       await this.state.applyAll(environmentId, subscriberId, { ...filter, read: false }, { type: 'read' });
-    else if (operation === 'archive')
-      await this.state.applyAll(environmentId, subscriberId, { ...filter, archived: false }, { type: 'archive' });
-    else if (operation === 'read-archive')
-      await this.state.applyAll(
-        environmentId,
-        subscriberId,
-        { ...filter, archived: false, read: true },
-        { type: 'archive' },
-      );
-    else await this.state.delete(environmentId, subscriberId, filter);
+    else {
+      const narrowed = { ...filter, archived: false, ...(operation === 'read-archive' ? { read: true } : {}) };
+      await this.state.applyAll(environmentId, subscriberId, narrowed, { type: 'archive' });
+    }
   }
 
   async deleteOne(environmentId: string, subscriberId: string, id: string): Promise<void> {
@@ -141,16 +156,9 @@ export class SubscriberNotificationsService {
     subscriberId: string,
     id: string,
     transition: MessageTransition,
-  ): Promise<InboxNotificationDto> {
+  ): Promise<InboxNotificationResponse> {
     const { subscriber, row } = await this.state.apply(environmentId, subscriberId, notificationId(id), transition);
-    if (transition.type === 'snooze') {
-      // The wake-up carries the snooze it ends: a later unsnooze or another snooze makes it a no-op.
-      await this.queue.add(
-        'wake-snoozed-message',
-        { environmentId, messageId: id, until: transition.until.toISOString() },
-        { delay: Math.max(0, transition.until.getTime() - this.clock.now().getTime()) },
-      );
-    }
+    if (transition.type === 'snooze') await this.wakeUps.schedule(environmentId, id, transition.until);
     return toInboxNotificationResponse(row, subscriber);
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
+import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { AppConfig, LOGGER } from '#common';
@@ -6,7 +6,11 @@ import { RateLimitGuard, TOKEN_BUCKET_STORE } from './rate-limit.guard.js';
 import { RedisTokenBucketStore } from './redis-token-bucket.js';
 import { LocalTokenBucketStore, type TokenBucketStore } from './token-bucket.js';
 
-/** Register after AuthModule: global guards run in registration order and this one needs the caller. */
+/**
+ * Register after AuthModule: global guards run in registration order and this one needs the caller.
+ * Global so the inbox session guard reaches the same bucket store without importing this module.
+ */
+@Global()
 @Module({
   providers: [
     {

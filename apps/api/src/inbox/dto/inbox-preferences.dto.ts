@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { PreferenceWorkflowDto } from '../../preferences/dto/bulk-preferences.dto.js';
 import { ChannelPreferencesDto, GetPreferencesQueryDto, ScheduleDto } from '../../preferences/dto/preferences.dto.js';
-import { SEVERITIES } from '../../subscriber-notifications/dto/subscriber-notifications.dto.js';
+import { SEVERITIES } from '#application';
 import { ToArray } from '../../http/query-arrays.js';
 
 export class InboxPreferencesQueryDto extends GetPreferencesQueryDto {

@@ -1,25 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, type Channel } from '#common';
-import { resolveGlobalChannels } from '#application';
+import {
+  channelChoices,
+  parseSchedule,
+  PreferenceWriter,
+  resolveGlobalChannels,
+  toWorkflowPreferenceResult,
+} from '#application';
 import { PreferenceRepository, WorkflowRepository, type PreferenceRow } from '#dal';
 import type { InboxSession } from '../session-token.js';
 import type { ChannelPreferencesDto } from '../../preferences/dto/preferences.dto.js';
-import { BulkUpdateSubscriberPreferencesUseCase } from '../../preferences/use-cases/bulk-update-subscriber-preferences.use-case.js';
-import { UpdateSubscriberPreferencesUseCase } from '../../preferences/use-cases/update-subscriber-preferences.use-case.js';
-import { toWorkflowPreferenceResult } from '../../preferences/use-cases/workflow-preference-result.js';
 import type {
   InboxBulkPreferencesDto,
   InboxGlobalPreferencesDto,
   InboxPreferenceDto,
   InboxPreferencesQueryDto,
 } from '../dto/inbox-preferences.dto.js';
+import { DomainError } from '#common';
 
-const CHANNEL_KEYS = ['email', 'sms', 'in_app', 'chat', 'push'] as const satisfies readonly Channel[];
+const CHANNEL_KEYS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
 
-function channelsOf(body: ChannelPreferencesDto): ChannelPreferencesDto {
-  return Object.fromEntries(
-    CHANNEL_KEYS.filter((key) => typeof body[key] === 'boolean').map((key) => [key, body[key]]),
-  );
+/** The flat channel fields of an inbox body (its other fields are not channels). */
+function channelsOf(body: ChannelPreferencesDto): Record<string, boolean> {
+  return channelChoices(Object.fromEntries(CHANNEL_KEYS.map((key) => [key, body[key]])));
 }
 
 /**
@@ -32,8 +34,7 @@ export class InboxPreferencesUseCase {
   constructor(
     private readonly workflows: WorkflowRepository,
     private readonly preferences: PreferenceRepository,
-    private readonly update: UpdateSubscriberPreferencesUseCase,
-    private readonly bulk: BulkUpdateSubscriberPreferencesUseCase,
+    private readonly writer: PreferenceWriter,
   ) {}
 
   async list(session: InboxSession, query: InboxPreferencesQueryDto): Promise<InboxPreferenceDto[]> {
@@ -53,7 +54,8 @@ export class InboxPreferencesUseCase {
   }
 
   async updateGlobal(session: InboxSession, body: InboxGlobalPreferencesDto): Promise<InboxPreferenceDto> {
-    await this.update.execute(session, session.subscriberId, { channels: channelsOf(body), schedule: body.schedule });
+    const schedule = parseSchedule(body.schedule);
+    await this.writer.updateGlobal(session, session.subscriberRowId, channelsOf(body), schedule);
     return this.global(session);
   }
 
@@ -62,18 +64,17 @@ export class InboxPreferencesUseCase {
     workflowId: string,
     body: ChannelPreferencesDto,
   ): Promise<InboxPreferenceDto> {
-    await this.update.execute(session, session.subscriberId, { channels: channelsOf(body), workflowId });
-    const workflow = await this.workflows.findByIdOrIdentifier(session.environmentId, workflowId);
-    if (!workflow) throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${workflowId} cannot be found`);
-    return toWorkflowPreferenceResult(workflow, await this.rows(session));
+    const [result] = await this.writer.updateWorkflows(session, session.subscriberRowId, [
+      { workflowId, channels: channelsOf(body) },
+    ]);
+    return result;
   }
 
   async updateMany(session: InboxSession, body: InboxBulkPreferencesDto): Promise<InboxPreferenceDto[]> {
     if (body.preferences.some((item) => item.subscriptionIdentifier !== undefined))
       throw new DomainError('BAD_REQUEST', 'Per-subscription workflow preferences are not supported');
-    return this.bulk.execute(session, session.subscriberId, {
-      preferences: body.preferences.map((item) => ({ workflowId: item.workflowId, channels: channelsOf(item) })),
-    });
+    const items = body.preferences.map((item) => ({ workflowId: item.workflowId, channels: channelsOf(item) }));
+    return this.writer.updateWorkflows(session, session.subscriberRowId, items);
   }
 
   private rows(session: InboxSession): Promise<PreferenceRow[]> {

@@ -1,20 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { PreferenceRepository, type SubscriberRow } from '#dal';
-import type { TenantScope } from '../../auth/auth-context.js';
-import { UpdateSubscriberPreferencesUseCase } from '../../preferences/use-cases/update-subscriber-preferences.use-case.js';
+import { PreferenceWriter, type Schedule } from '#application';
+import { PreferenceRepository, type PreferenceScope } from '#dal';
 
-/** A session's `defaultSchedule`: stored (validated like any schedule) only while the subscriber has none. */
+/** A session's `defaultSchedule`: stored only while the subscriber has no schedule. */
 @Injectable()
 export class InboxScheduleDefaults {
   constructor(
     private readonly preferences: PreferenceRepository,
-    private readonly updatePreferences: UpdateSubscriberPreferencesUseCase,
+    private readonly writer: PreferenceWriter,
   ) {}
 
-  async apply(scope: TenantScope, subscriber: SubscriberRow, schedule: unknown): Promise<void> {
-    if (schedule === null) return;
-    const rows = await this.preferences.findForSubscriber(scope.environmentId, subscriber.id);
-    if (rows.some((row) => row.workflowId === null && row.schedule)) return;
-    await this.updatePreferences.execute(scope, subscriber.subscriberId, { schedule });
+  async apply(scope: PreferenceScope, subscriberRowId: string, schedule: Schedule): Promise<void> {
+    const global = await this.preferences.findGlobal(scope.environmentId, subscriberRowId);
+    if (global?.schedule) return;
+    await this.writer.updateGlobal(scope, subscriberRowId, {}, schedule);
   }
 }

@@ -1,17 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { TopicRepository } from '#dal';
-import { TopicSubscriptionsUseCase, toSubscription } from '../../topics/use-cases/topic-subscriptions.use-case.js';
+import { toSubscription } from '../../topics/subscription-response.js';
 import type { InboxSubscriptionBodyDto, InboxSubscriptionDto } from '../dto/inbox-topics.dto.js';
 import type { InboxSession } from '../session-token.js';
 
 /** The session's subscriber's own membership of a topic, in @novu/js's subscription shape. */
 @Injectable()
 export class InboxTopicSubscriptionsUseCase {
-  constructor(
-    private readonly topics: TopicRepository,
-    private readonly memberships: TopicSubscriptionsUseCase,
-  ) {}
+  constructor(private readonly topics: TopicRepository) {}
 
   async list(session: InboxSession, key: string): Promise<InboxSubscriptionDto[]> {
     const own = await this.find(session, key);
@@ -26,9 +23,12 @@ export class InboxTopicSubscriptionsUseCase {
 
   async subscribe(session: InboxSession, key: string, body: InboxSubscriptionBodyDto): Promise<InboxSubscriptionDto> {
     const name = typeof body.topic?.name === 'string' ? body.topic.name : undefined;
-    if (name !== undefined && !(await this.topics.findByKey(session.environmentId, key)))
-      await this.topics.upsert(session, key, name);
-    await this.memberships.subscribe(session, key, [session.subscriberId]);
+    // An existing topic keeps its name: the browser only names a topic it creates.
+    const existing = await this.topics.findByKey(session.environmentId, key);
+    const topic = existing ?? (await this.topics.upsert(session, key, name)).row;
+    await this.topics.addMembers(session, topic.id, [
+      { subscriberId: session.subscriberRowId, externalSubscriberId: session.subscriberId },
+    ]);
     const own = await this.find(session, key);
     if (!own) throw new DomainError('NOT_FOUND', `Subscription to topic ${key} not found`);
     return own;
@@ -41,8 +41,9 @@ export class InboxTopicSubscriptionsUseCase {
   }
 
   async unsubscribe(session: InboxSession, key: string, identifier: string): Promise<void> {
-    if (!(await this.get(session, key, identifier))) throw notSubscribed(key, identifier);
-    await this.memberships.unsubscribe(session, key, [session.subscriberId]);
+    const topic = await this.topics.findByKey(session.environmentId, key);
+    if (!topic || !(await this.get(session, key, identifier))) throw notSubscribed(key, identifier);
+    await this.topics.removeMembers(session.environmentId, topic.id, [session.subscriberRowId]);
   }
 
   private async find(session: InboxSession, key: string): Promise<InboxSubscriptionDto | undefined> {

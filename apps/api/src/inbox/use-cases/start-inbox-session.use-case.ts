@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
+import { parseSchedule, SubscriberNotificationsService } from '#application';
 import { EnvironmentRepository, SubscriberRepository } from '#dal';
-import { SubscriberNotificationsService } from '../../subscriber-notifications/subscriber-notifications.service.js';
-import { checkSchedule } from '../../preferences/use-cases/update-subscriber-preferences.use-case.js';
-import { SubscribersService } from '../../subscribers/subscribers.service.js';
 import type { InboxSessionDto, StartInboxSessionDto } from '../dto/inbox-session.dto.js';
 import { SessionTokens } from '../session-token.js';
 import { InboxScheduleDefaults } from './inbox-schedule-defaults.js';
@@ -21,7 +19,6 @@ export class StartInboxSessionUseCase {
   constructor(
     private readonly environments: EnvironmentRepository,
     private readonly subscribers: SubscriberRepository,
-    private readonly subscribersService: SubscribersService,
     private readonly hashes: SubscriberHashVerifier,
     private readonly schedules: InboxScheduleDefaults,
     private readonly notifications: SubscriberNotificationsService,
@@ -39,7 +36,7 @@ export class StartInboxSessionUseCase {
       );
     await this.hashes.verify(environment, subscriberId, body.subscriberHash);
     // Refused before anything is written.
-    checkSchedule(body.defaultSchedule);
+    const defaultSchedule = parseSchedule(body.defaultSchedule, 'defaultSchedule');
     const scope = { environmentId: environment.id, organizationId: environment.organizationId };
     const given = body.subscriber ?? { subscriberId };
     // Only a subscriberId changes nothing on an existing subscriber: no write, no new version.
@@ -47,8 +44,9 @@ export class StartInboxSessionUseCase {
       Object.keys(given).length === 1
         ? await this.subscribers.findBySubscriberId(environment.id, subscriberId)
         : undefined;
-    const subscriber = existing ?? (await this.subscribersService.upsert(scope, { ...given, subscriberId }));
-    if (body.defaultSchedule !== undefined) await this.schedules.apply(scope, subscriber, body.defaultSchedule);
+    // The DTO holds the subscribers API's rules for these fields (no channel credentials from a browser).
+    const subscriber = existing ?? (await this.subscribers.upsertMany(scope, [{ ...given, subscriberId }]))[0];
+    if (defaultSchedule) await this.schedules.apply(scope, subscriber.id, defaultSchedule);
     const unreadCount = await this.notifications.unreadCount(environment.id, subscriberId);
     return {
       token: this.tokens.issue({ ...scope, subscriberRowId: subscriber.id, subscriberId }),

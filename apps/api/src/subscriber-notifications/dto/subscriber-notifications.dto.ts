@@ -15,10 +15,8 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import type { InboxNotificationResponse } from '#application';
+import { SEVERITIES, type InboxNotificationResponse } from '#application';
 import { ToArray } from '../../http/query-arrays.js';
-
-export const SEVERITIES = ['high', 'medium', 'low', 'none'] as const;
 
 /** The latest instant a JavaScript Date holds: a larger bound would become an invalid date. */
 const MAX_DATE_MS = 8_640_000_000_000_000;

@@ -4,7 +4,7 @@ import { SubscriberRepository, TopicRepository } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import { toCursorPage } from '../../http/cursor-page.js';
 import type { SubscriberTopicsPageDto, SubscriberTopicsQueryDto } from '../dto/subscriber-topics.dto.js';
-import { toSubscription } from './topic-subscriptions.use-case.js';
+import { toSubscription } from '../subscription-response.js';
 
 /** GET /v2/subscribers/{subscriberId}/subscriptions: the topics a subscriber belongs to, as subscriptions. */
 @Injectable()

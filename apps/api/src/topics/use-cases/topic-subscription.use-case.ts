@@ -5,7 +5,7 @@ import type { AuthContext } from '../../auth/auth-context.js';
 import type { SubscriptionDetailsDto, TopicSubscriberDto } from '../dto/topic-subscription.dto.js';
 import type { SubscriptionDto } from '../dto/topic.dto.js';
 import { topicNotFound } from '../topics.service.js';
-import { toSubscription } from './topic-subscriptions.use-case.js';
+import { toSubscription } from '../subscription-response.js';
 
 interface Membership {
   topic: TopicRow;

@@ -1,37 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { v5 as uuidv5 } from 'uuid';
 import { SubscriberRepository, TopicRepository, type SubscriberRow, type TopicMembership, type TopicRow } from '#dal';
-import type { AuthContext, TenantScope } from '../../auth/auth-context.js';
+import type { AuthContext } from '../../auth/auth-context.js';
 import type { CursorQueryDto } from '../../http/pagination.dto.js';
 import { toCursorPage } from '../../http/cursor-page.js';
-import type {
-  SubscriptionCursorPageDto,
-  SubscriptionDto,
-  SubscriptionErrorDto,
-  SubscriptionsResultDto,
-} from '../dto/topic.dto.js';
-import { topicName } from '../dto/topic.dto.js';
+import type { SubscriptionCursorPageDto, SubscriptionErrorDto, SubscriptionsResultDto } from '../dto/topic.dto.js';
+import { toSubscription } from '../subscription-response.js';
 import { topicNotFound } from '../topics.service.js';
-
-/** Namespace of the subscription ids, which are derived from the membership's key (topic, subscriber). */
-const SUBSCRIPTION_ID_NAMESPACE = '5d0c3a52-4d47-4c8e-9a55-8f1e2b7a6c31';
-
-export function toSubscription(
-  topic: TopicRow,
-  subscriber: Pick<SubscriberRow, 'id' | 'subscriberId' | 'firstName' | 'lastName' | 'email' | 'phone' | 'avatar'>,
-  membership: Pick<TopicMembership, 'createdAt' | 'updatedAt'>,
-): SubscriptionDto {
-  const { id, subscriberId, firstName, lastName, email, phone, avatar } = subscriber;
-  return {
-    _id: uuidv5(`${topic.id}:${id}`, SUBSCRIPTION_ID_NAMESPACE),
-    // Novu's default identifier of a subscription made without one.
-    identifier: `tk_${topic.key}:si_${subscriberId}`,
-    topic: { _id: topic.id, key: topic.key, ...topicName(topic) },
-    subscriber: { _id: id, subscriberId, firstName, lastName, email, phone, avatar },
-    createdAt: membership.createdAt.toISOString(),
-    updatedAt: membership.updatedAt.toISOString(),
-  };
-}
 
 /**
  * Topic membership. Each call is one subscriber lookup plus one multi-row statement, and listing
@@ -44,7 +18,7 @@ export class TopicSubscriptionsUseCase {
     private readonly subscribers: SubscriberRepository,
   ) {}
 
-  async subscribe(auth: TenantScope, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
+  async subscribe(auth: AuthContext, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
     const { row: topic } = await this.topics.upsert(auth, key);
     const { found, errors } = await this.resolve(auth, subscriberIds);
     await this.topics.addMembers(
@@ -60,7 +34,7 @@ export class TopicSubscriptionsUseCase {
     return this.result(topic, found, memberships, errors, subscriberIds.length);
   }
 
-  async unsubscribe(auth: TenantScope, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
+  async unsubscribe(auth: AuthContext, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
     const topic = await this.topics.findByKey(auth.environmentId, key);
     if (!topic) throw topicNotFound(key);
     const { found, errors } = await this.resolve(auth, subscriberIds);
@@ -107,7 +81,7 @@ export class TopicSubscriptionsUseCase {
   }
 
   private async resolve(
-    auth: TenantScope,
+    auth: AuthContext,
     subscriberIds: string[],
   ): Promise<{ found: SubscriberRow[]; errors: SubscriptionErrorDto[] }> {
     const unique = [...new Set(subscriberIds)];

@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, type FieldErrors } from '#common';
+import {
+  PreferenceRepository,
+  WorkflowRepository,
+  type PreferenceScope,
+  type PreferenceRow,
+  type WorkflowRow,
+} from '#dal';
+import { normalizeSchedule, validateSchedule, type Schedule } from '../schedule/index.js';
+import { resolveWorkflowPreferences } from './preference-resolver.js';
+
+/** A workflow's resolved preference in Novu's per-workflow shape (the bulk answer, the inbox list). */
+export interface WorkflowPreferenceResult {
+  level: 'template';
+  workflow: {
+    id: string;
+    identifier: string;
+    name: string;
+    critical: boolean;
+    tags: string[];
+    data?: Record<string, unknown>;
+    severity: 'none';
+  };
+  enabled: boolean;
+  channels: Record<string, boolean>;
+}
+
+export function toWorkflowPreferenceResult(workflow: WorkflowRow, rows: PreferenceRow[]): WorkflowPreferenceResult {
+  const { enabled, channels } = resolveWorkflowPreferences(workflow, {
+    global: rows.find((row) => row.workflowId === null)?.channels,
+    workflow: rows.find((row) => row.workflowId === workflow.id)?.channels,
+  });
+  return {
+    level: 'template',
+    workflow: {
+      id: workflow.id,
+      identifier: workflow.identifier,
+      name: workflow.name,
+      critical: workflow.critical,
+      tags: workflow.tags,
+      ...(workflow.data ? { data: workflow.data } : {}),
+      severity: 'none',
+    },
+    enabled,
+    channels,
+  };
+}
+
+/** undefined: leave the stored schedule; null: remove it; otherwise the validated schedule (a 422 naming the field). */
+export function parseSchedule(value: unknown, path = 'schedule'): Schedule | null | undefined {
+  if (value === undefined || value === null) return value;
+  const issues = validateSchedule(value, path);
+  if (issues.length > 0) {
+    const fieldErrors: FieldErrors = {};
+    for (const issue of issues) {
+      const entry = (fieldErrors[issue.path] ??= { messages: [], value: issue.value });
+      entry.messages.push(issue.message);
+    }
+    throw new DomainError('VALIDATION_FAILED', issues[0].message, fieldErrors);
+  }
+  return normalizeSchedule(value as Schedule);
+}
+
+/** Only the boolean channel choices of a body (anything else is not a choice). */
+export function channelChoices(channels: object | undefined): Record<string, boolean> {
+  return Object.fromEntries(
+    Object.entries(channels ?? {}).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'),
+  );
+}
+
+/**
+ * A subscriber's preference changes, whoever asks (the API-key routes, the browser's inbox). A global
+ * change leaves the per-workflow choices alone: they are more specific and keep winning. A critical
+ * workflow has no preferences to change.
+ */
+@Injectable()
+export class PreferenceWriter {
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly preferences: PreferenceRepository,
+  ) {}
+
+  async updateGlobal(
+    scope: PreferenceScope,
+    subscriberRowId: string,
+    channels: Record<string, boolean>,
+    schedule: Schedule | null | undefined,
+  ): Promise<void> {
+    if (Object.keys(channels).length > 0 || schedule !== undefined)
+      await this.preferences.upsert(scope, subscriberRowId, null, channels, schedule);
+  }
+
+  /** Every workflow is resolved before anything is written, so an unknown or critical one changes nothing. */
+  async updateWorkflows(
+    scope: PreferenceScope,
+    subscriberRowId: string,
+    items: { workflowId: string; channels: Record<string, boolean> }[],
+  ): Promise<WorkflowPreferenceResult[]> {
+    const resolved = await Promise.all(items.map((item) => this.findWorkflow(scope.environmentId, item.workflowId)));
+    // In order: a workflow named twice ends with its last entry's channels.
+    for (const [index, item] of items.entries()) {
+      if (Object.keys(item.channels).length > 0)
+        await this.preferences.upsert(scope, subscriberRowId, resolved[index].id, item.channels);
+    }
+    const rows = await this.preferences.findForSubscriber(scope.environmentId, subscriberRowId);
+    const unique = [...new Map(resolved.map((workflow) => [workflow.id, workflow])).values()];
+    return unique.map((workflow) => toWorkflowPreferenceResult(workflow, rows));
+  }
+
+  private async findWorkflow(environmentId: string, key: string): Promise<WorkflowRow> {
+    const workflow = await this.workflows.findByIdOrIdentifier(environmentId, key);
+    if (!workflow) throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${key} cannot be found`);
+    if (workflow.critical)
+      throw new DomainError('CRITICAL_WORKFLOW', `Critical workflow with id: ${key} can not be updated`);
+    return workflow;
+  }
+}
