@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eq } from 'drizzle-orm';
+import { messages } from '#dal';
+import { RecoverySweeper } from '#event-processing';
 import { createSubscriber } from './support/builders.js';
 import { createWorkflow, inApp, messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
 import { connected, openInboxSocket, sessionTokens, type RecordedSocket } from './support/inbox-socket.js';
@@ -186,5 +189,45 @@ describe('realtime inbox socket', () => {
     expect(woken.message).toMatchObject({ _id: second });
     expect(woken.message.snoozedUntil).toBeUndefined();
     expect((await inbox.next('unread_count_changed')).counts).toMatchObject({ total: 1 });
+  });
+
+  it('pushes the counts after DELETE /v1/messages/:id, and a snooze whose wake-up was lost comes back through the sweeper', async () => {
+    const subscriber = await createSubscriber(t);
+    const inbox = await socketFor(subscriber);
+    await triggerAndSettle(t, { name: workflowId, to: { subscriberId: subscriber.subscriberId }, payload: {} });
+    await triggerAndSettle(t, { name: workflowId, to: { subscriberId: subscriber.subscriberId }, payload: {} });
+    const first = ((await inbox.next('notification_received')) as { message: Body }).message._id as string;
+    const second = ((await inbox.next('notification_received')) as { message: Body }).message._id as string;
+    await waitFor(() => inbox.events.filter((event) => event.name === 'unread_count_changed').length >= 2);
+    inbox.skipReceived();
+
+    expect((await t.api('delete', `/v1/messages/${first}`)).status).toBe(200);
+    expect((await inbox.next('unread_count_changed')).counts).toMatchObject({ total: 1 });
+
+    // Snoozed for a day, then its time moved into the past as if the queued wake-up had been lost.
+    const snoozeUntil = new Date(Date.now() + 86_400_000).toISOString();
+    const notifications = `/v2/subscribers/${subscriber.subscriberId}/notifications`;
+    expect((await t.api('patch', `${notifications}/${second}/snooze`).send({ snoozeUntil })).status).toBe(200);
+    expect((await inbox.next('unread_count_changed')).counts).toMatchObject({ total: 0 });
+    await t.db
+      .update(messages)
+      .set({ snoozedUntil: new Date(Date.now() - 60_000) })
+      .where(eq(messages.id, second));
+    await t.app.get(RecoverySweeper).sweep();
+    expect(((await inbox.next('notification_received')) as { message: Body }).message._id).toBe(second);
+    expect((await inbox.next('unread_count_changed')).counts).toMatchObject({ total: 1 });
+  });
+
+  it('refuses a subscriber more sockets on one process than a browser would open', async () => {
+    const subscriber = await createSubscriber(t);
+    const many = await Promise.all(Array.from({ length: 50 }, () => socketFor(subscriber)));
+    const oneMore = openInboxSocket(url, tokenFor(subscriber));
+    open.push(oneMore);
+    await expect(connected(oneMore)).rejects.toThrow(/Too many open sockets/);
+    many[0].close();
+    await waitFor(() => !many[0].socket.connected);
+    const again = openInboxSocket(url, tokenFor(subscriber));
+    open.push(again);
+    await connected(again);
   });
 });

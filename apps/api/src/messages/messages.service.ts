@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isId } from '#common';
-import { MessageRepository, SubscriberRepository, type MessageView } from '#dal';
+import { RealtimePublisher } from '#application';
+import { MessageRepository, SubscriberRepository, type DeletedMessage, type MessageView } from '#dal';
 import type { AuthContext } from '../auth/auth-context.js';
 import type { Page } from '../http/pagination.dto.js';
 import type { ListMessagesQueryDto } from './dto/message.dto.js';
@@ -10,6 +11,7 @@ export class MessagesService {
   constructor(
     private readonly messages: MessageRepository,
     private readonly subscribers: SubscriberRepository,
+    private readonly realtime: RealtimePublisher,
   ) {}
 
   async list(auth: AuthContext, query: ListMessagesQueryDto): Promise<Page<MessageView>> {
@@ -31,14 +33,22 @@ export class MessagesService {
 
   async delete(auth: AuthContext, messageId: string): Promise<void> {
     if (!isId(messageId)) throw DomainError.validation('messageId', 'messageId must be a UUID', messageId);
-    if (!(await this.messages.softDelete(auth.environmentId, messageId))) {
-      throw new DomainError('MESSAGE_NOT_FOUND', `Message ${messageId} not found`);
-    }
+    const deleted = await this.messages.softDelete(auth.environmentId, messageId);
+    if (deleted.length === 0) throw new DomainError('MESSAGE_NOT_FOUND', `Message ${messageId} not found`);
+    this.inboxesChanged(auth, deleted);
   }
 
   async deleteByTransaction(auth: AuthContext, transactionId: string, channel?: string): Promise<void> {
-    if ((await this.messages.softDeleteByTransaction(auth.environmentId, transactionId, channel)) === 0) {
+    const deleted = await this.messages.softDeleteByTransaction(auth.environmentId, transactionId, channel);
+    if (deleted.length === 0) {
       throw new DomainError('MESSAGE_NOT_FOUND', `No messages found for transaction ${transactionId}`);
     }
+    this.inboxesChanged(auth, deleted);
+  }
+
+  /** Deleted in-app messages leave their subscribers' badge counts. */
+  private inboxesChanged(auth: AuthContext, deleted: DeletedMessage[]): void {
+    const subscriberIds = deleted.flatMap((message) => (message.channel === 'in_app' ? [message.subscriberId] : []));
+    this.realtime.countsChangedFor(auth.environmentId, [...new Set(subscriberIds)]);
   }
 }

@@ -11,6 +11,8 @@ import { SubscriberPresence, type InboxSocket } from './subscriber-presence.js';
 
 /** Clients only listen: what they may send is a ping, so a frame beyond this is refused. */
 const MAX_CLIENT_FRAME_BYTES = 4096;
+/** Tabs of one subscriber on one api process; more is a leak or abuse of a token, each socket costs memory. */
+const MAX_SOCKETS_PER_SUBSCRIBER = 50;
 
 /**
  * The inbox socket (@novu/js connects with socket.io, websocket transport, the session token in the
@@ -49,6 +51,8 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     server.use((socket, next) => {
       const session = this.authenticate(socket);
       if (!session) return next(new Error('Unauthorized: a valid inbox session token is required'));
+      const open = server.of('/').adapter.rooms.get(session.subscriberRowId)?.size ?? 0;
+      if (open >= MAX_SOCKETS_PER_SUBSCRIBER) return next(new Error('Too many open sockets for this subscriber'));
       socket.data.session = session;
       next();
     });

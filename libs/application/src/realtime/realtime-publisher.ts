@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig, LOGGER } from '#common';
-import { InboxMessageRepository, type SubscriberRow } from '#dal';
+import { InboxMessageRepository, SubscriberRepository, type SubscriberRow } from '#dal';
 import { createRealtimeEmitter, type RealtimeEmitter, type RoomBroadcaster } from './realtime-emitter.js';
 import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
 
@@ -23,6 +23,7 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     private readonly messages: InboxMessageRepository,
+    private readonly subscribers: SubscriberRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -59,6 +60,15 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   countsChanged(environmentId: string, subscriber: SubscriberRow): void {
     if (!this.broadcaster || !subscriber.isOnline) return;
     this.track((broadcaster) => this.emitCounts(broadcaster, environmentId, [subscriber.id]));
+  }
+
+  /** Messages of these subscribers (row ids) changed without their rows at hand: counted only for those online. */
+  countsChangedFor(environmentId: string, subscriberIds: string[]): void {
+    if (!this.broadcaster || subscriberIds.length === 0) return;
+    this.track(async (broadcaster) => {
+      const online = await this.subscribers.onlineAmong(environmentId, subscriberIds);
+      if (online.length > 0) await this.emitCounts(broadcaster, environmentId, online);
+    });
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { DalModule, InboxMessageRepository } from '#dal';
+import { DalModule, InboxMessageRepository, SubscriberRepository } from '#dal';
 import { RealtimePublisher } from './realtime-publisher.js';
 
 /**
@@ -9,7 +9,7 @@ import { RealtimePublisher } from './realtime-publisher.js';
  */
 @Global()
 @Module({
-  imports: [DalModule.forRepositories([InboxMessageRepository])],
+  imports: [DalModule.forRepositories([InboxMessageRepository, SubscriberRepository])],
   providers: [RealtimePublisher],
   exports: [RealtimePublisher],
 })

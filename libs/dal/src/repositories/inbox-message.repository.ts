@@ -158,9 +158,9 @@ export class InboxMessageRepository {
 
   /**
    * Ends every snooze that was due before `dueBefore` and is still in place (its queued wake-up was lost),
-   * up to `limit` of them, oldest first; returns how many came back.
+   * up to `limit` of them, oldest first; returns the messages that came back.
    */
-  async wakeOverdue(dueBefore: Date, now: Date, limit: number): Promise<number> {
+  async wakeOverdue(dueBefore: Date, now: Date, limit: number): Promise<{ id: string; environmentId: string }[]> {
     const overdue = this.db
       .select({ id: messages.id })
       .from(messages)
@@ -175,8 +175,8 @@ export class InboxMessageRepository {
         updatedAt: now,
       })
       .where(and(inArray(messages.id, overdue), isNotNull(messages.snoozedUntil)))
-      .returning({ id: messages.id });
-    return woken.length;
+      .returning({ id: messages.id, environmentId: messages.environmentId });
+    return woken;
   }
 
   /** The rows as the v1 message routes show them: with their trigger's payload and overrides, read in one statement. */

@@ -27,6 +27,13 @@ export interface MessageListFilter {
 /** A message as the API shows it: the row and its trigger's payload and overrides (kept once, on the trigger event). */
 export type MessageView = MessageRow & TriggerFields;
 
+/** What a delete tells its caller about each message it removed. */
+export interface DeletedMessage {
+  /** Internal subscriber id. */
+  subscriberId: string;
+  channel: string;
+}
+
 export interface FeedFilter {
   read?: boolean;
   seen?: boolean;
@@ -102,18 +109,22 @@ export class MessageRepository {
     return total;
   }
 
-  async softDelete(environmentId: string, id: string): Promise<boolean> {
-    const rows = await this.db
+  /** The deleted message's subscriber and channel; none when there was no such message. */
+  async softDelete(environmentId: string, id: string): Promise<DeletedMessage[]> {
+    return this.db
       .update(messages)
       .set({ deleted: true, updatedAt: sql`now()` })
       .where(and(eq(messages.environmentId, environmentId), eq(messages.id, id), eq(messages.deleted, false)))
-      .returning({ id: messages.id });
-    return rows.length > 0;
+      .returning({ subscriberId: messages.subscriberId, channel: messages.channel });
   }
 
-  /** Soft-deletes a transaction's messages, of one channel when given; answers how many there were. */
-  async softDeleteByTransaction(environmentId: string, transactionId: string, channel?: string): Promise<number> {
-    const rows = await this.db
+  /** Soft-deletes a transaction's messages, of one channel when given; answers each one's subscriber and channel. */
+  async softDeleteByTransaction(
+    environmentId: string,
+    transactionId: string,
+    channel?: string,
+  ): Promise<DeletedMessage[]> {
+    return this.db
       .update(messages)
       .set({ deleted: true, updatedAt: sql`now()` })
       .where(
@@ -124,8 +135,7 @@ export class MessageRepository {
           eq(messages.deleted, false),
         ),
       )
-      .returning({ id: messages.id });
-    return rows.length;
+      .returning({ subscriberId: messages.subscriberId, channel: messages.channel });
   }
 
   private inApp(environmentId: string, subscriberId: string): SQL | undefined {

@@ -366,6 +366,17 @@ export class SubscriberRepository {
     return row;
   }
 
+  /** The row ids among `ids` of subscribers with an open inbox socket. */
+  async onlineAmong(environmentId: string, ids: string[]): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: subscribers.id })
+      .from(subscribers)
+      .where(
+        and(eq(subscribers.environmentId, environmentId), inArray(subscribers.id, ids), eq(subscribers.isOnline, true)),
+      );
+    return rows.map((row) => row.id);
+  }
+
   /** Several subscribers (by row id) of one environment go offline at once: an api process stopping. */
   async setOfflineMany(environmentId: string, ids: string[], at: Date): Promise<void> {
     if (ids.length === 0) return;

@@ -2,6 +2,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import type { JobType } from 'bullmq';
 import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER } from '#common';
+import { RealtimePublisher } from '#application';
 import { InboxMessageRepository, JobRepository, TriggerEventRepository } from '#dal';
 import { QUEUE_NAMES, type QueueName } from '../queue/job-catalogue.js';
 import { fanOutEntries } from '../queue/fan-out-entries.js';
@@ -28,6 +29,7 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     private readonly jobs: JobRepository,
     private readonly inbox: InboxMessageRepository,
     private readonly queue: JobQueue,
+    private readonly realtime: RealtimePublisher,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -81,7 +83,9 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     await this.queue.addBulk('run-step', stepEntries(jobs, { recovered: true }));
     // A snooze's end is a delayed queue entry; one lost with the queue is ended here, a grace late.
     const now = this.clock.now();
-    const snoozes = await this.inbox.wakeOverdue(new Date(now.getTime() - graceMs), now, BATCH);
+    const woken = await this.inbox.wakeOverdue(new Date(now.getTime() - graceMs), now, BATCH);
+    for (const [environmentId, ids] of groupIds(woken)) this.realtime.delivered(environmentId, ids);
+    const snoozes = woken.length;
     if (events.length + jobs.length + snoozes > 0)
       this.logger.info({ events: events.length, jobs: jobs.length, snoozes }, 'recovery sweep re-enqueued work');
     return { events: events.length, jobs: jobs.length, snoozes };
@@ -92,4 +96,11 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     const counts = await this.queue.queue(name).getJobCounts('waiting', 'prioritized', 'paused' as JobType);
     return Object.values(counts).some((count) => count > 0);
   }
+}
+
+function groupIds(rows: { id: string; environmentId: string }[]): Map<string, string[]> {
+  const byEnvironment = new Map<string, string[]>();
+  for (const { id, environmentId } of rows)
+    byEnvironment.set(environmentId, [...(byEnvironment.get(environmentId) ?? []), id]);
+  return byEnvironment;
 }
