@@ -25,6 +25,22 @@ export async function startInboxApp(options: TestAppOptions = {}): Promise<Inbox
   };
 }
 
+/** POST /v1/inbox/session as a browser would send it, without the client. */
+export function postSession(app: InboxApp, body: Record<string, unknown>): Promise<Response> {
+  return fetch(`${app.url}/v1/inbox/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ applicationIdentifier: app.applicationIdentifier, ...body }),
+  });
+}
+
+/** The token of a new session of this subscriber. */
+export async function sessionToken(app: InboxApp, subscriberId: string): Promise<string> {
+  const res = await postSession(app, { subscriber: { subscriberId } });
+  if (res.status !== 201) throw new Error(`session answered ${res.status}`);
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
 type SessionResult = { data?: Record<string, unknown>; error?: unknown };
 
 /** A @novu/js client with its session started; the session's answer or error as the client reported it. */

@@ -4,7 +4,7 @@ import { AdjustableClock, loadConfig } from '#common';
 import { EnvironmentRepository } from '#dal';
 import { SessionTokens } from '#api/inbox/session-token.js';
 import { TEST_ENCRYPTION_KEY } from '../support/test-app.js';
-import { openInbox, startInboxApp, type InboxApp } from './inbox-app.js';
+import { openInbox, postSession, sessionToken, startInboxApp, type InboxApp } from './inbox-app.js';
 
 const hmac = (key: string, subscriberId: string) => createHmac('sha256', key).update(subscriberId).digest('hex');
 
@@ -12,19 +12,8 @@ describe('inbox authentication: HMAC, session tokens, unsupported routes', () =>
   let app: InboxApp;
   let environments: EnvironmentRepository;
 
-  async function session(body: Record<string, unknown>): Promise<Response> {
-    return fetch(`${app.url}/v1/inbox/session`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ applicationIdentifier: app.applicationIdentifier, ...body }),
-    });
-  }
-
-  async function tokenOf(subscriberId: string): Promise<string> {
-    const res = await session({ subscriber: { subscriberId } });
-    expect(res.status).toBe(201);
-    return ((await res.json()) as { data: { token: string } }).data.token;
-  }
+  const session = (body: Record<string, unknown>) => postSession(app, body);
+  const tokenOf = (subscriberId: string) => sessionToken(app, subscriberId);
 
   const list = (authorization?: string) =>
     fetch(`${app.url}/v1/inbox/notifications`, { headers: authorization ? { Authorization: authorization } : {} });

@@ -1,17 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startInboxApp, type InboxApp } from './inbox-app.js';
+import { sessionToken, startInboxApp, type InboxApp } from './inbox-app.js';
 
 const PREFLIGHT_HEADERS = 'authorization, content-type, novu-api-version, novu-client-version';
-
-async function tokenOf(app: InboxApp, subscriberId: string): Promise<string> {
-  const res = await fetch(`${app.url}/v1/inbox/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ applicationIdentifier: app.applicationIdentifier, subscriber: { subscriberId } }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { data: { token: string } }).data.token;
-}
 
 function preflight(app: InboxApp, path: string, origin: string): Promise<Response> {
   return fetch(`${app.url}${path}`, {
@@ -66,8 +56,8 @@ describe('inbox routes in browsers: CORS and the per-subscriber rate limit', () 
     });
 
     it('limits each subscriber on its own: 429 with Retry-After in the error body, others unaffected', async () => {
-      const busy = await tokenOf(app, 'rl-busy');
-      const calm = await tokenOf(app, 'rl-calm');
+      const busy = await sessionToken(app, 'rl-busy');
+      const calm = await sessionToken(app, 'rl-calm');
       const call = (token: string) =>
         fetch(`${app.url}/v1/inbox/notifications`, { headers: { Authorization: `Bearer ${token}` } });
       const statuses: number[] = [];

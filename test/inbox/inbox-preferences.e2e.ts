@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Novu } from '@novu/js';
 import { createWorkflow, inApp, step } from '../support/engine-fixtures.js';
-import { openInbox, startInboxApp, type InboxApp } from './inbox-app.js';
+import { openInbox, postSession, startInboxApp, type InboxApp } from './inbox-app.js';
 
 const weeklySchedule = {
   monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] },
@@ -112,15 +112,7 @@ describe('inbox preferences through @novu/js', () => {
 
   it('a session with defaultSchedule stores it only while the subscriber has none', async () => {
     const raw = (subscriberId: string, defaultSchedule: unknown) =>
-      fetch(`${app.url}/v1/inbox/session`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          applicationIdentifier: app.applicationIdentifier,
-          subscriber: { subscriberId },
-          defaultSchedule,
-        }),
-      });
+      postSession(app, { subscriber: { subscriberId }, defaultSchedule });
     expect((await raw('pref-new', { isEnabled: true, weeklySchedule })).status).toBe(201);
     expect((await v2Preferences('pref-new')).global.schedule).toMatchObject({ isEnabled: true });
     expect((await raw('pref-new', { isEnabled: false })).status).toBe(201);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createInboxWorkflow, deliver, openInbox, startInboxApp, type InboxApp } from './inbox-app.js';
+import { createInboxWorkflow, deliver, openInbox, postSession, startInboxApp, type InboxApp } from './inbox-app.js';
 
 describe('inbox session: POST /v1/inbox/session through @novu/js', () => {
   let app: InboxApp;
@@ -40,32 +40,17 @@ describe('inbox session: POST /v1/inbox/session through @novu/js', () => {
   it('refuses an unknown applicationIdentifier (400) and an invalid subscriber (422), in the error body', async () => {
     const unknown = await openInbox(app, { subscriberId: 'ses-2' }, { applicationIdentifier: 'nope' });
     expect(unknown.session.error).toBeDefined();
-    const raw = await fetch(`${app.url}/v1/inbox/session`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ applicationIdentifier: 'nope', subscriber: { subscriberId: 'ses-2' } }),
-    });
+    const raw = await postSession(app, { applicationIdentifier: 'nope', subscriber: { subscriberId: 'ses-2' } });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toMatchObject({
       statusCode: 400,
       message: expect.stringContaining('applicationIdentifier'),
     });
-    const invalid = await fetch(`${app.url}/v1/inbox/session`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        applicationIdentifier: app.applicationIdentifier,
-        subscriber: { subscriberId: 'ses-2', email: 'not-an-email' },
-      }),
-    });
+    const invalid = await postSession(app, { subscriber: { subscriberId: 'ses-2', email: 'not-an-email' } });
     expect(invalid.status).toBe(422);
     expect(await invalid.json()).toMatchObject({ statusCode: 422, errors: expect.any(Object) });
     expect((await app.t.api('get', '/v2/subscribers/ses-2')).status).toBe(404);
-    const none = await fetch(`${app.url}/v1/inbox/session`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ applicationIdentifier: app.applicationIdentifier }),
-    });
+    const none = await postSession(app, {});
     expect(none.status).toBe(422);
   });
 });

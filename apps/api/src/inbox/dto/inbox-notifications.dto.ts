@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
 import { ACTION_TYPES, type ActionType } from '#application';
-import { ToArray } from '../../http/query-arrays.js';
+import { TagsQuery } from './tags-query.js';
 import {
   InboxNotificationDto,
   ListNotificationsQueryDto,
@@ -9,13 +9,7 @@ import {
 } from '../../subscriber-notifications/dto/subscriber-notifications.dto.js';
 
 export class InboxListNotificationsQueryDto extends ListNotificationsQueryDto {
-  @ApiPropertyOptional({ type: [String], description: 'Notifications carrying any of these tags' })
-  @IsOptional()
-  @ToArray()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  tags?: string[];
+  @TagsQuery('Notifications carrying any of these tags') tags?: string[];
 }
 
 export class InboxActionDto {

@@ -16,15 +16,10 @@ import { PreferenceWorkflowDto } from '../../preferences/dto/bulk-preferences.dt
 import { ChannelPreferencesDto, GetPreferencesQueryDto, ScheduleDto } from '../../preferences/dto/preferences.dto.js';
 import { SEVERITIES } from '#application';
 import { ToArray } from '../../http/query-arrays.js';
+import { TagsQuery } from './tags-query.js';
 
 export class InboxPreferencesQueryDto extends GetPreferencesQueryDto {
-  @ApiPropertyOptional({ type: [String], description: 'Workflows carrying any of these tags' })
-  @IsOptional()
-  @ToArray()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  tags?: string[];
+  @TagsQuery('Workflows carrying any of these tags') tags?: string[];
 
   @ApiPropertyOptional({ enum: SEVERITIES, isArray: true, description: 'Workflows here have severity none' })
   @IsOptional()
