@@ -74,6 +74,16 @@ describe('inbox notifications through @novu/js', () => {
     expect(many.data!.counts[1].filter).toEqual({ tags: ['billing'] });
     const one = await novu.notifications.count({ read: false, seen: false });
     expect(one.data).toMatchObject({ count: 3 });
+    const forms = await novu.notifications.count({
+      filters: [
+        { tags: { or: ['billing'] } },
+        { createdGte: Date.now() + 3_600_000 },
+        { createdLte: Date.now() + 3_600_000 },
+      ],
+    });
+    expect(forms.data!.counts.map((entry) => entry.count)).toEqual([1, 0, 3]);
+    const andForm = await novu.notifications.count({ tags: { and: [{ or: ['billing'] }, { or: ['x'] }] } });
+    expect((andForm.error?.originalError as { status?: number } | undefined)?.status).toBe(422);
   });
 
   it('read, unread, seen, archive, unarchive: each answers the notification and changes what the API shows', async () => {

@@ -17,6 +17,22 @@ function stringList(value: unknown, key: string): string[] {
   return list;
 }
 
+/** Tags as a list, or @novu/js's `{ or: [...] }` form of one group (its AND-of-groups form is not supported). */
+function tagList(value: unknown): string[] {
+  const or =
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { or?: unknown }).or : undefined;
+  return stringList(or ?? value, 'tags');
+}
+
+/** The latest instant a JavaScript Date holds. */
+const MAX_DATE_MS = 8_640_000_000_000_000;
+
+function instant(value: unknown, key: string): Date {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_DATE_MS)
+    throw invalid(`filters.${key} must be a time in Unix milliseconds`, value);
+  return new Date(value);
+}
+
 function dataObject(value: unknown): Record<string, unknown> {
   const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
@@ -45,7 +61,8 @@ export function parseCountFilters(raw: string): { given: Record<string, unknown>
       if ((BOOLEAN_KEYS as readonly string[]).includes(key)) {
         if (typeof value !== 'boolean') throw invalid(`filters.${key} must be a boolean`, value);
         filter[key as (typeof BOOLEAN_KEYS)[number]] = value;
-      } else if (key === 'tags') filter.tags = stringList(value, key);
+      } else if (key === 'tags') filter.tags = tagList(value);
+      else if (key === 'createdGte' || key === 'createdLte') filter[key] = instant(value, key);
       else if (key === 'severity') {
         filter.severity = stringList(value, key);
         if (!filter.severity.every((item) => (SEVERITIES as readonly string[]).includes(item)))
