@@ -30,7 +30,15 @@ export function openInboxSocket(url: string, token: string, extra: { origin?: st
   });
   const next = (name: string, timeoutMs = 10_000) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${name} event within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no ${name} event within ${timeoutMs} ms; received ${events.map((event) => event.name).join(', ')}`,
+            ),
+          ),
+        timeoutMs,
+      );
       const look = () => {
         const index = events.findIndex((event, position) => position >= seen && event.name === name);
         if (index === -1) return void waiters.push(look);
@@ -59,4 +67,3 @@ export function connected(recorded: RecordedSocket): Promise<void> {
 export function sessionTokens(encryptionKey: string, clock: Clock): SessionTokens {
   return new SessionTokens(Object.assign(new AppConfig(), { encryptionKey }), clock);
 }
-

@@ -26,7 +26,7 @@ export async function createSocketAdapter(config: AppConfig, logger: Logger): Pr
     };
   }
   if (transport.kind === 'postgres') {
-    const pool = await createRealtimePool(transport.databaseUrl, logger);
+    const pool = await createRealtimePool(transport.databaseUrl, logger, 'adapter');
     return {
       adapter: createPostgresAdapter(pool, {
         errorHandler: (error: Error) => logger.warn({ err: error }, 'realtime postgres adapter error'),

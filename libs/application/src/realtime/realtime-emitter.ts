@@ -28,7 +28,7 @@ export async function createRealtimeEmitter(config: AppConfig, logger: Logger): 
     };
   }
   if (transport.kind === 'postgres') {
-    const pool = await createRealtimePool(transport.databaseUrl, logger);
+    const pool = await createRealtimePool(transport.databaseUrl, logger, 'emitter');
     return {
       broadcaster: new PostgresRoomEmitter(pool, logger),
       close: () => pool.end(),

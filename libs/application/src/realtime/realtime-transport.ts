@@ -42,12 +42,23 @@ export const SOCKET_ATTACHMENTS_TABLE = 'socket_io_attachments';
 
 /**
  * A small pool for the socket.io PostgreSQL adapter or emitter, apart from the application's pool so
- * that the adapter's long-lived LISTEN connection never takes a slot a query waits for. The
+ * that the adapter's long-lived LISTEN connection never takes a slot a query waits for. Publishing
+ * uses exactly one connection (`max` counts the adapter's LISTEN connection too): NOTIFYs sent over
+ * several connections can overtake each other, and a subscriber's events must arrive in the order
+ * they were emitted (its unseen count before its unread count, a message before its counts). The
  * attachments table belongs to socket.io's protocol rather than to the service's schema; it is
  * created here, under an advisory lock so that processes booting together do not race on it.
  */
-export async function createRealtimePool(databaseUrl: string, logger: Logger): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3, application_name: 'realtime' });
+export async function createRealtimePool(
+  databaseUrl: string,
+  logger: Logger,
+  role: 'adapter' | 'emitter',
+): Promise<pg.Pool> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: role === 'adapter' ? 2 : 1,
+    application_name: 'realtime',
+  });
   pool.on('error', (error) => logger.warn({ err: error }, 'realtime database connection error'));
   const client = await pool.connect();
   try {
