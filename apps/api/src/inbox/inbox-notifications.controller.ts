@@ -92,77 +92,92 @@ export class InboxNotificationsController {
     return this.bulk(session, 'delete', body);
   }
 
-  @Delete(':id/delete')
+  @Delete(':notificationId/delete')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a notification' })
   @ApiNoContentResponse()
-  async delete(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<void> {
+  async delete(@InboxSubscriber() session: InboxSession, @Param('notificationId') id: string): Promise<void> {
     await this.notifications.deleteOne(session.environmentId, session.subscriberId, id);
   }
 
-  @Patch(':id/read')
+  @Patch(':notificationId/read')
   @ApiOperation({ summary: 'Mark as read' })
   @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
-  read(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+  read(
+    @InboxSubscriber() session: InboxSession,
+    @Param('notificationId') id: string,
+  ): Promise<InboxNotificationEnvelopeDto> {
     return this.apply(session, id, { type: 'read' });
   }
 
-  @Patch(':id/unread')
+  @Patch(':notificationId/unread')
   @ApiOperation({ summary: 'Mark as unread' })
   @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
-  unread(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+  unread(
+    @InboxSubscriber() session: InboxSession,
+    @Param('notificationId') id: string,
+  ): Promise<InboxNotificationEnvelopeDto> {
     return this.apply(session, id, { type: 'unread' });
   }
 
-  @Patch(':id/archive')
+  @Patch(':notificationId/archive')
   @ApiOperation({ summary: 'Archive', description: 'Archiving also marks it read.' })
   @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
-  archive(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+  archive(
+    @InboxSubscriber() session: InboxSession,
+    @Param('notificationId') id: string,
+  ): Promise<InboxNotificationEnvelopeDto> {
     return this.apply(session, id, { type: 'archive' });
   }
 
-  @Patch(':id/unarchive')
+  @Patch(':notificationId/unarchive')
   @ApiOperation({ summary: 'Unarchive' })
   @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
-  unarchive(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+  unarchive(
+    @InboxSubscriber() session: InboxSession,
+    @Param('notificationId') id: string,
+  ): Promise<InboxNotificationEnvelopeDto> {
     return this.apply(session, id, { type: 'unarchive' });
   }
 
-  @Patch(':id/snooze')
+  @Patch(':notificationId/snooze')
   @ApiOperation({ summary: 'Snooze', description: 'Until snoozeUntil (future, at most 90 days); then delivered anew.' })
   @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
   snooze(
     @InboxSubscriber() session: InboxSession,
-    @Param('id') id: string,
+    @Param('notificationId') id: string,
     @Body() body: SnoozeNotificationDto,
   ): Promise<InboxNotificationEnvelopeDto> {
     return this.apply(session, id, { type: 'snooze', until: body.snoozeUntil });
   }
 
-  @Patch(':id/unsnooze')
+  @Patch(':notificationId/unsnooze')
   @ApiOperation({ summary: 'Unsnooze', description: 'It comes back now, delivered anew.' })
   @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
-  unsnooze(@InboxSubscriber() session: InboxSession, @Param('id') id: string): Promise<InboxNotificationEnvelopeDto> {
+  unsnooze(
+    @InboxSubscriber() session: InboxSession,
+    @Param('notificationId') id: string,
+  ): Promise<InboxNotificationEnvelopeDto> {
     return this.apply(session, id, { type: 'unsnooze' });
   }
 
-  @Patch(':id/complete')
+  @Patch(':notificationId/complete')
   @ApiOperation({ summary: 'Complete the primary or secondary action' })
   @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
   complete(
     @InboxSubscriber() session: InboxSession,
-    @Param('id') id: string,
+    @Param('notificationId') id: string,
     @Body() body: InboxActionDto,
   ): Promise<InboxNotificationEnvelopeDto> {
     return this.apply(session, id, { type: 'completeAction', action: body.actionType });
   }
 
-  @Patch(':id/revert')
+  @Patch(':notificationId/revert')
   @ApiOperation({ summary: 'Revert the primary or secondary action to pending' })
   @ApiOkResponse({ type: InboxNotificationEnvelopeDto })
   revert(
     @InboxSubscriber() session: InboxSession,
-    @Param('id') id: string,
+    @Param('notificationId') id: string,
     @Body() body: InboxActionDto,
   ): Promise<InboxNotificationEnvelopeDto> {
     return this.apply(session, id, { type: 'revertAction', action: body.actionType });

@@ -19,57 +19,54 @@ import { InboxTopicSubscriptionsUseCase } from './use-cases/inbox-topic-subscrip
 export class InboxTopicsController {
   constructor(private readonly subscriptions: InboxTopicSubscriptionsUseCase) {}
 
-  @Get('topics/:topicKey/subscriptions')
+  @Get('topics/:key/subscriptions')
   @ApiOperation({ summary: "The subscriber's subscription to a topic (none or one)" })
   @ApiOkResponse({ type: InboxSubscriptionListDto })
-  async list(
-    @InboxSubscriber() session: InboxSession,
-    @Param('topicKey') key: string,
-  ): Promise<InboxSubscriptionListDto> {
+  async list(@InboxSubscriber() session: InboxSession, @Param('key') key: string): Promise<InboxSubscriptionListDto> {
     return { data: await this.subscriptions.list(session, key) };
   }
 
-  @Post('topics/:topicKey/subscriptions')
+  @Post('topics/:key/subscriptions')
   @ApiOperation({ summary: 'Subscribe to a topic', description: 'The topic is created when it does not exist.' })
   @ApiOkResponse({ type: InboxSubscriptionEnvelopeDto })
   async subscribe(
     @InboxSubscriber() session: InboxSession,
-    @Param('topicKey') key: string,
+    @Param('key') key: string,
     @Body() body: InboxSubscriptionBodyDto,
   ): Promise<InboxSubscriptionEnvelopeDto> {
     return { data: await this.subscriptions.subscribe(session, key, body) };
   }
 
-  @Get('topics/:topicKey/subscriptions/:identifier')
+  @Get('topics/:key/subscriptions/:identifier')
   @ApiOperation({ summary: 'One subscription', description: 'data is null when the subscriber is not subscribed.' })
   @ApiOkResponse({ type: InboxSubscriptionEnvelopeDto })
   async get(
     @InboxSubscriber() session: InboxSession,
-    @Param('topicKey') key: string,
+    @Param('key') key: string,
     @Param('identifier') identifier: string,
   ): Promise<InboxSubscriptionEnvelopeDto> {
     return { data: await this.subscriptions.get(session, key, identifier) };
   }
 
-  @Patch('topics/:topicKey/subscriptions/:identifier')
+  @Patch('topics/:key/subscriptions/:identifier')
   @ApiOperation({ summary: 'Update a subscription', description: 'Its name and preferences are not stored.' })
   @ApiOkResponse({ type: InboxSubscriptionEnvelopeDto })
   async update(
     @InboxSubscriber() session: InboxSession,
-    @Param('topicKey') key: string,
+    @Param('key') key: string,
     @Param('identifier') identifier: string,
     @Body() _body: InboxSubscriptionBodyDto,
   ): Promise<InboxSubscriptionEnvelopeDto> {
     return { data: await this.subscriptions.update(session, key, identifier) };
   }
 
-  @Delete('topics/:topicKey/subscriptions/:identifier')
+  @Delete('topics/:key/subscriptions/:identifier')
   @HttpCode(204)
   @ApiOperation({ summary: 'Unsubscribe from a topic' })
   @ApiNoContentResponse()
   async unsubscribe(
     @InboxSubscriber() session: InboxSession,
-    @Param('topicKey') key: string,
+    @Param('key') key: string,
     @Param('identifier') identifier: string,
   ): Promise<void> {
     await this.subscriptions.unsubscribe(session, key, identifier);
