@@ -152,6 +152,45 @@ describe('inbox authentication: HMAC, session tokens, unsupported routes', () =>
     });
   });
 
+  it('hostile or malformed input with a valid session is a 4xx in the error body, never a 5xx', async () => {
+    const token = await tokenOf('tok-5');
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${app.url}/v1/inbox${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    const id = '0190a1b2-0000-7000-8000-000000000009';
+    const cases: [string, string, unknown, number][] = [
+      ['GET', '/notifications?limit=abc', undefined, 422],
+      ['GET', '/notifications?limit=1000', undefined, 422],
+      ['GET', '/notifications?data=%7Bnot-json', undefined, 422],
+      ['GET', '/notifications?after=nope', undefined, 422],
+      ['GET', '/notifications?createdGte=99999999999999999999', undefined, 422],
+      ['GET', '/notifications/count', undefined, 422],
+      ['GET', '/notifications/count?filters=%5B1%5D', undefined, 422],
+      ['GET', '/notifications/count?filters=%5B%7B%22read%22%3A%22yes%22%7D%5D', undefined, 422],
+      ['PATCH', '/notifications/not-a-uuid/read', undefined, 422],
+      ['PATCH', `/notifications/${id}/read`, undefined, 404],
+      ['PATCH', `/notifications/${id}/snooze`, { snoozeUntil: { toString: 1 } }, 422],
+      ['PATCH', `/notifications/${id}/snooze`, { snoozeUntil: 'tomorrow' }, 422],
+      ['PATCH', `/notifications/${id}/complete`, { actionType: ['primary'] }, 422],
+      ['PATCH', `/notifications/${id}/complete`, '{"actionType":', 400],
+      ['POST', '/notifications/seen', { notificationIds: 'x' }, 422],
+      ['POST', '/notifications/read', { tags: [1], data: '{"a":' }, 422],
+      ['PATCH', '/preferences', { email: 'no' }, 422],
+      ['PATCH', '/preferences', { schedule: { isEnabled: true, weeklySchedule: { funday: {} } } }, 422],
+      ['PATCH', '/preferences/bulk', { preferences: 'all' }, 422],
+      ['PATCH', '/preferences/bulk', { preferences: [{ workflowId: 'x', subscriptionIdentifier: 's' }] }, 400],
+      ['GET', '/preferences?criticality=some', undefined, 422],
+    ];
+    const answers = [];
+    for (const [method, path, body] of cases) answers.push((await call(method, path, body)).status);
+    expect(answers).toEqual(cases.map(([, , , status]) => status));
+    const sample = await call('GET', '/notifications?limit=abc');
+    expect(await sample.json()).toMatchObject({ statusCode: 422, errors: { limit: expect.any(Object) } });
+  });
+
   it('routes @novu/js has and this service does not serve: 404 in the error body, never a 5xx', async () => {
     const token = await tokenOf('tok-4');
     const calls: [string, string][] = [
