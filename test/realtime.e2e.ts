@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
+import { AdjustableClock } from '#common';
 import { messages } from '#dal';
+import { SESSION_TOKEN_TTL_SECONDS } from '#api/inbox/session-token.js';
 import { RecoverySweeper } from '#event-processing';
 import { createSubscriber } from './support/builders.js';
 import { createWorkflow, inApp, messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
@@ -229,5 +231,22 @@ describe('realtime inbox socket', () => {
     const again = openInboxSocket(url, tokenFor(subscriber));
     open.push(again);
     await connected(again);
+  });
+
+  it('closes an open socket when its session token expires', async () => {
+    const subscriber = await createSubscriber(t);
+    const issuedEarlier = new AdjustableClock();
+    issuedEarlier.set(new Date(Date.now() - SESSION_TOKEN_TTL_SECONDS * 1000 + 1_500));
+    const token = sessionTokens(TEST_ENCRYPTION_KEY, issuedEarlier).issue({
+      environmentId: subscriber._environmentId as string,
+      organizationId: subscriber._organizationId as string,
+      subscriberRowId: subscriber._id as string,
+      subscriberId: subscriber.subscriberId as string,
+    });
+    const inbox = openInboxSocket(url, token);
+    open.push(inbox);
+    await connected(inbox);
+    const closed = new Promise<string>((resolve) => inbox.socket.once('disconnect', (reason) => resolve(reason)));
+    expect(await closed).toBe('io server disconnect');
   });
 });

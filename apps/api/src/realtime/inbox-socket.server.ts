@@ -3,14 +3,16 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
-import { AppConfig, LOGGER } from '#common';
+import { AppConfig, Clock, LOGGER } from '#common';
 import { RealtimePublisher } from '#application';
 import { SessionTokens, type InboxSession } from '../inbox/session-token.js';
 import { createSocketAdapter, type SocketAdapter } from './socket-adapter.js';
-import { SubscriberPresence, type InboxSocket } from './subscriber-presence.js';
+import { SubscriberPresence, type InboxSocket, type InboxSocketData } from './subscriber-presence.js';
 
 /** Clients only listen: what they may send is a ping, so a frame beyond this is refused. */
 const MAX_CLIENT_FRAME_BYTES = 4096;
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Tabs of one subscriber on one api process; more is a leak or abuse of a token, each socket costs memory. */
 const MAX_SOCKETS_PER_SUBSCRIBER = 50;
 
@@ -23,7 +25,7 @@ const MAX_SOCKETS_PER_SUBSCRIBER = 50;
  */
 @Injectable()
 export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private server?: Server<never, never, never, { session: InboxSession }>;
+  private server?: Server<never, never, never, InboxSocketData>;
   private adapter?: SocketAdapter;
   private stopping = false;
 
@@ -33,12 +35,13 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     private readonly tokens: SessionTokens,
     private readonly presence: SubscriberPresence,
     private readonly publisher: RealtimePublisher,
+    private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.adapter = await createSocketAdapter(this.config, this.logger);
-    const server = new Server<never, never, never, { session: InboxSession }>(
+    const server = new Server<never, never, never, InboxSocketData>(
       this.httpAdapterHost.httpAdapter.getHttpServer() as HttpServer,
       {
         transports: ['websocket'],
@@ -49,16 +52,21 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
       },
     );
     server.use((socket, next) => {
-      const session = this.authenticate(socket);
-      if (!session) return next(new Error('Unauthorized: a valid inbox session token is required'));
+      const { session, expiresAt } = this.authenticate(socket) ?? {};
+      if (!session || !expiresAt) return next(new Error('Unauthorized: a valid inbox session token is required'));
       const open = server.of('/').adapter.rooms.get(session.subscriberRowId)?.size ?? 0;
       if (open >= MAX_SOCKETS_PER_SUBSCRIBER) return next(new Error('Too many open sockets for this subscriber'));
       socket.data.session = session;
+      socket.data.expiresAt = expiresAt;
       next();
     });
     server.on('connection', (socket: InboxSocket) => {
       this.presence.connected(socket);
+      // The session ends for an open socket too: the client then opens a new session and socket.
+      const untilExpiry = Math.min(socket.data.expiresAt - this.clock.now().getTime(), MAX_TIMER_MS);
+      const expiry = setTimeout(() => socket.disconnect(true), untilExpiry);
       socket.on('disconnect', () => {
+        clearTimeout(expiry);
         if (!this.stopping) this.presence.disconnected(server, socket.data.session);
       });
     });
@@ -80,13 +88,13 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     this.server = undefined;
   }
 
-  private authenticate(socket: InboxSocket): InboxSession | undefined {
+  private authenticate(socket: InboxSocket): { session: InboxSession; expiresAt: number } | undefined {
     const fromQuery = socket.handshake.query.token;
     const auth = socket.handshake.auth as { token?: unknown } | undefined;
     const token = typeof fromQuery === 'string' && fromQuery ? fromQuery : auth?.token;
     if (typeof token !== 'string' || token.length === 0 || token.length > 4096) return undefined;
     try {
-      return this.tokens.verify(token);
+      return { session: this.tokens.verify(token), expiresAt: expiryOf(token) };
     } catch {
       return undefined;
     }
@@ -98,4 +106,10 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     const origin = request.headers.origin;
     return allowed === '*' || origin === undefined || allowed.includes(origin);
   }
+}
+
+/** The `exp` claim (ms) of a token SessionTokens has just verified, so its payload is well formed. */
+function expiryOf(token: string): number {
+  const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { exp: number };
+  return claims.exp * 1000;
 }

@@ -5,8 +5,13 @@ import { Clock, LOGGER } from '#common';
 import { SubscriberRepository } from '#dal';
 import type { InboxSession } from '../inbox/session-token.js';
 
-export type InboxSocket = Socket<never, never, never, { session: InboxSession }>;
-type InboxServer = Server<never, never, never, { session: InboxSession }>;
+/** What a socket carries from its handshake: its session and when the session's token expires (ms). */
+export interface InboxSocketData {
+  session: InboxSession;
+  expiresAt: number;
+}
+export type InboxSocket = Socket<never, never, never, InboxSocketData>;
+type InboxServer = Server<never, never, never, InboxSocketData>;
 
 /**
  * A subscriber's `isOnline` / `lastOnlineAt`: online from its first socket on any api process,
@@ -50,7 +55,7 @@ export class SubscriberPresence {
       .in(rooms)
       .fetchSockets()
       .then(
-        (sockets: RemoteSocket<never, { session: InboxSession }>[]) =>
+        (sockets: RemoteSocket<never, InboxSocketData>[]) =>
           new Set(sockets.map((s) => s.data.session.subscriberRowId)),
       )
       .catch(() => new Set<string>());
