@@ -39,8 +39,8 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.adapter = await createSocketAdapter(this.config, this.logger);
+  onApplicationBootstrap(): void {
+    this.adapter = createSocketAdapter(this.config, this.logger);
     const server = new Server<never, never, never, InboxSocketData>(
       this.httpAdapterHost.httpAdapter.getHttpServer() as HttpServer,
       {

@@ -12,7 +12,7 @@ export interface SocketAdapter {
 }
 
 /** socket.io's official adapter for the deployment's transport (see realtimeTransport). */
-export async function createSocketAdapter(config: AppConfig, logger: Logger): Promise<SocketAdapter> {
+export function createSocketAdapter(config: AppConfig, logger: Logger): SocketAdapter {
   const transport = realtimeTransport(config);
   if (transport.kind === 'redis') {
     const publisher = createRealtimeRedis(transport.redisUrl, logger);
@@ -26,7 +26,7 @@ export async function createSocketAdapter(config: AppConfig, logger: Logger): Pr
     };
   }
   if (transport.kind === 'postgres') {
-    const pool = await createRealtimePool(transport.databaseUrl, logger, 'adapter');
+    const pool = createRealtimePool(transport.databaseUrl, logger, 'adapter');
     return {
       adapter: createPostgresAdapter(pool, {
         errorHandler: (error: Error) => logger.warn({ err: error }, 'realtime postgres adapter error'),

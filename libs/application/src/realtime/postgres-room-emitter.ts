@@ -1,7 +1,8 @@
 import { encode } from '@msgpack/msgpack';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { SOCKET_ATTACHMENTS_TABLE } from './realtime-transport.js';
+import { getTableName } from 'drizzle-orm';
+import { socketIoAttachments } from '#dal';
 
 /** socket.io's cluster protocol: the adapter's BROADCAST message type and the parser's EVENT packet. */
 const BROADCAST = 3;
@@ -51,7 +52,7 @@ export class PostgresRoomEmitter {
       return;
     }
     const { rows } = await this.pool.query<{ id: string }>(
-      `INSERT INTO ${SOCKET_ATTACHMENTS_TABLE} (payload) VALUES ($1) RETURNING id`,
+      `INSERT INTO ${getTableName(socketIoAttachments)} (payload) VALUES ($1) RETURNING id`,
       [Buffer.from(encode(message))],
     );
     const header = { uid: EMITTER_UID, nsp: NAMESPACE, type: BROADCAST, attachmentId: rows[0].id };

@@ -18,7 +18,7 @@ export interface RealtimeEmitter {
  * An emitter for the deployment's transport: it publishes what an api process's adapter would,
  * without a socket server (socket.io's Redis emitter; our own for PostgreSQL, see PostgresRoomEmitter). Undefined on the embedded database, where no worker runs apart.
  */
-export async function createRealtimeEmitter(config: AppConfig, logger: Logger): Promise<RealtimeEmitter | undefined> {
+export function createRealtimeEmitter(config: AppConfig, logger: Logger): RealtimeEmitter | undefined {
   const transport = realtimeTransport(config);
   if (transport.kind === 'redis') {
     const redis = createRealtimeRedis(transport.redisUrl, logger);
@@ -28,7 +28,7 @@ export async function createRealtimeEmitter(config: AppConfig, logger: Logger): 
     };
   }
   if (transport.kind === 'postgres') {
-    const pool = await createRealtimePool(transport.databaseUrl, logger, 'emitter');
+    const pool = createRealtimePool(transport.databaseUrl, logger, 'emitter');
     return {
       broadcaster: new PostgresRoomEmitter(pool, logger),
       close: () => pool.end(),

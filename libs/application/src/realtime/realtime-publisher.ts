@@ -28,9 +28,9 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   /** A worker has no socket server: it reaches the api processes' sockets through an emitter. */
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     if (this.config.role !== 'worker') return;
-    this.emitter = await createRealtimeEmitter(this.config, this.logger);
+    this.emitter = createRealtimeEmitter(this.config, this.logger);
     this.broadcaster = this.emitter?.broadcaster;
   }
 

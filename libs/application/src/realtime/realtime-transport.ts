@@ -37,44 +37,16 @@ export function createRealtimeRedis(redisUrl: string, logger: Logger): Redis {
   return client;
 }
 
-/** socket.io's table for payloads larger than a NOTIFY can carry (8000 bytes). */
-export const SOCKET_ATTACHMENTS_TABLE = 'socket_io_attachments';
-
 /**
  * A small pool for the socket.io PostgreSQL adapter or emitter, apart from the application's pool so
  * that the adapter's long-lived LISTEN connection never takes a slot a query waits for. Publishing
  * uses exactly one connection (`max` counts the adapter's LISTEN connection too): NOTIFYs sent over
  * several connections can overtake each other, and a subscriber's events must arrive in the order
- * they were emitted (its unseen count before its unread count, a message before its counts). The
- * attachments table belongs to socket.io's protocol rather than to the service's schema; it is
- * created here, under an advisory lock so that processes booting together do not race on it.
+ * they were emitted (its unseen count before its unread count, a message before its counts).
  */
-export async function createRealtimePool(
-  databaseUrl: string,
-  logger: Logger,
-  role: 'adapter' | 'emitter',
-): Promise<pg.Pool> {
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: role === 'adapter' ? 2 : 1,
-    application_name: 'realtime',
-  });
+export function createRealtimePool(databaseUrl: string, logger: Logger, role: 'adapter' | 'emitter'): pg.Pool {
+  const max = role === 'adapter' ? 2 : 1;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'realtime' });
   pool.on('error', (error) => logger.warn({ err: error }, 'realtime database connection error'));
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('socket_io_attachments'))");
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${SOCKET_ATTACHMENTS_TABLE} (
-         id bigserial UNIQUE, created_at timestamptz DEFAULT now(), payload bytea)`,
-    );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release();
-    await pool.end();
-    throw error;
-  }
-  client.release();
   return pool;
 }

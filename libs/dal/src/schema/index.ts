@@ -6,3 +6,4 @@ export * from './topics.js';
 export * from './preferences.js';
 export * from './events.js';
 export * from './messages.js';
+export * from './realtime.js';
