@@ -5,6 +5,12 @@ import type { ServerOptions } from 'socket.io';
 import type { AppConfig } from '#common';
 import { createRealtimePool, createRealtimeRedis, realtimeTransport } from '#application';
 
+/**
+ * How long a question to every api process (whose sockets are in a room) waits for the answers: a
+ * stopping process must finish within its shutdown deadline even when another one does not answer.
+ */
+export const CLUSTER_REQUEST_TIMEOUT_MS = 2_000;
+
 export interface SocketAdapter {
   /** Undefined on the embedded database: socket.io's in-memory adapter, one process holds every socket. */
   adapter?: ServerOptions['adapter'];
@@ -19,7 +25,10 @@ export function createSocketAdapter(config: AppConfig, logger: Logger): SocketAd
     const subscriber = publisher.duplicate();
     subscriber.on('error', (error: Error) => logger.warn({ err: error }, 'realtime redis subscriber error'));
     return {
-      adapter: createRedisAdapter(publisher, subscriber, { key: transport.key }),
+      adapter: createRedisAdapter(publisher, subscriber, {
+        key: transport.key,
+        requestsTimeout: CLUSTER_REQUEST_TIMEOUT_MS,
+      }),
       close: async () => {
         await Promise.all([publisher, subscriber].map((client) => client.quit().catch(() => client.disconnect())));
       },

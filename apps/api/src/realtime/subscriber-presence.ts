@@ -4,6 +4,7 @@ import type { RemoteSocket, Server, Socket } from 'socket.io';
 import { Clock, LOGGER } from '#common';
 import { SubscriberRepository } from '#dal';
 import type { InboxSession } from '../inbox/session-token.js';
+import { CLUSTER_REQUEST_TIMEOUT_MS } from './socket-adapter.js';
 
 /** What a socket carries from its handshake: its session and when the session's token expires (ms). */
 export interface InboxSocketData {
@@ -52,6 +53,7 @@ export class SubscriberPresence {
     if (sessions.length === 0) return;
     const rooms = [...new Set(sessions.map((session) => session.subscriberRowId))];
     const elsewhere = await server
+      .timeout(CLUSTER_REQUEST_TIMEOUT_MS)
       .in(rooms)
       .fetchSockets()
       .then(
@@ -75,7 +77,7 @@ export class SubscriberPresence {
   }
 
   private async hasSockets(server: InboxServer, session: InboxSession): Promise<boolean> {
-    const sockets = await server.in(session.subscriberRowId).fetchSockets();
+    const sockets = await server.timeout(CLUSTER_REQUEST_TIMEOUT_MS).in(session.subscriberRowId).fetchSockets();
     return sockets.length > 0;
   }
 
