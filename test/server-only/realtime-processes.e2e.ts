@@ -154,4 +154,17 @@ describe.each([
       description: 'offline after the last socket',
     });
   }, 60_000);
+
+  // Last: it stops api A.
+  it('an api process stopping with sockets open exits cleanly and marks their subscribers offline', async () => {
+    const created = await call('POST', `${apiB}/v2/subscribers`, { subscriberId: `stop-${transport}` });
+    const onA = await socketTo(apiA, created.body);
+    await waitFor(async () => (await isOnline(`stop-${transport}`)) === true, { description: 'online' });
+    const closed = new Promise<void>((resolve) => onA.socket.once('disconnect', () => resolve()));
+    expect(await processes[0].stop()).toBe(0);
+    await closed;
+    await waitFor(async () => (await isOnline(`stop-${transport}`)) === false, {
+      description: 'offline after the stop',
+    });
+  }, 60_000);
 });
