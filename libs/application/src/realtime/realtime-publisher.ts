@@ -12,7 +12,7 @@ const MAX_PENDING_PUBLISHES = 256;
  * Pushes inbox changes to the sockets of a subscriber (room = its row id), from api and worker
  * processes alike. Never awaited by its callers and never throws: a lost event costs a stale badge
  * until the inbox's next fetch, a failed delivery would cost the notification. Subscribers without
- * an open socket (`isOnline` false) cost no query.
+ * an open socket (`isOnline` false) are left out by the batch's one read and get no count query.
  */
 @Injectable()
 export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
