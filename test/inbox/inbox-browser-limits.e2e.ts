@@ -77,7 +77,13 @@ describe('inbox routes in browsers: CORS and the per-subscriber rate limit', () 
   describe('INBOX_ALLOWED_ORIGINS set', () => {
     let app: InboxApp;
     beforeAll(async () => {
-      app = await startInboxApp({ env: { INBOX_ALLOWED_ORIGINS: 'https://app.example' } });
+      app = await startInboxApp({
+        env: {
+          INBOX_ALLOWED_ORIGINS: 'https://app.example',
+          RATE_LIMIT_INBOX_SESSION_BURST: '3',
+          RATE_LIMIT_INBOX_SESSION_PER_SECOND: '1',
+        },
+      });
     });
     afterAll(async () => {
       await app?.close();
@@ -90,6 +96,26 @@ describe('inbox routes in browsers: CORS and the per-subscriber rate limit', () 
       expect(allowed.headers.get('vary')).toContain('Origin');
       const other = await preflight(app, '/v1/inbox/session', 'https://evil.example');
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
+    it('limits session starts per environment: 429 beyond the burst, and the refused subscriber is not created', async () => {
+      const start = (subscriberId: string) =>
+        fetch(`${app.url}/v1/inbox/session`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ applicationIdentifier: app.applicationIdentifier, subscriber: { subscriberId } }),
+        });
+      const statuses: number[] = [];
+      for (const id of ['s-1', 's-2', 's-3', 's-4']) statuses.push((await start(id)).status);
+      expect(statuses).toEqual([201, 201, 201, 429]);
+      const refused = await start('s-5');
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({
+        statusCode: 429,
+        message: expect.stringContaining('this environment'),
+      });
+      expect((await app.t.api('get', '/v2/subscribers/s-3')).status).toBe(200);
+      expect((await app.t.api('get', '/v2/subscribers/s-5')).status).toBe(404);
     });
   });
 });

@@ -3,17 +3,15 @@ import {
   CanActivate,
   createParamDecorator,
   ExecutionContext,
-  Inject,
   Injectable,
   UseGuards,
 } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppConfig, DomainError } from '#common';
+import { DomainError } from '#common';
 import { EnvironmentRepository, SubscriberRepository } from '#dal';
 import { Public } from '../auth/auth-context.js';
-import { TOKEN_BUCKET_STORE } from '../http/rate-limit/rate-limit.guard.js';
-import { rateLimitHeaders, type TokenBucketStore } from '../http/rate-limit/token-bucket.js';
+import { InboxRateLimiter } from './inbox-rate-limiter.js';
 import { SessionTokens, type InboxSession } from './session-token.js';
 
 declare module 'fastify' {
@@ -39,8 +37,7 @@ export class InboxSessionGuard implements CanActivate {
     private readonly tokens: SessionTokens,
     private readonly environments: EnvironmentRepository,
     private readonly subscribers: SubscriberRepository,
-    private readonly config: AppConfig,
-    @Inject(TOKEN_BUCKET_STORE) private readonly buckets: TokenBucketStore,
+    private readonly limiter: InboxRateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -51,7 +48,8 @@ export class InboxSessionGuard implements CanActivate {
     if (scheme !== 'Bearer' || !token) throw new DomainError('UNAUTHORIZED', 'Invalid authentication scheme');
     const session = this.tokens.verify(token.trim());
     await this.assertStillValid(session);
-    await this.takeToken(session, context.switchToHttp().getResponse<FastifyReply>());
+    const headers = await this.limiter.take('subscriber', session.subscriberRowId);
+    context.switchToHttp().getResponse<FastifyReply>().headers(headers);
     request.inboxSession = session;
     return true;
   }
@@ -70,23 +68,6 @@ export class InboxSessionGuard implements CanActivate {
       throw new DomainError('UNAUTHORIZED', 'The subscriber of this inbox session no longer exists');
     if (this.live.size >= CACHE_MAX_ENTRIES) this.live.clear();
     this.live.set(key, Date.now() + CACHE_TTL_MS);
-  }
-
-  private async takeToken(session: InboxSession, reply: FastifyReply): Promise<void> {
-    if (!this.config.rateLimitEnabled) return;
-    const setting = this.config.inboxRateLimit;
-    const key = `${this.config.queuePrefix}:ratelimit:inbox:${session.subscriberRowId}`;
-    const decision = await this.buckets.take(key, setting);
-    const headers = rateLimitHeaders(decision, setting);
-    if (!decision.allowed) {
-      throw new DomainError(
-        'RATE_LIMITED',
-        `Too many inbox requests for this subscriber, retry after ${headers['retry-after']} s`,
-        undefined,
-        headers,
-      );
-    }
-    reply.headers(headers);
   }
 }
 

@@ -20,6 +20,7 @@ import { snoozeWakeUpsProvider } from '../http/snooze-wake-ups.js';
 import { InboxNotificationsController } from './inbox-notifications.controller.js';
 import { InboxPreferencesController } from './inbox-preferences.controller.js';
 import { InboxSessionController } from './inbox-session.controller.js';
+import { InboxRateLimiter } from './inbox-rate-limiter.js';
 import { InboxSessionGuard } from './inbox-session.guard.js';
 import { InboxTopicsController } from './inbox-topics.controller.js';
 import { InboxUnsupportedController } from './inbox-unsupported.controller.js';
@@ -54,6 +55,7 @@ import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js'
   providers: [
     SessionTokens,
     InboxSessionGuard,
+    InboxRateLimiter,
     TenancyService,
     SubscriberHashVerifier,
     InboxScheduleDefaults,

@@ -64,6 +64,8 @@ export class AppConfig {
   inboxAllowedOrigins: '*' | string[];
   /** Token bucket per inbox subscriber session (every `/v1/inbox/*` request takes one token). */
   inboxRateLimit: RateLimitSetting;
+  /** Token bucket per environment for `POST /v1/inbox/session`, the inbox's one unauthenticated route. */
+  inboxSessionRateLimit: RateLimitSetting;
 }
 
 /**
@@ -200,6 +202,7 @@ export function parseConfig(env: Env): AppConfig {
   };
   config.inboxAllowedOrigins = readOrigins(env, 'INBOX_ALLOWED_ORIGINS');
   config.inboxRateLimit = readRateLimit(env, 'INBOX', { perSecond: 20, burst: 100 });
+  config.inboxSessionRateLimit = readRateLimit(env, 'INBOX_SESSION', { perSecond: 100, burst: 1_000 });
   return config;
 }
 

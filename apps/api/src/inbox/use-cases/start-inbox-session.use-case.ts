@@ -3,6 +3,7 @@ import { DomainError } from '#common';
 import { parseSchedule, SubscriberNotificationsService } from '#application';
 import { EnvironmentRepository, SubscriberRepository } from '#dal';
 import type { InboxSessionDto, StartInboxSessionDto } from '../dto/inbox-session.dto.js';
+import { InboxRateLimiter } from '../inbox-rate-limiter.js';
 import { SessionTokens } from '../session-token.js';
 import { InboxScheduleDefaults } from './inbox-schedule-defaults.js';
 import { SubscriberHashVerifier } from './subscriber-hash.verifier.js';
@@ -23,6 +24,7 @@ export class StartInboxSessionUseCase {
     private readonly schedules: InboxScheduleDefaults,
     private readonly notifications: SubscriberNotificationsService,
     private readonly tokens: SessionTokens,
+    private readonly limiter: InboxRateLimiter,
   ) {}
 
   async execute(body: StartInboxSessionDto): Promise<InboxSessionDto> {
@@ -34,6 +36,7 @@ export class StartInboxSessionUseCase {
         'BAD_REQUEST',
         `No environment has the applicationIdentifier ${body.applicationIdentifier}`,
       );
+    await this.limiter.take('session', environment.id);
     await this.hashes.verify(environment, subscriberId, body.subscriberHash);
     // Refused before anything is written.
     const defaultSchedule = parseSchedule(body.defaultSchedule, 'defaultSchedule');
