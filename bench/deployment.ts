@@ -71,6 +71,8 @@ export async function deploy(
     RATE_LIMIT_GLOBAL_BURST: '200000',
     RATE_LIMIT_INBOX_PER_SECOND: '100000',
     RATE_LIMIT_INBOX_BURST: '200000',
+    RATE_LIMIT_INBOX_SESSION_PER_SECOND: '100000',
+    RATE_LIMIT_INBOX_SESSION_BURST: '200000',
     ...(redis ? { REDIS_URL: options.redisUrl } : {}),
     ...options.serviceEnv,
   };
