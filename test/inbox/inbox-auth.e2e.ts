@@ -53,6 +53,14 @@ describe('inbox authentication: HMAC, session tokens, unsupported routes', () =>
       );
       expect(ok.error).toBeUndefined();
       expect(ok.data).toMatchObject({ token: expect.any(String) });
+      // A proven subscriberId may update its subscriber's fields.
+      const { session: update } = await openInbox(
+        app,
+        { subscriberId: 'h-ok', firstName: 'Grace' },
+        { subscriberHash: hmac(app.t.apiKey, 'h-ok') },
+      );
+      expect(update.error).toBeUndefined();
+      expect((await app.t.api('get', '/v2/subscribers/h-ok')).body).toMatchObject({ firstName: 'Grace' });
       await expect401(
         await session({ subscriber: { subscriberId: 'h-bad' }, subscriberHash: hmac(app.t.apiKey, 'h-other') }),
         /Invalid subscriberHash/,

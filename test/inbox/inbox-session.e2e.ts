@@ -11,7 +11,7 @@ describe('inbox session: POST /v1/inbox/session through @novu/js', () => {
     await app?.close();
   });
 
-  it('starts a session, upserting the subscriber with the fields given, and answers the counts and flags', async () => {
+  it('starts a session, creating the subscriber with the fields given, and answers the counts and flags', async () => {
     const { session } = await openInbox(app, { subscriberId: 'ses-1', firstName: 'Ada', email: 'ada@example.com' });
     expect(session.error).toBeUndefined();
     expect(session.data).toEqual({
@@ -31,10 +31,12 @@ describe('inbox session: POST /v1/inbox/session through @novu/js', () => {
     const workflow = await createInboxWorkflow(app.t, 'ses-wf');
     await deliver(app.t, workflow.identifier, 'ses-1', 1);
     await deliver(app.t, workflow.identifier, 'ses-1', 2);
-    const again = await openInbox(app, { subscriberId: 'ses-1', lastName: 'Lovelace' });
+    // Without HMAC the browser is not trusted with an existing subscriber: its fields stay as they were.
+    const again = await openInbox(app, { subscriberId: 'ses-1', lastName: 'Lovelace', email: 'eve@example.com' });
     expect(again.session.data).toMatchObject({ totalUnreadCount: 2, unreadCount: { total: 2, severity: { none: 2 } } });
-    const updated = await app.t.api('get', '/v2/subscribers/ses-1');
-    expect(updated.body).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
+    const unchanged = await app.t.api('get', '/v2/subscribers/ses-1');
+    expect(unchanged.body).toMatchObject({ firstName: 'Ada', email: 'ada@example.com' });
+    expect(unchanged.body.lastName ?? null).toBeNull();
   });
 
   it('refuses an unknown applicationIdentifier (400) and an invalid subscriber (422), in the error body', async () => {

@@ -37,14 +37,16 @@ export class StartInboxSessionUseCase {
         `No environment has the applicationIdentifier ${body.applicationIdentifier}`,
       );
     await this.limiter.take('session', environment.id);
-    await this.hashes.verify(environment, subscriberId, body.subscriberHash);
+    const proven = await this.hashes.verify(environment, subscriberId, body.subscriberHash);
     // Refused before anything is written.
     const defaultSchedule = parseSchedule(body.defaultSchedule, 'defaultSchedule');
     const scope = { environmentId: environment.id, organizationId: environment.organizationId };
     const given = body.subscriber ?? { subscriberId };
-    // Only a subscriberId changes nothing on an existing subscriber: no write, no new version.
+    // Without a hash anyone may claim any subscriberId: such a session may create the subscriber but
+    // never change one (else a stranger could point someone's email or phone at their own).
+    // With only a subscriberId there is nothing to change: no write, no new version.
     const existing =
-      Object.keys(given).length === 1
+      !proven || Object.keys(given).length === 1
         ? await this.subscribers.findBySubscriberId(environment.id, subscriberId)
         : undefined;
     // The DTO holds the subscribers API's rules for these fields (no channel credentials from a browser).

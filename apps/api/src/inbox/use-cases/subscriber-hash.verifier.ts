@@ -24,8 +24,9 @@ export class SubscriberHashVerifier {
     private readonly cipher: CredentialsCipher,
   ) {}
 
-  async verify(environment: Environment, subscriberId: string, subscriberHash: string | undefined): Promise<void> {
-    if (!(await this.required(environment))) return;
+  /** True when the subscriberId is proven by a hash; false when the environment does not ask for one. */
+  async verify(environment: Environment, subscriberId: string, subscriberHash: string | undefined): Promise<boolean> {
+    if (!(await this.required(environment))) return false;
     if (!subscriberHash) throw new DomainError('UNAUTHORIZED', 'This environment requires a subscriberHash');
     const keys = await this.tenancy.recoverableKeys(environment.id);
     if (keys.length === 0) {
@@ -36,6 +37,7 @@ export class SubscriberHashVerifier {
     }
     if (!keys.some((key) => hashMatches(subscriberId, key, subscriberHash)))
       throw new DomainError('UNAUTHORIZED', 'Invalid subscriberHash');
+    return true;
   }
 
   private async required(environment: Environment): Promise<boolean> {
