@@ -48,5 +48,27 @@ export function createRealtimePool(databaseUrl: string, logger: Logger, role: 'a
   const max = role === 'adapter' ? 2 : 1;
   const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'realtime' });
   pool.on('error', (error) => logger.warn({ err: error }, 'realtime database connection error'));
+  if (role === 'adapter') releaseDroppedListenClients(pool, logger);
   return pool;
+}
+
+/**
+ * The adapter checks its LISTEN client out of the pool for good and, when the connection drops (a
+ * database restart), takes a new one without releasing the dead one. The pool watches only idle
+ * clients, so the drop would be an uncaught error that ends the process, and the dead client would
+ * keep its slot: publishing would wait forever and shutdown would hang. Clients checked out by
+ * `connect()` without a callback (the adapter's; `pool.query` passes one) get an error listener and
+ * are handed back to the pool, destroyed, when they end. The adapter's own release on close removes
+ * the `end` listeners first.
+ */
+function releaseDroppedListenClients(pool: pg.Pool, logger: Logger): void {
+  const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((callback?: unknown) => {
+    if (callback) return connect(callback);
+    return connect()!.then((client) => {
+      client.on('error', (error) => logger.warn({ err: error }, 'realtime database connection lost'));
+      client.once('end', () => client.release(new Error('realtime LISTEN connection ended')));
+      return client;
+    });
+  }) as typeof pool.connect;
 }
