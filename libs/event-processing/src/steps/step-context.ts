@@ -90,10 +90,8 @@ export class StepContextLoader {
     (id) => id,
   );
   private readonly tenantBatch = new Batcher<string, TenantRow>(
-    async (env, identifiers) => {
-      const rows = await Promise.all(identifiers.map((identifier) => this.tenants.findByIdentifier(env, identifier)));
-      return new Map(rows.flatMap((row) => (row ? [[row.identifier, row] as const] : [])));
-    },
+    async (env, identifiers) =>
+      new Map((await this.tenants.findByIdentifiers(env, identifiers)).map((row) => [row.identifier, row])),
     (identifier) => identifier,
   );
 

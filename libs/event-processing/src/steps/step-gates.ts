@@ -1,19 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Batcher, CHANNELS, type Channel } from '#common';
+import { Batcher, type Channel } from '#common';
 import { evaluateStepFilters, isWithinSchedule, nextOpenSlot, SubscriberPreferenceService } from '#application';
 import type { WorkflowRow } from '#dal';
 import { STEP_BATCH } from '../queue/step-entries.js';
 import { record, templateVariables, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
-
-/** Channels whose delivery waits for the subscriber's schedule; in_app, digest and delay never wait. */
-const SCHEDULED_CHANNELS: Channel[] = ['email', 'sms', 'chat', 'push'];
-
-export const isChannel = (type: string): type is Channel => (CHANNELS as readonly string[]).includes(type);
+import type { StepNeeds } from './handlers/step-handler.js';
 
 /**
  * The checks before a step runs: step filters (every step type), then the channel preference and the
- * delivery schedule (channel steps). Returns the outcome that stops or holds the step, or undefined.
+ * delivery schedule (as its handler needs). Returns the outcome that stops or holds the step, or undefined.
  */
 @Injectable()
 export class StepGates {
@@ -44,7 +40,7 @@ export class StepGates {
     return (await this.enabledBatch.load(group, subscriberId)) ?? true;
   }
 
-  async check(context: StepContext): Promise<StepOutcome | undefined> {
+  async check(context: StepContext, needs: StepNeeds): Promise<StepOutcome | undefined> {
     const { job, subscriber, workflow } = context;
     const variables = templateVariables(context);
     const filters = evaluateStepFilters(job.step.filters, {
@@ -60,8 +56,10 @@ export class StepGates {
       });
       return outcome.canceled();
     }
-    if (!isChannel(job.type) || !subscriber) return undefined;
-    if (workflow && !(await this.isChannelEnabled(job.environmentId, subscriber.id, workflow, job.type))) {
+    if (!needs.preferences || !subscriber) return undefined;
+    // A step with preferences is a channel step: its type is the channel.
+    const channel = job.type as Channel;
+    if (workflow && !(await this.isChannelEnabled(job.environmentId, subscriber.id, workflow, channel))) {
       record(context, {
         status: 'Success',
         source: 'Internal',
@@ -69,7 +67,7 @@ export class StepGates {
       });
       return outcome.canceled();
     }
-    if (!SCHEDULED_CHANNELS.includes(job.type) || workflow?.critical) return undefined;
+    if (!needs.schedule || workflow?.critical) return undefined;
     const schedule = await this.preferences.getSchedule(job.environmentId, subscriber.id);
     if (!schedule?.isEnabled || isWithinSchedule(schedule, subscriber.timezone, context.now)) return undefined;
     const releaseAt = nextOpenSlot(schedule, subscriber.timezone, context.now);

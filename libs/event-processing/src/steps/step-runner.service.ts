@@ -5,12 +5,10 @@ import { TemplateRenderError } from '#application';
 import { JobRepository, type JobRow } from '#dal';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { STEP_BATCH, stepEntries } from '../queue/step-entries.js';
-import { ChannelStep } from './channel-step.js';
-import { finishDelay, startDelay } from './delay-step.js';
-import { DigestStep } from './digest-step.js';
+import { StepHandlers } from './handlers/step-handlers.js';
 import { StepContextLoader, record, type StepContext } from './step-context.js';
 import { StepFinisher } from './step-finisher.js';
-import { isChannel, StepGates } from './step-gates.js';
+import { StepGates } from './step-gates.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
 /** Step jobs one worker runs at once (a few batches: one being read while another is written). */
@@ -71,8 +69,7 @@ export class StepRunner {
     private readonly jobs: JobRepository,
     private readonly loader: StepContextLoader,
     private readonly gates: StepGates,
-    private readonly channel: ChannelStep,
-    private readonly digest: DigestStep,
+    private readonly handlers: StepHandlers,
     private readonly finisher: StepFinisher,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
@@ -113,7 +110,7 @@ export class StepRunner {
         this.inFlight.add(id);
         try {
           // A job that stopped a worker before is claimed, so a next stop is counted too.
-          if (row.type === 'in_app' && row.stalls === 0)
+          if (this.handlers.of(row.type)?.claims === false && row.stalls === 0)
             return await this.run({ ...row, attempts: row.attempts + 1 }, finalAttempt, now, false);
           const claimed = await this.claims.load(environmentId, { id, now });
           if (claimed) await this.run(claimed, finalAttempt, now, true);
@@ -251,17 +248,13 @@ export class StepRunner {
       record(context, { status: 'Failed', detail: 'Subscriber no longer exists: step canceled' });
       return outcome.canceled();
     }
-    if (job.type === 'delay') return resumed ? finishDelay(context) : this.gated(context, () => startDelay(context));
-    if (job.type === 'digest')
-      return resumed ? this.digest.release(context) : this.gated(context, () => this.digest.start(context));
-    if (isChannel(job.type))
-      return resumed ? this.channel.run(context) : this.gated(context, () => this.channel.run(context));
-    record(context, { status: 'Failed', detail: `Unknown step type ${job.type}` });
-    return outcome.failed(`Unknown step type ${job.type}`);
-  }
-
-  private async gated(context: StepContext, run: () => StepOutcome | Promise<StepOutcome>): Promise<StepOutcome> {
-    return (await this.gates.check(context)) ?? run();
+    const handler = this.handlers.of(job.type);
+    if (!handler) {
+      record(context, { status: 'Failed', detail: `Unknown step type ${job.type}` });
+      return outcome.failed(`Unknown step type ${job.type}`);
+    }
+    if (resumed) return handler.resume(context);
+    return (await this.gates.check(context, handler.needs)) ?? handler.start(context);
   }
 }
 
