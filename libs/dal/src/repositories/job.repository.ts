@@ -64,16 +64,13 @@ export class JobRepository {
     });
   }
 
-  async findByNotification(
-    environmentId: string,
-    notificationId: string,
-    executor: DbExecutor = this.db,
-  ): Promise<JobRow[]> {
-    return executor
+  /** The jobs of many notifications, in one query. */
+  async findByNotifications(environmentId: string, notificationIds: string[]): Promise<JobRow[]> {
+    if (notificationIds.length === 0) return [];
+    return this.db
       .select()
       .from(jobs)
-      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.notificationId, notificationId)))
-      .orderBy(asc(jobs.stepIndex));
+      .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.notificationId, notificationIds)));
   }
 
   /**
@@ -217,11 +214,12 @@ export class JobRepository {
   }
 
   /** The heartbeat of a long-running job, so the recovery sweeper does not take it for a dead worker's. */
-  async touchRunning(environmentId: string, id: string): Promise<void> {
+  async touchRunning(environmentId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
     await this.db
       .update(jobs)
       .set({ updatedAt: new Date() })
-      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.id, id), eq(jobs.status, 'running')));
+      .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.id, ids), eq(jobs.status, 'running')));
   }
 
   /** Cancels the not yet finished waiting jobs of a transaction (DELETE /v1/events/trigger). */

@@ -43,7 +43,7 @@ const CHAT: SubscriberChannel<ChatTarget> = {
 @Injectable()
 export class ChatStep implements StepHandler {
   readonly type = 'chat';
-  readonly needs = { preferences: true, schedule: true };
+  readonly needs = { preferences: true, schedule: true, integrations: true };
   readonly claims = true;
   readonly waits = false;
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { NewMessageRow, SubscriberRow } from '#dal';
-import { IntegrationRepository } from '#dal';
 import type { ProviderMessage } from '#providers';
 import { record, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
@@ -24,10 +23,7 @@ export interface DirectChannel {
 /** email and sms: the subscriber's address, the environment's integrations of the channel in failover order. */
 @Injectable()
 export class DirectDelivery {
-  constructor(
-    private readonly integrations: IntegrationRepository,
-    private readonly sender: ProviderSender,
-  ) {}
+  constructor(private readonly sender: ProviderSender) {}
 
   async deliver(context: StepContext, rendered: Rendered, channel: DirectChannel): Promise<StepOutcome> {
     const { job } = context;
@@ -55,7 +51,7 @@ export class DirectDelivery {
       });
       return outcome.failed(refusal, { messages: [row] });
     }
-    const integrations = await this.integrations.listActiveByChannel(job.environmentId, job.type);
+    const integrations = context.integrations ?? [];
     if (integrations.length === 0) {
       record(context, {
         status: 'Failed',

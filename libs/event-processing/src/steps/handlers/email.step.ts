@@ -62,7 +62,7 @@ const EMAIL: DirectChannel = {
 @Injectable()
 export class EmailStep implements StepHandler {
   readonly type = 'email';
-  readonly needs = { preferences: true, schedule: true };
+  readonly needs = { preferences: true, schedule: true, integrations: true };
   readonly claims = true;
   readonly waits = false;
 

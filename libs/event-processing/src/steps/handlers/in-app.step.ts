@@ -25,7 +25,7 @@ export function inAppOutcome(context: StepContext, rendered: Rendered): StepOutc
 @Injectable()
 export class InAppStep implements StepHandler {
   readonly type = 'in_app';
-  readonly needs = { preferences: true, schedule: false };
+  readonly needs = { preferences: true, schedule: false, integrations: false };
   readonly claims = false;
   readonly waits = false;
 

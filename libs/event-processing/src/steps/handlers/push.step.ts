@@ -23,7 +23,7 @@ const maskToken = (token: string) => (token.length > 8 ? `…${token.slice(-6)}`
 @Injectable()
 export class PushStep implements StepHandler {
   readonly type = 'push';
-  readonly needs = { preferences: true, schedule: true };
+  readonly needs = { preferences: true, schedule: true, integrations: true };
   readonly claims = true;
   readonly waits = false;
 

@@ -8,6 +8,8 @@ export interface StepNeeds {
   preferences: boolean;
   /** The step waits for the subscriber's delivery schedule (unless the workflow is critical). */
   schedule: boolean;
+  /** The step sends through the environment's active integrations of its channel (StepContext.integrations). */
+  integrations: boolean;
 }
 
 /**

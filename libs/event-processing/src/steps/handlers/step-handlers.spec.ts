@@ -6,7 +6,7 @@ import { StepHandlers } from './step-handlers.js';
 
 const handler = (type: StepHandler['type']): StepHandler => ({
   type,
-  needs: { preferences: false, schedule: false },
+  needs: { preferences: false, schedule: false, integrations: false },
   claims: true,
   waits: false,
   start: () => outcome.completed(),

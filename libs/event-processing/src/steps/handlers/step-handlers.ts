@@ -21,6 +21,8 @@ const HANDLERS = [InAppStep, EmailStep, SmsStep, ChatStep, PushStep, DigestStep,
  */
 export class StepHandlers {
   private readonly byType: ReadonlyMap<string, StepHandler>;
+  /** The step types that send through the environment's integrations of their channel. */
+  readonly integrationChannels: ReadonlySet<string>;
 
   constructor(handlers: StepHandler[], types: readonly StepType[] = STEP_TYPES) {
     const byType = new Map<string, StepHandler>();
@@ -31,6 +33,9 @@ export class StepHandlers {
     const missing = types.filter((type) => !byType.has(type));
     if (missing.length > 0) throw new Error(`No step handler for step type ${missing.join(', ')}`);
     this.byType = byType;
+    this.integrationChannels = new Set(
+      handlers.filter((handler) => handler.needs.integrations).map(({ type }) => type),
+    );
   }
 
   /** Undefined for a type the workflow validation would have refused (a row written another way). */

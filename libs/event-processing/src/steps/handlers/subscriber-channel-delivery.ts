@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IntegrationRepository, type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
+import { type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
 import type { ProviderMessage } from '#providers';
 import { record, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
@@ -43,10 +43,7 @@ export function subscriberChannelOutcome(
  */
 @Injectable()
 export class SubscriberChannelDelivery {
-  constructor(
-    private readonly integrations: IntegrationRepository,
-    private readonly sender: ProviderSender,
-  ) {}
+  constructor(private readonly sender: ProviderSender) {}
 
   async deliver<Target extends DeliveryTarget>(
     context: StepContext,
@@ -55,9 +52,7 @@ export class SubscriberChannelDelivery {
     channel: SubscriberChannel<Target>,
   ): Promise<StepOutcome> {
     const { job, subscriber } = context;
-    const active = new Map(
-      (await this.integrations.listActiveByChannel(job.environmentId, job.type)).map((row) => [row.id, row]),
-    );
+    const active = new Map((context.integrations ?? []).map((row) => [row.id, row]));
     const targets = (subscriber?.channels ?? [])
       .filter((entry) => channel.providers.includes(entry.providerId) && active.has(entry._integrationId))
       .flatMap((entry) => channel.targetsOf(entry, active.get(entry._integrationId)!));
