@@ -26,8 +26,7 @@ import { FanOutProcessor } from './fan-out/fan-out.processor.js';
 import { ChunkWriter } from './fan-out/chunk-writer.js';
 import { FanOutService } from './fan-out/fan-out.service.js';
 import { RecoverySweeper } from './recovery/recovery-sweeper.js';
-import { ChannelStep } from './steps/channel-step.js';
-import { DigestStep } from './steps/digest-step.js';
+import { STEP_HANDLER_PROVIDERS } from './steps/handlers/step-handlers.js';
 import { ProviderSender } from './steps/provider-sender.js';
 import { RunStepProcessor } from './steps/run-step.processor.js';
 import { StepContextLoader } from './steps/step-context.js';
@@ -67,8 +66,7 @@ import { SystemProcessor } from './system.processor.js';
     StepContextLoader,
     StepGates,
     StepFinisher,
-    ChannelStep,
-    DigestStep,
+    ...STEP_HANDLER_PROVIDERS,
     ProviderSender,
     RecoverySweeper,
     SubscriberChannelsResolver,

@@ -35,6 +35,12 @@ export class SubscriberPreferenceService {
   async getSchedule(environmentId: string, subscriberInternalId: string): Promise<Schedule | null> {
     return (await this.preferences.findGlobal(environmentId, subscriberInternalId))?.schedule ?? null;
   }
+
+  /** The subscribers' delivery schedules (stored on the global preference), for those who saved one. */
+  async getSchedules(environmentId: string, subscriberInternalIds: string[]): Promise<Map<string, Schedule>> {
+    const rows = await this.preferences.findGlobals(environmentId, subscriberInternalIds);
+    return new Map(rows.flatMap((row) => (row.schedule ? [[row.subscriberId, row.schedule] as const] : [])));
+  }
 }
 
 function groupLayers(

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, ne, or, sql } from 'drizzle-o
 import type { JobStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { jobs, type JobRow, type NewJobRow } from '../schema/index.js';
+import { jobs, type JobRow, type NewJobRow, type ProviderRetry } from '../schema/index.js';
 import { bulkInsert, checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
 export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId'>>;
@@ -15,6 +15,8 @@ export interface JobOutcome {
   runAt?: Date;
   error?: string;
   providerId?: string;
+  /** Set when the job waits to retry a provider call; any other outcome clears it. */
+  providerRetry?: ProviderRetry;
   /**
    * The job ran without a claim (its row stayed claimable meanwhile): the outcome is written only if
    * the row is still claimable, and counts as one attempt. Otherwise the runner holds the claim.
@@ -62,16 +64,13 @@ export class JobRepository {
     });
   }
 
-  async findByNotification(
-    environmentId: string,
-    notificationId: string,
-    executor: DbExecutor = this.db,
-  ): Promise<JobRow[]> {
-    return executor
+  /** The jobs of many notifications, in one query. */
+  async findByNotifications(environmentId: string, notificationIds: string[]): Promise<JobRow[]> {
+    if (notificationIds.length === 0) return [];
+    return this.db
       .select()
       .from(jobs)
-      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.notificationId, notificationId)))
-      .orderBy(asc(jobs.stepIndex));
+      .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.notificationId, notificationIds)));
   }
 
   /**
@@ -131,15 +130,16 @@ export class JobRepository {
         o.error ?? null,
         o.providerId ?? null,
         o.unclaimed ?? false,
+        o.providerRetry ?? null,
       ]),
     );
     const result = await executor.execute<{ id: string }>(sql`
       UPDATE jobs SET status = v.status, run_at = COALESCE(v.run_at, jobs.run_at), error = COALESCE(v.error, jobs.error),
-        provider_id = COALESCE(v.provider_id, jobs.provider_id), attempts = jobs.attempts + CASE WHEN v.unclaimed THEN 1 ELSE 0 END,
+        provider_id = COALESCE(v.provider_id, jobs.provider_id), provider_retry = v.provider_retry, attempts = jobs.attempts + CASE WHEN v.unclaimed THEN 1 ELSE 0 END,
         updated_at = ${new Date()}
       FROM (
         SELECT (r ->> 0)::uuid AS id, r ->> 1 AS status, (r ->> 2)::timestamptz AS run_at, r ->> 3 AS error, r ->> 4 AS provider_id,
-          (r ->> 5)::boolean AS unclaimed
+          (r ->> 5)::boolean AS unclaimed, NULLIF(r -> 6, 'null'::jsonb) AS provider_retry
         FROM jsonb_array_elements(${values}::jsonb) AS r
       ) AS v
       WHERE jobs.id = ANY(${uuids(outcomes.map((o) => o.id))}) AND jobs.id = v.id
@@ -214,11 +214,12 @@ export class JobRepository {
   }
 
   /** The heartbeat of a long-running job, so the recovery sweeper does not take it for a dead worker's. */
-  async touchRunning(environmentId: string, id: string): Promise<void> {
+  async touchRunning(environmentId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
     await this.db
       .update(jobs)
       .set({ updatedAt: new Date() })
-      .where(and(eq(jobs.environmentId, environmentId), eq(jobs.id, id), eq(jobs.status, 'running')));
+      .where(and(eq(jobs.environmentId, environmentId), inArray(jobs.id, ids), eq(jobs.status, 'running')));
   }
 
   /** Cancels the not yet finished waiting jobs of a transaction (DELETE /v1/events/trigger). */

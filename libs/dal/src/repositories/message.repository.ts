@@ -9,14 +9,6 @@ import { bulkInsert } from './table-sql.js';
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const;
 export type MarkAs = (typeof MARK_AS_VALUES)[number];
 
-export interface MessageStatusUpdate {
-  status: string;
-  errorText?: string | null;
-  errorId?: string | null;
-  providerId?: string | null;
-  deliveredAt?: string[];
-}
-
 export interface MessageListFilter {
   /** Internal subscriber id. */
   subscriberId?: string;
@@ -51,9 +43,17 @@ export class MessageRepository {
     });
   }
 
-  /** `insertMany` returning nothing: the step finisher's write. */
-  async insertBatch(rows: NewMessageRow[], executor: DbExecutor = this.db): Promise<void> {
-    await bulkInsert(executor, messages, rows, { onConflictDoNothing: ['jobId', 'deliveryKey'] });
+  /**
+   * The step finisher's write, exactly one row per (job, deliveryKey): a row an earlier run of the
+   * job left (an error before a retry) takes the new outcome.
+   */
+  async saveForJobs(rows: NewMessageRow[], executor: DbExecutor = this.db): Promise<void> {
+    await bulkInsert(executor, messages, rows, {
+      onConflictUpdate: {
+        target: ['jobId', 'deliveryKey'],
+        set: ['status', 'errorText', 'providerId', 'deliveredAt', 'updatedAt'],
+      },
+    });
   }
 
   async findByJob(environmentId: string, jobId: string): Promise<MessageRow[]> {
@@ -62,15 +62,6 @@ export class MessageRepository {
       .from(messages)
       .where(and(eq(messages.environmentId, environmentId), eq(messages.jobId, jobId)))
       .orderBy(messages.deliveryKey);
-  }
-
-  async updateStatus(environmentId: string, id: string, update: MessageStatusUpdate): Promise<MessageRow | undefined> {
-    const [row] = await this.db
-      .update(messages)
-      .set({ ...update, updatedAt: sql`now()` })
-      .where(and(eq(messages.environmentId, environmentId), eq(messages.id, id)))
-      .returning();
-    return row;
   }
 
   /** Page-numbered, newest first; one extra row tells whether another page exists (no COUNT). */

@@ -37,6 +37,21 @@ export class PreferenceRepository {
       );
   }
 
+  /** The global preference rows (schedules among them) of many subscribers, in one query. */
+  async findGlobals(environmentId: string, subscriberIds: string[]): Promise<PreferenceRow[]> {
+    if (subscriberIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(preferences)
+      .where(
+        and(
+          eq(preferences.environmentId, environmentId),
+          inArray(preferences.subscriberId, subscriberIds),
+          isNull(preferences.workflowId),
+        ),
+      );
+  }
+
   async findGlobal(environmentId: string, subscriberId: string): Promise<PreferenceRow | undefined> {
     const [row] = await this.db
       .select()

@@ -32,6 +32,8 @@ function planOf(table: PgTable): ColumnPlan[] {
 export interface BulkInsertOptions<Row> {
   /** Keys of the unique index whose conflicts are skipped (ON CONFLICT DO NOTHING). */
   onConflictDoNothing?: (keyof Row & string)[];
+  /** On a conflict with the unique index of `target`, overwrite the `set` columns with the new row's values. */
+  onConflictUpdate?: { target: (keyof Row & string)[]; set: (keyof Row & string)[] };
   /** Keys of the inserted rows to return ('all': every column); none by default. */
   returning?: (keyof Row & string)[] | 'all';
   /** Values every row has, sent once instead of in each row (a fan-out chunk's event, workflow, step). */
@@ -98,12 +100,23 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
     return column.fallback ? sql`COALESCE(${value}, ${column.fallback})` : value;
   };
   const byKey = new Map(plan.map((column) => [column.key, column]));
+  const conflictTarget = (keys: string[]) =>
+    sql.join(
+      keys.map((key) => sql.identifier(byKey.get(key)!.name)),
+      sql`, `,
+    );
+  const update = options.onConflictUpdate;
   const conflict = options.onConflictDoNothing
-    ? sql` ON CONFLICT (${sql.join(
-        options.onConflictDoNothing.map((key) => sql.identifier(byKey.get(key)!.name)),
-        sql`, `,
-      )}) DO NOTHING`
-    : sql``;
+    ? sql` ON CONFLICT (${conflictTarget(options.onConflictDoNothing)}) DO NOTHING`
+    : update
+      ? sql` ON CONFLICT (${conflictTarget(update.target)}) DO UPDATE SET ${sql.join(
+          update.set.map((key) => {
+            const name = sql.identifier(byKey.get(key)!.name);
+            return sql`${name} = EXCLUDED.${name}`;
+          }),
+          sql`, `,
+        )}`
+      : sql``;
   const returned = options.returning === 'all' ? plan : (options.returning ?? []).map((key) => byKey.get(key)!);
   const returning =
     returned.length > 0

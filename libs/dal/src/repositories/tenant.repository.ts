@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { newId } from '#common';
 import { isUniqueViolation, type Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -38,6 +38,14 @@ export class TenantRepository {
       .where(and(eq(tenants.environmentId, environmentId), eq(tenants.identifier, identifier)))
       .limit(1);
     return row;
+  }
+
+  async findByIdentifiers(environmentId: string, identifiers: string[]): Promise<TenantRow[]> {
+    if (identifiers.length === 0) return [];
+    return this.db
+      .select()
+      .from(tenants)
+      .where(and(eq(tenants.environmentId, environmentId), inArray(tenants.identifier, identifiers)));
   }
 
   async update(

@@ -75,6 +75,13 @@ export const notifications = pgTable(
  * multiply every payload): they are its notification's payload, then those of the notifications
  * merged into it (`digestedNotificationId`), read from their trigger events when shown.
  */
+/** A channel step's next provider attempt: which delivery, through which integration, its number. */
+export interface ProviderRetry {
+  deliveryKey: string;
+  integrationId: string;
+  attempt: number;
+}
+
 export interface JobDigest {
   digestKey?: string;
   digestValue?: string;
@@ -109,6 +116,8 @@ export const jobs = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** Times the recovery sweeper found this job `running` without a heartbeat: its worker stopped mid-run. */
     stalls: integer('stalls').notNull().default(0),
+    /** The provider call a channel step retries when its job runs again after the backoff. */
+    providerRetry: jsonb('provider_retry').$type<ProviderRetry | null>(),
     error: text('error'),
     ...timestamps(),
   },

@@ -16,15 +16,14 @@ export class FanOutProcessor extends QueueConsumer {
   }
 
   /**
-   * The events run side by side; one that fails does not stop the others. The queue's retry runs the
-   * batch again, where events already fanned out are skipped (their status is no longer received).
+   * One event that fails does not stop the others. The queue's retry runs the batch again, where
+   * events already fanned out are skipped (their status is no longer received).
    */
   async process(job: Job<JobPayloads['fan-out']>): Promise<void> {
     const { environmentId, eventIds } = job.data;
-    const results = await Promise.allSettled(eventIds.map((eventId) => this.fanOut.run(environmentId, eventId)));
-    const failures = results.flatMap((result, index) =>
-      result.status === 'rejected' ? [{ eventId: eventIds[index], error: result.reason as unknown }] : [],
-    );
+    const failures = await this.fanOut
+      .runMany(environmentId, eventIds)
+      .catch((error: unknown) => eventIds.map((eventId) => ({ eventId, error })));
     if (failures.length === 0) return;
     // The last attempt records the failure on each event; earlier ones let BullMQ retry.
     if (isFinalAttempt(job)) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { Batcher, LOGGER } from '#common';
+import { LOGGER } from '#common';
 import {
   isBroadcast,
   parseActor,
@@ -18,7 +18,6 @@ import {
   TriggerEventRepository,
   type Database,
   type StoredChannelSettings,
-  type SubscriberRow,
   type SubscriberUpsertInput,
   type TriggerEventRow,
 } from '#dal';
@@ -40,29 +39,6 @@ const UPSERT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'loc
  */
 @Injectable()
 export class FanOutService {
-  /** Concurrent fan-outs (a queue entry carries many events) start in one statement per environment. */
-  private readonly starts = new Batcher<string, TriggerEventRow>(
-    async (environmentId, ids) => {
-      const rows = await workerTransaction(this.db, (tx) => this.events.startProcessingMany(environmentId, ids, tx));
-      return new Map(rows.map((row) => [row.id, row]));
-    },
-    (id) => id,
-    true,
-  );
-  /** Internal ids of subscribers named by subscriberId alone, read for concurrent fan-outs at once. */
-  private readonly known = new Batcher<string, SubscriberRow>(
-    async (environmentId, subscriberIds) =>
-      new Map(
-        (await this.subscribers.findBySubscriberIds(environmentId, subscriberIds)).map((row) => [
-          row.subscriberId,
-          row,
-        ]),
-      ),
-    (subscriberId) => subscriberId,
-    false,
-    FAN_OUT_CHUNK,
-  );
-
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly events: TriggerEventRepository,
@@ -75,10 +51,31 @@ export class FanOutService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async run(environmentId: string, eventId: string): Promise<void> {
+  /**
+   * Fans out the events of one queue entry: they start in one statement and their recipients named by
+   * subscriberId alone are read in one query; then each event runs on its own, and one that fails does
+   * not stop the others. Returns the events that failed.
+   */
+  async runMany(environmentId: string, eventIds: string[]): Promise<{ eventId: string; error: unknown }[]> {
     // A canceled event stays canceled; a finished one is not fanned out twice.
-    const event = await this.starts.load(environmentId, eventId);
-    if (!event) return;
+    const events = await workerTransaction(this.db, (tx) =>
+      this.events.startProcessingMany(environmentId, eventIds, tx),
+    );
+    const known = new Map(
+      (await this.subscribers.findBySubscriberIds(environmentId, [...new Set(events.flatMap(bareRecipients))])).map(
+        (row) => [row.subscriberId, row.id],
+      ),
+    );
+    const results = await Promise.allSettled(events.map((event) => this.run(event, known)));
+    return events.flatMap((event, index) => {
+      const result = results[index];
+      return result.status === 'rejected' ? [{ eventId: event.id, error: result.reason as unknown }] : [];
+    });
+  }
+
+  /** `known`: internal ids of the live subscribers the batch's events name by subscriberId alone. */
+  private async run(event: TriggerEventRow, known: ReadonlyMap<string, string>): Promise<void> {
+    const { environmentId, id: eventId } = event;
     const workflow = await this.workflows.byId(environmentId, event.workflowId);
     if (!workflow) {
       await this.events.setStatus(
@@ -92,7 +89,11 @@ export class FanOutService {
     const request = event.request;
     const parsed = parseRecipients(request.to);
     const actor = parseActor(request.actor);
-    const rows = await this.upsertSubscribers(event, actor ? [...parsed.subscribers, actor] : parsed.subscribers);
+    const rows = await this.upsertSubscribers(
+      event,
+      actor ? [...parsed.subscribers, actor] : parsed.subscribers,
+      known,
+    );
     await this.updateTenant(environmentId, request.tenant);
 
     const broadcast = isBroadcast(request);
@@ -208,10 +209,14 @@ export class FanOutService {
   private async upsertSubscribers(
     event: TriggerEventRow,
     recipients: SubscriberRecipient[],
+    known: ReadonlyMap<string, string>,
   ): Promise<Map<string, string>> {
-    const bare = recipients.filter((recipient) => !recipient.fields).map((recipient) => recipient.subscriberId);
-    const existing = await Promise.all(bare.map((subscriberId) => this.known.load(event.environmentId, subscriberId)));
-    const ids = new Map(existing.flatMap((row) => (row ? [[row.subscriberId, row.id] as const] : [])));
+    const ids = new Map(
+      recipients.flatMap((recipient) => {
+        const id = recipient.fields ? undefined : known.get(recipient.subscriberId);
+        return id ? [[recipient.subscriberId, id] as const] : [];
+      }),
+    );
     const toWrite = recipients.filter((recipient) => recipient.fields || !ids.has(recipient.subscriberId));
     if (toWrite.length === 0) return ids;
     const inputs = await Promise.all(toWrite.map((recipient) => this.toUpsertInput(event.environmentId, recipient)));
@@ -258,4 +263,12 @@ export class FanOutService {
     const changes = { ...(name !== undefined ? { name } : {}), ...(data !== undefined ? { data } : {}) };
     if (Object.keys(changes).length > 0) await this.tenants.update(environmentId, identifier, changes);
   }
+}
+
+/** The subscriberIds an event names without fields (the actor included): existing ones are only read. */
+function bareRecipients(event: TriggerEventRow): string[] {
+  const parsed = parseRecipients(event.request.to);
+  const actor = parseActor(event.request.actor);
+  const recipients = actor ? [...parsed.subscribers, actor] : parsed.subscribers;
+  return recipients.filter((recipient) => !recipient.fields).map((recipient) => recipient.subscriberId);
 }

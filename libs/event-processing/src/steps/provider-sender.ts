@@ -12,14 +12,19 @@ import {
 } from '#providers';
 import type { StepDetail } from './step-outcome.js';
 
+/** The provider call to make when the job runs again, after `delayMs`. */
+interface NextAttempt {
+  integrationId: string;
+  attempt: number;
+  delayMs: number;
+}
+
 export type SendAttempt =
   | { ok: true; result: SendResult; integration: IntegrationRow }
-  | { ok: false; error: string; invalidDeviceToken?: boolean };
+  | { ok: false; error: string; invalidDeviceToken?: boolean; retry?: NextAttempt };
 
 const MAX_BACKOFF_MS = 30_000;
 const SECRET_CREDENTIAL = /key|secret|token|password|serviceaccount|webhookurl/i;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Credential values that must never reach a detail or error text (defence in depth over the adapters' own redaction). */
 function secretValues(credentials: Record<string, unknown>): string[] {
@@ -50,8 +55,10 @@ function sourceOf(failure: ProviderError, message: ProviderMessage, providerId: 
 
 /**
  * Sends one message through a list of integrations in failover order: each gets up to
- * providerMaxAttempts tries (exponential backoff with jitter) while its failure is retryable, then
- * the next one gets its turn. Every attempt is an execution detail; retries carry isRetry.
+ * providerMaxAttempts tries while its failure is retryable, then the next one gets its turn. A run
+ * makes one try per integration: a retryable failure returns the next attempt (exponential backoff
+ * with jitter) for the job to make when it runs again, so no worker waits out a backoff. Every
+ * attempt is an execution detail; retries carry isRetry.
  */
 @Injectable()
 export class ProviderSender {
@@ -61,15 +68,19 @@ export class ProviderSender {
     private readonly config: AppConfig,
   ) {}
 
+  /** `resume`: the attempt an earlier run of the job left to make (its integration and number). */
   async send(
     message: ProviderMessage,
     integrations: IntegrationRow[],
     details: StepDetail[],
-    credentialsOverride?: Record<string, unknown>,
+    resume?: { integrationId: string; attempt: number },
   ): Promise<SendAttempt> {
     let last: SendAttempt = { ok: false, error: 'No integration to send through' };
-    for (const [index, integration] of integrations.entries()) {
-      if (index > 0) {
+    const resumeAt = resume ? integrations.findIndex((integration) => integration.id === resume.integrationId) : -1;
+    for (let index = Math.max(0, resumeAt); index < integrations.length; index++) {
+      const integration = integrations[index];
+      const attempt = index === resumeAt ? resume!.attempt : 1;
+      if (index > 0 && attempt === 1) {
         details.push({
           status: 'Pending',
           source: 'Internal',
@@ -77,9 +88,9 @@ export class ProviderSender {
           detail: `Failing over to integration ${integration.identifier} (${integration.providerId})`,
         });
       }
-      const attempt = await this.sendThrough(message, integration, details, credentialsOverride);
-      if (attempt.ok || attempt.invalidDeviceToken) return attempt;
-      last = attempt;
+      const result = await this.sendThrough(message, integration, attempt, details);
+      if (result.ok || result.invalidDeviceToken || result.retry) return result;
+      last = result;
     }
     return last;
   }
@@ -87,8 +98,8 @@ export class ProviderSender {
   private async sendThrough(
     message: ProviderMessage,
     integration: IntegrationRow,
+    attempt: number,
     details: StepDetail[],
-    credentialsOverride?: Record<string, unknown>,
   ): Promise<SendAttempt> {
     const { providerId, identifier } = integration;
     const adapter = this.registry.get(providerId);
@@ -99,7 +110,7 @@ export class ProviderSender {
     }
     let credentials: Record<string, unknown>;
     try {
-      credentials = { ...this.cipher.decrypt(integration.credentials), ...credentialsOverride };
+      credentials = this.cipher.decrypt(integration.credentials);
     } catch {
       const error = `Credentials of integration ${identifier} cannot be decrypted`;
       details.push({ status: 'Failed', source: 'Credentials', providerId, detail: error });
@@ -107,46 +118,43 @@ export class ProviderSender {
     }
     const secrets = secretValues(credentials);
     const maxAttempts = this.config.providerMaxAttempts;
-    let error = '';
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const isRetry = attempt > 1;
-      try {
-        const result = await adapter.send(message, credentials, {
-          timeoutMs: this.config.providerTimeoutMs,
-          allowPrivateTargets: this.config.allowPrivateWebhookTargets,
-        });
-        const tries = isRetry ? ` on attempt ${attempt}` : '';
-        details.push({
-          status: 'Success',
-          source: 'Internal',
-          providerId,
-          detail: `Message sent through integration ${identifier} (${providerId})${tries}`,
-          raw: JSON.stringify(result),
-          isRetry,
-        });
-        return { ok: true, result, integration };
-      } catch (thrown) {
-        const failure =
-          thrown instanceof ProviderError
-            ? thrown
-            : new ProviderError(String((thrown as Error)?.message ?? thrown), false);
-        error = redact(`Sending through integration ${identifier} failed: ${failure.message}`, secrets);
-        const retrying = failure.retryable && attempt < maxAttempts;
-        const delayMs = retrying ? this.backoff(attempt) : 0;
-        details.push({
-          status: 'Failed',
-          source: sourceOf(failure, message, providerId),
-          providerId,
-          detail: `Attempt ${attempt} of ${maxAttempts} through ${identifier} failed: ${redact(failure.message, secrets)}${retrying ? `; retrying in ${delayMs} ms` : ''}`,
-          raw: failure.raw ? redact(failure.raw, secrets) : null,
-          isRetry,
-        });
-        if (failure instanceof InvalidDeviceTokenError) return { ok: false, error, invalidDeviceToken: true };
-        if (!retrying) break;
-        await sleep(delayMs);
-      }
+    const isRetry = attempt > 1;
+    try {
+      const result = await adapter.send(message, credentials, {
+        timeoutMs: this.config.providerTimeoutMs,
+        allowPrivateTargets: this.config.allowPrivateWebhookTargets,
+      });
+      const tries = isRetry ? ` on attempt ${attempt}` : '';
+      details.push({
+        status: 'Success',
+        source: 'Internal',
+        providerId,
+        detail: `Message sent through integration ${identifier} (${providerId})${tries}`,
+        raw: JSON.stringify(result),
+        isRetry,
+      });
+      return { ok: true, result, integration };
+    } catch (thrown) {
+      const failure =
+        thrown instanceof ProviderError
+          ? thrown
+          : new ProviderError(String((thrown as Error)?.message ?? thrown), false);
+      const error = redact(`Sending through integration ${identifier} failed: ${failure.message}`, secrets);
+      const retrying = failure.retryable && attempt < maxAttempts;
+      const delayMs = retrying ? this.backoff(attempt) : 0;
+      details.push({
+        status: 'Failed',
+        source: sourceOf(failure, message, providerId),
+        providerId,
+        detail: `Attempt ${attempt} of ${maxAttempts} through ${identifier} failed: ${redact(failure.message, secrets)}${retrying ? `; retrying in ${delayMs} ms` : ''}`,
+        raw: failure.raw ? redact(failure.raw, secrets) : null,
+        isRetry,
+      });
+      if (failure instanceof InvalidDeviceTokenError) return { ok: false, error, invalidDeviceToken: true };
+      if (retrying)
+        return { ok: false, error, retry: { integrationId: integration.id, attempt: attempt + 1, delayMs } };
+      return { ok: false, error };
     }
-    return { ok: false, error };
   }
 
   /** Exponential backoff with equal jitter: half the doubled delay fixed, half random. */

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { Batcher } from '#common';
 import {
   parseActor,
   tenantIdentifierOf,
@@ -8,17 +7,17 @@ import {
   type TemplateVariables,
 } from '#application';
 import {
+  IntegrationRepository,
   JobRepository,
   NotificationRepository,
   SubscriberRepository,
   TenantRepository,
+  type IntegrationRow,
   type JobRow,
-  type NotificationTriggerContext,
   type SubscriberRow,
   type TenantRow,
   type WorkflowRow,
 } from '#dal';
-import { STEP_BATCH } from '../queue/step-entries.js';
 import type { StepDetail } from './step-outcome.js';
 
 /** Everything a step job needs, loaded once per run. */
@@ -35,6 +34,8 @@ export interface StepContext {
   tenant?: TenantRow;
   /** The outcome of an earlier digest step of this notification, for `step.events` / `step.total_count`. */
   digestEvents?: Record<string, unknown>[];
+  /** The environment's active integrations of the job's channel in failover order, for a step that sends through them. */
+  integrations?: IntegrationRow[];
   now: Date;
   /** Execution details recorded during the run, written with the job's final status. */
   details: StepDetail[];
@@ -65,76 +66,114 @@ export function templateVariables(context: StepContext): TemplateVariables {
 }
 
 /**
- * Loads step contexts. Concurrent step jobs (a batch) read their notifications with their trigger
- * events (actor, tenant and payload, each event once), subscribers, actors and tenants in one
- * statement each per environment; a topic's jobs share one event, actor and tenant.
+ * Loads the contexts of a batch of step jobs of one environment: their notifications with their
+ * trigger events (actor, tenant and payload), subscribers, actors, tenants, the active integrations
+ * of the channels that need them and the jobs before them (digest events) in one query each.
  */
 @Injectable()
 export class StepContextLoader {
-  private readonly triggers = new Batcher<string, NotificationTriggerContext>(
-    async (env, ids) => new Map((await this.notifications.findTriggerContexts(env, ids)).map((row) => [row.id, row])),
-    (id) => id,
-    false,
-    STEP_BATCH,
-  );
-  private readonly subscriberBatch = new Batcher<string, SubscriberRow>(
-    async (env, ids) => new Map((await this.subscribers.findByIds(env, ids)).map((row) => [row.id, row])),
-    (id) => id,
-    false,
-    STEP_BATCH,
-  );
-  /** Actors by external subscriber id. */
-  private readonly actors = new Batcher<string, SubscriberRow>(
-    async (env, ids) =>
-      new Map((await this.subscribers.findBySubscriberIds(env, ids)).map((row) => [row.subscriberId, row])),
-    (id) => id,
-  );
-  private readonly tenantBatch = new Batcher<string, TenantRow>(
-    async (env, identifiers) => {
-      const rows = await Promise.all(identifiers.map((identifier) => this.tenants.findByIdentifier(env, identifier)));
-      return new Map(rows.flatMap((row) => (row ? [[row.identifier, row] as const] : [])));
-    },
-    (identifier) => identifier,
-  );
-
   constructor(
     private readonly notifications: NotificationRepository,
     private readonly subscribers: SubscriberRepository,
     private readonly workflows: WorkflowCache,
     private readonly tenants: TenantRepository,
+    private readonly integrations: IntegrationRepository,
     private readonly jobs: JobRepository,
   ) {}
 
-  async load(job: JobRow, now: Date): Promise<StepContext | undefined> {
-    const env = job.environmentId;
-    const [trigger, subscriber, workflow] = await Promise.all([
-      this.triggers.load(env, job.notificationId),
-      this.subscriberBatch.load(env, job.subscriberId),
-      this.workflows.byId(env, job.workflowId),
+  /**
+   * The context of each job, by job id; none for a job whose notification no longer exists.
+   * `integrationChannels`: the job types whose steps send through the environment's integrations.
+   */
+  async load(
+    environmentId: string,
+    jobs: JobRow[],
+    now: Date,
+    integrationChannels: ReadonlySet<string>,
+  ): Promise<Map<string, StepContext>> {
+    const env = environmentId;
+    const channels = unique(jobs.map((job) => job.type).filter((type) => integrationChannels.has(type)));
+    const [triggers, subscribers, workflows, integrations, digests] = await Promise.all([
+      this.notifications.findTriggerContexts(env, unique(jobs.map((job) => job.notificationId))),
+      this.subscribers.findByIds(env, unique(jobs.map((job) => job.subscriberId))),
+      Promise.all(unique(jobs.map((job) => job.workflowId)).map((id) => this.workflows.byId(env, id))),
+      Promise.all(
+        channels.map(async (channel) => [channel, await this.integrations.listActiveByChannel(env, channel)] as const),
+      ),
+      this.digestEvents(env, jobs),
     ]);
-    if (!trigger) return undefined;
-    const actorRef = parseActor(trigger.actor);
-    const tenantIdentifier = tenantIdentifierOf(trigger.tenant);
-    const [actor, tenant, digestEvents] = await Promise.all([
-      actorRef ? this.actors.load(env, actorRef.subscriberId) : undefined,
-      tenantIdentifier ? this.tenantBatch.load(env, tenantIdentifier) : undefined,
-      job.stepIndex > 0 ? this.digestEventsBefore(job, trigger.payload) : undefined,
+    const triggerById = byKey(triggers, (row) => row.id);
+    const actorIds = unique(triggers.flatMap((row) => parseActor(row.actor)?.subscriberId ?? []));
+    const tenantIds = unique(triggers.flatMap((row) => tenantIdentifierOf(row.tenant) ?? []));
+    const [actors, tenants] = await Promise.all([
+      this.subscribers.findBySubscriberIds(env, actorIds),
+      this.tenants.findByIdentifiers(env, tenantIds),
     ]);
-    return { job, payload: trigger.payload, subscriber, workflow, actor, tenant, digestEvents, now, details: [] };
+    const subscriberById = byKey(subscribers, (row) => row.id);
+    const workflowById = byKey(
+      workflows.flatMap((row) => row ?? []),
+      (row) => row.id,
+    );
+    const actorById = byKey(actors, (row) => row.subscriberId);
+    const tenantById = byKey(tenants, (row) => row.identifier);
+    const integrationsOf = new Map(integrations);
+    const contexts = new Map<string, StepContext>();
+    for (const job of jobs) {
+      const trigger = triggerById.get(job.notificationId);
+      if (!trigger) continue;
+      const actorRef = parseActor(trigger.actor);
+      const tenantIdentifier = tenantIdentifierOf(trigger.tenant);
+      contexts.set(job.id, {
+        job,
+        payload: trigger.payload,
+        subscriber: subscriberById.get(job.subscriberId),
+        workflow: workflowById.get(job.workflowId),
+        actor: actorRef ? actorById.get(actorRef.subscriberId) : undefined,
+        tenant: tenantIdentifier ? tenantById.get(tenantIdentifier) : undefined,
+        digestEvents: digests.get(job.id),
+        integrations: integrationsOf.get(job.type),
+        now,
+        details: [],
+      });
+    }
+    return contexts;
   }
 
   /**
-   * After a digest that gathered events: this notification's payload, then those of the events merged
-   * into it, oldest first (the digest job keeps no copy of them).
+   * For each job after a digest that gathered events: its notification's payload, then those of the
+   * events merged into it, oldest first (the digest job keeps no copy of them).
    */
-  private async digestEventsBefore(
-    job: JobRow,
-    payload: Record<string, unknown>,
-  ): Promise<Record<string, unknown>[] | undefined> {
-    const earlier = await this.jobs.findByNotification(job.environmentId, job.notificationId);
-    if (!earlier.some((other) => other.stepIndex < job.stepIndex && gatheredEvents(other))) return undefined;
-    return [payload, ...(await this.notifications.findDigestedPayloads(job.environmentId, job.notificationId))];
+  private async digestEvents(env: string, jobs: JobRow[]): Promise<Map<string, Record<string, unknown>[]>> {
+    const later = jobs.filter((job) => job.stepIndex > 0);
+    const earlier = await this.jobs.findByNotifications(env, unique(later.map((job) => job.notificationId)));
+    const afterDigest = later.filter((job) =>
+      earlier.some(
+        (other) =>
+          other.notificationId === job.notificationId && other.stepIndex < job.stepIndex && gatheredEvents(other),
+      ),
+    );
+    if (afterDigest.length === 0) return new Map();
+    const triggers = byKey(
+      await this.notifications.findTriggerContexts(env, unique(afterDigest.map((job) => job.notificationId))),
+      (row) => row.id,
+    );
+    const entries = await Promise.all(
+      afterDigest.map(async (job) => {
+        const merged = await this.notifications.findDigestedPayloads(env, job.notificationId);
+        return [job.id, [triggers.get(job.notificationId)?.payload ?? {}, ...merged]] as [
+          string,
+          Record<string, unknown>[],
+        ];
+      }),
+    );
+    return new Map(entries);
   }
+}
+
+const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+function byKey<T>(rows: T[], key: (row: T) => string): Map<string, T> {
+  return new Map(rows.map((row) => [key(row), row]));
 }
 
 /**

@@ -71,13 +71,14 @@ export class StepFinisher {
             runAt: result.runAt,
             error: result.error || undefined,
             providerId: result.providerId || undefined,
+            providerRetry: result.providerRetry,
             unclaimed: !claimed,
           })),
         now,
         tx,
       );
       kept = entries.filter(({ context, result }) => result.saved || written.has(context.job.id));
-      await this.messages.insertBatch(
+      await this.messages.saveForJobs(
         kept.flatMap(({ result }) => result.messages ?? []),
         tx,
       );

@@ -1,83 +1,121 @@
 import { Injectable } from '@nestjs/common';
-import { Batcher, CHANNELS, type Channel } from '#common';
-import { evaluateStepFilters, isWithinSchedule, nextOpenSlot, SubscriberPreferenceService } from '#application';
+import type { Channel } from '#common';
+import {
+  evaluateStepFilters,
+  isWithinSchedule,
+  nextOpenSlot,
+  SubscriberPreferenceService,
+  type Schedule,
+} from '#application';
 import type { WorkflowRow } from '#dal';
-import { STEP_BATCH } from '../queue/step-entries.js';
+import type { StepNeeds } from './handlers/step-handler.js';
 import { record, templateVariables, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
-/** Channels whose delivery waits for the subscriber's schedule; in_app, digest and delay never wait. */
-const SCHEDULED_CHANNELS: Channel[] = ['email', 'sms', 'chat', 'push'];
-
-export const isChannel = (type: string): type is Channel => (CHANNELS as readonly string[]).includes(type);
+/** A step job about to start, with what its handler needs checked. */
+export interface GatedStep {
+  context: StepContext;
+  needs: StepNeeds;
+}
 
 /**
- * The checks before a step runs: step filters (every step type), then the channel preference and the
- * delivery schedule (channel steps). Returns the outcome that stops or holds the step, or undefined.
+ * The checks before steps start: step filters (every step type), then the channel preference and the
+ * delivery schedule (as each handler needs). For a batch of steps of one environment, preferences are
+ * read in one query per workflow and channel, schedules in one query. Returns, per step, the outcome
+ * that stops or holds it, or undefined.
  */
 @Injectable()
 export class StepGates {
-  /** The latest workflow row of each batch group, which the group key only names (one entry per workflow and channel). */
-  private readonly groupWorkflows = new Map<string, WorkflowRow>();
-  /** Concurrent channel steps of one workflow and channel resolve their preferences in one query. */
-  private readonly enabledBatch = new Batcher<string, boolean>(
-    async (group, subscriberIds) => {
-      const workflow = this.groupWorkflows.get(group)!;
-      const [environmentId, , channel] = group.split('|');
-      return this.preferences.isChannelEnabledForMany(environmentId, subscriberIds, workflow, channel as Channel);
-    },
-    (id) => id,
-    false,
-    STEP_BATCH,
-  );
-
   constructor(private readonly preferences: SubscriberPreferenceService) {}
 
-  private async isChannelEnabled(
-    environmentId: string,
-    subscriberId: string,
-    workflow: WorkflowRow,
-    channel: Channel,
-  ): Promise<boolean> {
-    const group = `${environmentId}|${workflow.id}|${channel}`;
-    this.groupWorkflows.set(group, workflow);
-    return (await this.enabledBatch.load(group, subscriberId)) ?? true;
+  async check(environmentId: string, steps: GatedStep[]): Promise<(StepOutcome | undefined)[]> {
+    const results: (StepOutcome | undefined)[] = steps.map(({ context }) => filtersOutcome(context));
+    const open = steps.flatMap((step, index) =>
+      results[index] === undefined && step.needs.preferences && step.context.subscriber ? [index] : [],
+    );
+    const enabled = await this.channelsEnabled(
+      environmentId,
+      open.map((index) => steps[index].context),
+    );
+    for (const index of open) {
+      const { context } = steps[index];
+      if (enabled.get(context.job.id) === false) results[index] = preferenceOutcome(context);
+    }
+    const scheduled = open.filter(
+      (index) =>
+        results[index] === undefined && steps[index].needs.schedule && !steps[index].context.workflow?.critical,
+    );
+    const schedules = await this.preferences.getSchedules(environmentId, [
+      ...new Set(scheduled.map((index) => steps[index].context.subscriber!.id)),
+    ]);
+    for (const index of scheduled) {
+      const { context } = steps[index];
+      results[index] = scheduleOutcome(context, schedules.get(context.subscriber!.id));
+    }
+    return results;
   }
 
-  async check(context: StepContext): Promise<StepOutcome | undefined> {
-    const { job, subscriber, workflow } = context;
-    const variables = templateVariables(context);
-    const filters = evaluateStepFilters(job.step.filters, {
-      subscriber: variables.subscriber,
-      payload: variables.payload,
-      tenant: variables.tenant,
-    });
-    if (!filters.passed) {
-      record(context, {
-        status: 'Success',
-        source: 'Internal',
-        detail: `Step was skipped based on steps conditions: ${filters.detail}`,
-      });
-      return outcome.canceled();
+  /** Whether each job's channel is enabled for its subscriber, by job id: one query per workflow and channel. */
+  private async channelsEnabled(environmentId: string, contexts: StepContext[]): Promise<Map<string, boolean>> {
+    const groups = new Map<string, { workflow: WorkflowRow; channel: Channel; contexts: StepContext[] }>();
+    for (const context of contexts) {
+      const { workflow, job } = context;
+      if (!workflow) continue;
+      const key = `${workflow.id}:${job.type}`;
+      // A step with preferences is a channel step: its type is the channel.
+      const group = groups.get(key) ?? { workflow, channel: job.type as Channel, contexts: [] };
+      group.contexts.push(context);
+      groups.set(key, group);
     }
-    if (!isChannel(job.type) || !subscriber) return undefined;
-    if (workflow && !(await this.isChannelEnabled(job.environmentId, subscriber.id, workflow, job.type))) {
-      record(context, {
-        status: 'Success',
-        source: 'Internal',
-        detail: `Step filtered by subscriber preferences: the ${job.type} channel is disabled`,
-      });
-      return outcome.canceled();
+    const enabled = new Map<string, boolean>();
+    for (const group of groups.values()) {
+      const bySubscriber = await this.preferences.isChannelEnabledForMany(
+        environmentId,
+        [...new Set(group.contexts.map((context) => context.subscriber!.id))],
+        group.workflow,
+        group.channel,
+      );
+      for (const context of group.contexts)
+        enabled.set(context.job.id, bySubscriber.get(context.subscriber!.id) ?? true);
     }
-    if (!SCHEDULED_CHANNELS.includes(job.type) || workflow?.critical) return undefined;
-    const schedule = await this.preferences.getSchedule(job.environmentId, subscriber.id);
-    if (!schedule?.isEnabled || isWithinSchedule(schedule, subscriber.timezone, context.now)) return undefined;
-    const releaseAt = nextOpenSlot(schedule, subscriber.timezone, context.now);
-    record(context, {
-      status: 'Pending',
-      source: 'Internal',
-      detail: `Step held: outside the subscriber's delivery schedule (timezone ${subscriber.timezone ?? 'UTC'}) until ${releaseAt.toISOString()}`,
-    });
-    return outcome.delayed(releaseAt);
+    return enabled;
   }
+}
+
+export function filtersOutcome(context: StepContext): StepOutcome | undefined {
+  const variables = templateVariables(context);
+  const filters = evaluateStepFilters(context.job.step.filters, {
+    subscriber: variables.subscriber,
+    payload: variables.payload,
+    tenant: variables.tenant,
+  });
+  if (filters.passed) return undefined;
+  record(context, {
+    status: 'Success',
+    source: 'Internal',
+    detail: `Step was skipped based on steps conditions: ${filters.detail}`,
+  });
+  return outcome.canceled();
+}
+
+function preferenceOutcome(context: StepContext): StepOutcome {
+  record(context, {
+    status: 'Success',
+    source: 'Internal',
+    detail: `Step filtered by subscriber preferences: the ${context.job.type} channel is disabled`,
+  });
+  return outcome.canceled();
+}
+
+/** Holds a step outside the subscriber's delivery schedule until it next opens. */
+export function scheduleOutcome(context: StepContext, schedule: Schedule | undefined): StepOutcome | undefined {
+  const { subscriber, now } = context;
+  if (!schedule?.isEnabled || isWithinSchedule(schedule, subscriber?.timezone, now)) return undefined;
+  const releaseAt = nextOpenSlot(schedule, subscriber?.timezone, now);
+  record(context, {
+    status: 'Pending',
+    source: 'Internal',
+    detail: `Step held: outside the subscriber's delivery schedule (timezone ${subscriber?.timezone ?? 'UTC'}) until ${releaseAt.toISOString()}`,
+  });
+  return outcome.delayed(releaseAt);
 }

@@ -1,5 +1,5 @@
 import type { ExecutionSource, ExecutionStatus, JobStatus } from '#common';
-import type { NewMessageRow } from '#dal';
+import type { NewMessageRow, ProviderRetry } from '#dal';
 
 /** One execution-detail sentence a step recorded. */
 export interface StepDetail {
@@ -22,7 +22,9 @@ export interface StepOutcome {
   error?: string;
   providerId?: string | null;
   saved?: boolean;
-  /** Message rows written in the same transaction as the job's final status (in_app: nothing is sent outside). */
+  /** The provider call the job makes when it runs again (a retryable failure's backoff). */
+  providerRetry?: ProviderRetry;
+  /** Message rows, written in the same transaction as the job's outcome. */
   messages?: NewMessageRow[];
 }
 
@@ -30,6 +32,18 @@ export const outcome = {
   completed: (extra: Partial<StepOutcome> = {}): StepOutcome => ({ status: 'completed', ...extra }),
   failed: (error: string, extra: Partial<StepOutcome> = {}): StepOutcome => ({ status: 'failed', error, ...extra }),
   canceled: (): StepOutcome => ({ status: 'canceled' }),
-  skipped: (): StepOutcome => ({ status: 'skipped' }),
+  skipped: (extra: Partial<StepOutcome> = {}): StepOutcome => ({ status: 'skipped', ...extra }),
   delayed: (runAt: Date, extra: Partial<StepOutcome> = {}): StepOutcome => ({ status: 'delayed', runAt, ...extra }),
+  /** A retryable provider failure: the job waits out the backoff and runs again, without holding a worker. */
+  retry: (
+    now: Date,
+    deliveryKey: string,
+    next: { integrationId: string; attempt: number; delayMs: number },
+    extra: Partial<StepOutcome> = {},
+  ): StepOutcome => ({
+    status: 'delayed',
+    runAt: new Date(now.getTime() + next.delayMs),
+    providerRetry: { deliveryKey, integrationId: next.integrationId, attempt: next.attempt },
+    ...extra,
+  }),
 };

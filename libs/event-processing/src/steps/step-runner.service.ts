@@ -1,30 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppConfig, Batcher, Clock, LOGGER, Slots } from '#common';
+import { AppConfig, Clock, LOGGER, Slots } from '#common';
 import { TemplateRenderError } from '#application';
 import { JobRepository, type JobRow } from '#dal';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { STEP_BATCH, stepEntries } from '../queue/step-entries.js';
-import { ChannelStep } from './channel-step.js';
-import { finishDelay, startDelay } from './delay-step.js';
-import { DigestStep } from './digest-step.js';
+import { StepHandlers } from './handlers/step-handlers.js';
 import { StepContextLoader, record, type StepContext } from './step-context.js';
 import { StepFinisher } from './step-finisher.js';
-import { isChannel, StepGates } from './step-gates.js';
+import { StepGates } from './step-gates.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
 /** Step jobs one worker runs at once (a few batches: one being read while another is written). */
 const STEP_JOBS_IN_FLIGHT = 2 * STEP_BATCH;
 
 /**
- * Runs step jobs: check filters/preferences/schedule, run the step, record the execution details and
- * final status, then queue the next job of the notification. The jobs of a batch (and of concurrent
- * batches) run side by side, so their reads, claims and final writes share statements (Batcher,
- * StepFinisher) while each job keeps its own outcome.
+ * Runs step jobs a batch at a time: reads the batch's rows, claims those that must be claimed, loads
+ * what the batch needs (StepContextLoader, one query per kind), checks filters, preferences and
+ * schedules (StepGates, one query per kind), runs each job's step through its handler, and records
+ * every outcome, message, execution detail and next job in one transaction (StepFinisher).
  *
  * A step that acts outside the database (a provider call, a digest window) is claimed first (status
- * running, with a heartbeat), so no other runner repeats it. An in_app step writes nothing before
- * its final transaction: it runs without a claim, and that transaction records it only if the row
+ * running, with a heartbeat), so no other runner repeats it. A step that writes nothing before its
+ * final transaction (in_app) runs without a claim, and that transaction records it only if the row
  * is still claimable — one UPDATE per job instead of two, the largest database cost of a fan-out.
  *
  * A job that stops the worker running it (a crash, out of memory, a blocked event loop losing the
@@ -36,29 +34,6 @@ const STEP_JOBS_IN_FLIGHT = 2 * STEP_BATCH;
  */
 @Injectable()
 export class StepRunner {
-  /** The rows of concurrently run jobs, read in one statement per environment (a job run twice at once here goes to one caller). */
-  private readonly rows = new Batcher<string, JobRow>(
-    async (environmentId, ids) => new Map((await this.jobs.findForRun(environmentId, ids)).map((row) => [row.id, row])),
-    (id) => id,
-    true,
-    STEP_BATCH,
-  );
-  /** Claims of concurrent step jobs share one UPDATE per environment. */
-  private readonly claims = new Batcher<{ id: string; now: Date }, JobRow>(
-    async (environmentId, keys) => {
-      // The earliest `now` of the batch: a job due for it is due for every later caller too.
-      const now = new Date(Math.min(...keys.map((key) => key.now.getTime())));
-      const rows = await this.jobs.claimMany(
-        environmentId,
-        keys.map((key) => key.id),
-        now,
-      );
-      return new Map(rows.map((row) => [row.id, row]));
-    },
-    (key) => key.id,
-    true,
-    STEP_BATCH,
-  );
   /** Jobs this process is running: a duplicate queue entry arriving meanwhile leaves them alone. */
   private readonly inFlight = new Set<string>();
   /**
@@ -71,8 +46,7 @@ export class StepRunner {
     private readonly jobs: JobRepository,
     private readonly loader: StepContextLoader,
     private readonly gates: StepGates,
-    private readonly channel: ChannelStep,
-    private readonly digest: DigestStep,
+    private readonly handlers: StepHandlers,
     private readonly finisher: StepFinisher,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
@@ -94,39 +68,10 @@ export class StepRunner {
     if (entry.suspect) return this.runOneByOne(environmentId, jobIds, entry.finalAttempt);
     const release = await this.slots.take(jobIds.length);
     try {
-      await this.runAll(environmentId, jobIds, entry.finalAttempt);
+      this.throwFirst(await this.runBatch(environmentId, jobIds, entry.finalAttempt, false));
     } finally {
       release();
     }
-  }
-
-  private async runAll(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
-    const now = this.clock.now();
-    const early: JobRow[] = [];
-    const results = await Promise.allSettled(
-      jobIds.map(async (id) => {
-        const row = this.inFlight.has(id) ? undefined : await this.rows.load(environmentId, id);
-        if (!row || !isClaimable(row, now) || this.inFlight.has(id)) {
-          if (row?.status === 'delayed') early.push(row);
-          return;
-        }
-        this.inFlight.add(id);
-        try {
-          // A job that stopped a worker before is claimed, so a next stop is counted too.
-          if (row.type === 'in_app' && row.stalls === 0)
-            return await this.run({ ...row, attempts: row.attempts + 1 }, finalAttempt, now, false);
-          const claimed = await this.claims.load(environmentId, { id, now });
-          if (claimed) await this.run(claimed, finalAttempt, now, true);
-        } finally {
-          this.inFlight.delete(id);
-        }
-      }),
-    );
-    const failures = results.flatMap((result, index) =>
-      result.status === 'rejected' ? [{ jobId: jobIds[index], error: result.reason as unknown }] : [],
-    );
-    await this.requeueEarly(environmentId, early, now);
-    this.throwFirst(failures);
   }
 
   /**
@@ -135,93 +80,158 @@ export class StepRunner {
    * charged with a stall.
    */
   private async runOneByOne(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
-    const failures: { jobId: string; error: unknown }[] = [];
-    const notClaimed: string[] = [];
+    const failures: Failure[] = [];
     for (const id of jobIds) {
       const release = await this.slots.take(1);
       try {
-        if (this.inFlight.has(id)) continue;
-        this.inFlight.add(id);
-        try {
-          const now = this.clock.now();
-          const claimed = await this.claims.load(environmentId, { id, now });
-          if (claimed) await this.run(claimed, finalAttempt, now, true);
-          else notClaimed.push(id);
-        } catch (error) {
-          failures.push({ jobId: id, error });
-        } finally {
-          this.inFlight.delete(id);
-        }
+        failures.push(...(await this.runBatch(environmentId, [id], finalAttempt, true)));
       } finally {
         release();
       }
     }
-    const now = this.clock.now();
-    const early =
-      notClaimed.length > 0
-        ? (await this.jobs.findForRun(environmentId, notClaimed)).filter((row) => row.status === 'delayed')
-        : [];
-    await this.requeueEarly(environmentId, early, now);
     this.throwFirst(failures);
   }
 
-  private throwFirst(failures: { jobId: string; error: unknown }[]): void {
+  private throwFirst(failures: Failure[]): void {
     for (const { jobId, error } of failures)
       this.logger.warn({ err: error, jobId }, 'step job failed; the queue retries it');
     if (failures.length > 0) throw failures[0].error;
   }
 
-  /**
-   * Runs one job. An unexpected error hands a claimed job back (queued, or delayed when resuming)
-   * for the queue's retry; on the final attempt it fails the job instead.
-   */
-  private async run(job: JobRow, finalAttempt: boolean, now: Date, claimed: boolean): Promise<void> {
-    const { environmentId, id: jobId } = job;
-    // Only a waiting step (delay, digest window, schedule hold) sets runAt: a claimed job with one is
-    // resuming, also when the sweeper re-queued it after its worker died mid-resume.
-    const resumed = job.runAt !== null;
-    const heartbeat = claimed
-      ? setInterval(
-          () => void this.jobs.touchRunning(environmentId, jobId).catch(() => undefined),
-          (this.config.recoveryGraceSeconds * 1000) / 3,
-        )
-      : undefined;
+  /** Runs the claimable jobs among `jobIds`; `claimAll`: claim in_app jobs too. Returns the jobs that failed unexpectedly. */
+  private async runBatch(
+    environmentId: string,
+    jobIds: string[],
+    finalAttempt: boolean,
+    claimAll: boolean,
+  ): Promise<Failure[]> {
+    const now = this.clock.now();
+    const rows = await this.jobs.findForRun(
+      environmentId,
+      jobIds.filter((id) => !this.inFlight.has(id)),
+    );
+    const runnable = rows.filter((row) => isClaimable(row, now) && !this.inFlight.has(row.id));
+    await this.requeueEarly(
+      environmentId,
+      rows.filter((row) => row.status === 'delayed'),
+      now,
+    );
+    for (const row of runnable) this.inFlight.add(row.id);
+    try {
+      // A job that stopped a worker before is claimed, so a next stop is counted too.
+      const unclaimed = runnable.filter(
+        (row) => !claimAll && row.stalls === 0 && this.handlers.of(row.type)?.claims === false,
+      );
+      const toClaim = runnable.filter((row) => !unclaimed.includes(row));
+      const claimed = await this.jobs.claimMany(
+        environmentId,
+        toClaim.map((row) => row.id),
+        now,
+      );
+      const taken = [
+        ...unclaimed.map((row) => ({ job: { ...row, attempts: row.attempts + 1 }, claimed: false })),
+        ...claimed.map((job) => ({ job, claimed: true })),
+      ];
+      return await this.runTaken(environmentId, taken, finalAttempt, now);
+    } finally {
+      for (const row of runnable) this.inFlight.delete(row.id);
+    }
+  }
+
+  private async runTaken(environmentId: string, taken: Taken[], finalAttempt: boolean, now: Date): Promise<Failure[]> {
+    if (taken.length === 0) return [];
+    const claimedIds = taken.filter(({ claimed }) => claimed).map(({ job }) => job.id);
+    const heartbeat =
+      claimedIds.length > 0
+        ? setInterval(
+            () => void this.jobs.touchRunning(environmentId, claimedIds).catch(() => undefined),
+            (this.config.recoveryGraceSeconds * 1000) / 3,
+          )
+        : undefined;
     heartbeat?.unref();
     try {
-      if (claimed && job.stalls >= this.config.jobMaxStalls) {
-        // Nothing of the job is loaded or run: whatever stopped the workers may be in any of it.
-        const detail = `The worker running this step stopped ${job.stalls} times (crash, out of memory or a lost lock); the step is not retried`;
-        await this.finisher.finish({ job, now, details: [{ status: 'Failed', detail }] }, outcome.failed(detail), true);
-        return;
+      let decided: Decided[];
+      try {
+        decided = await this.decide(environmentId, taken, now);
+      } catch (error) {
+        // Nothing of the batch could be read: every job goes back (or fails on the final attempt).
+        return await this.handBackAll(environmentId, taken, finalAttempt, error);
       }
-      const context = await this.loader.load(job, now);
-      if (!context) {
-        await this.jobs.update(environmentId, jobId, {
-          status: 'failed',
-          error: 'The notification of this job no longer exists',
-        });
-        return;
-      }
-      await this.finisher.finish(context, await this.outcomeOf(context, resumed, finalAttempt), claimed);
-    } catch (error) {
-      if (!finalAttempt) {
-        if (claimed) await this.jobs.update(environmentId, jobId, { status: resumed ? 'delayed' : 'queued' });
-        throw error;
-      }
-      // Reached only when even the outcome could not be recorded: the job must not stay open.
-      await this.jobs.update(environmentId, jobId, {
-        status: 'failed',
-        error: `Unexpected error: ${errorMessage(error)}`,
+      const results = await Promise.allSettled(
+        decided.map(async ({ job, claimed, context, early }) => {
+          if (!context) {
+            await this.jobs.update(environmentId, job.id, {
+              status: 'failed',
+              error: 'The notification of this job no longer exists',
+            });
+            return;
+          }
+          const result = early ?? (await this.outcomeOf(context, finalAttempt));
+          await this.finisher.finish(context, result, claimed);
+        }),
+      );
+      const failed = decided.flatMap((entry, index) => {
+        const result = results[index];
+        return result.status === 'rejected' ? [{ ...entry, error: result.reason as unknown }] : [];
       });
+      return await this.handBackAll(environmentId, failed, finalAttempt, undefined);
     } finally {
       clearInterval(heartbeat);
     }
   }
 
+  /**
+   * Loads the batch and decides what can be decided without running a step: stalled jobs, a gone
+   * subscriber, an unknown type, filters, preferences and schedules.
+   */
+  private async decide(environmentId: string, taken: Taken[], now: Date): Promise<Decided[]> {
+    const stalled = (entry: Taken) => entry.claimed && entry.job.stalls >= this.config.jobMaxStalls;
+    const contexts = await this.loader.load(
+      environmentId,
+      taken.filter((entry) => !stalled(entry)).map(({ job }) => job),
+      now,
+      this.handlers.integrationChannels,
+    );
+    const decided: Decided[] = taken.map((entry) => {
+      if (stalled(entry)) {
+        // Nothing of the job is loaded or run: whatever stopped the workers may be in any of it.
+        const detail = `The worker running this step stopped ${entry.job.stalls} times (crash, out of memory or a lost lock); the step is not retried`;
+        const context: StepContext = { job: entry.job, now, details: [{ status: 'Failed', detail }] };
+        return { ...entry, context, early: outcome.failed(detail) };
+      }
+      const context = contexts.get(entry.job.id);
+      return { ...entry, context, early: context ? this.precheck(context) : undefined };
+    });
+    // Only a waiting step (delay, digest window, schedule hold, provider retry) sets runAt: a claimed
+    // job with one is resuming, also when the sweeper re-queued it after its worker died mid-resume.
+    const starting = decided.filter(({ context, early, job }) => context && !early && job.runAt === null);
+    const gated = await this.gates.check(
+      environmentId,
+      starting.map(({ context, job }) => ({ context: context!, needs: this.handlers.of(job.type)!.needs })),
+    );
+    starting.forEach((entry, index) => (entry.early = gated[index]));
+    return decided;
+  }
+
+  /** The outcome of a job that cannot run: its subscriber is gone, or its type has no handler. */
+  private precheck(context: StepContext): StepOutcome | undefined {
+    const { job } = context;
+    if (!context.subscriber) {
+      record(context, { status: 'Failed', detail: 'Subscriber no longer exists: step canceled' });
+      return outcome.canceled();
+    }
+    if (!this.handlers.of(job.type)) {
+      record(context, { status: 'Failed', detail: `Unknown step type ${job.type}` });
+      return outcome.failed(`Unknown step type ${job.type}`);
+    }
+    return undefined;
+  }
+
   /** The step's outcome; a template error, or any error on the final attempt, is a failed step with its detail. */
-  private async outcomeOf(context: StepContext, resumed: boolean, finalAttempt: boolean): Promise<StepOutcome> {
+  private async outcomeOf(context: StepContext, finalAttempt: boolean): Promise<StepOutcome> {
+    const handler = this.handlers.of(context.job.type)!;
     try {
-      return await this.execute(context, resumed);
+      return await (context.job.runAt === null ? handler.start(context) : handler.resume(context));
     } catch (error) {
       if (error instanceof TemplateRenderError) {
         record(context, { status: 'Failed', source: 'Payload', detail: error.message });
@@ -231,6 +241,33 @@ export class StepRunner {
       record(context, { status: 'Failed', detail: `Unexpected error: ${errorMessage(error)}` });
       return outcome.failed(errorMessage(error));
     }
+  }
+
+  /**
+   * Jobs whose run threw: a claimed one goes back (queued, or delayed when resuming) for the queue's
+   * retry; on the final attempt each is failed instead. Returns the failures to report.
+   */
+  private async handBackAll(
+    environmentId: string,
+    entries: (Taken & { error?: unknown })[],
+    finalAttempt: boolean,
+    batchError: unknown,
+  ): Promise<Failure[]> {
+    const failures: Failure[] = [];
+    for (const { job, claimed, error = batchError } of entries) {
+      if (!finalAttempt) {
+        if (claimed)
+          await this.jobs.update(environmentId, job.id, { status: job.runAt !== null ? 'delayed' : 'queued' });
+        failures.push({ jobId: job.id, error });
+        continue;
+      }
+      // Reached only when even the outcome could not be recorded: the job must not stay open.
+      await this.jobs.update(environmentId, job.id, {
+        status: 'failed',
+        error: `Unexpected error: ${errorMessage(error)}`,
+      });
+    }
+    return failures;
   }
 
   /**
@@ -244,25 +281,22 @@ export class StepRunner {
       stepEntries(early.map((row) => ({ id: row.id, environmentId, delayMs: row.runAt!.getTime() - now.getTime() }))),
     );
   }
+}
 
-  private async execute(context: StepContext, resumed: boolean): Promise<StepOutcome> {
-    const { job } = context;
-    if (!context.subscriber) {
-      record(context, { status: 'Failed', detail: 'Subscriber no longer exists: step canceled' });
-      return outcome.canceled();
-    }
-    if (job.type === 'delay') return resumed ? finishDelay(context) : this.gated(context, () => startDelay(context));
-    if (job.type === 'digest')
-      return resumed ? this.digest.release(context) : this.gated(context, () => this.digest.start(context));
-    if (isChannel(job.type))
-      return resumed ? this.channel.run(context) : this.gated(context, () => this.channel.run(context));
-    record(context, { status: 'Failed', detail: `Unknown step type ${job.type}` });
-    return outcome.failed(`Unknown step type ${job.type}`);
-  }
+interface Taken {
+  job: JobRow;
+  claimed: boolean;
+}
 
-  private async gated(context: StepContext, run: () => StepOutcome | Promise<StepOutcome>): Promise<StepOutcome> {
-    return (await this.gates.check(context)) ?? run();
-  }
+/** A taken job with its context (none: its notification is gone) and the outcome decided before its step runs. */
+interface Decided extends Taken {
+  context?: StepContext;
+  early?: StepOutcome;
+}
+
+interface Failure {
+  jobId: string;
+  error: unknown;
 }
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,7 +1,9 @@
+import { Injectable } from '@nestjs/common';
 import { delayUntil } from '#application';
-import { record, type StepContext } from './step-context.js';
-import { outcome, type StepOutcome } from './step-outcome.js';
-import { readPath } from './read-path.js';
+import { record, type StepContext } from '../step-context.js';
+import { outcome, type StepOutcome } from '../step-outcome.js';
+import { readPath } from '../read-path.js';
+import type { StepHandler } from './step-handler.js';
 
 /** Delay steps: wait amount × unit, or until the ISO date at payload[delayPath]. */
 export function startDelay(context: StepContext): StepOutcome {
@@ -19,4 +21,20 @@ export function startDelay(context: StepContext): StepOutcome {
 export function finishDelay(context: StepContext): StepOutcome {
   record(context, { status: 'Success', detail: 'Delay is finished' });
   return outcome.completed();
+}
+
+@Injectable()
+export class DelayStep implements StepHandler {
+  readonly type = 'delay';
+  readonly needs = { preferences: false, schedule: false, integrations: false };
+  readonly claims = true;
+  readonly waits = true;
+
+  start(context: StepContext): StepOutcome {
+    return startDelay(context);
+  }
+
+  resume(context: StepContext): StepOutcome {
+    return finishDelay(context);
+  }
 }

@@ -10,8 +10,9 @@ import {
   type DigestKey,
   type JobDigest,
 } from '#dal';
-import { record, type StepContext } from './step-context.js';
-import { outcome, type StepOutcome } from './step-outcome.js';
+import { record, type StepContext } from '../step-context.js';
+import { outcome, type StepOutcome } from '../step-outcome.js';
+import type { StepHandler } from './step-handler.js';
 
 /**
  * Digest steps. The first event of a (subscriber, workflow, step, digestValue) opens a window (the job
@@ -22,7 +23,12 @@ import { outcome, type StepOutcome } from './step-outcome.js';
  * two events never both open a window.
  */
 @Injectable()
-export class DigestStep {
+export class DigestStep implements StepHandler {
+  readonly type = 'digest';
+  readonly needs = { preferences: false, schedule: false, integrations: false };
+  readonly claims = true;
+  readonly waits = true;
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly jobs: JobRepository,
@@ -104,7 +110,7 @@ export class DigestStep {
    * The window closed (the job is no longer `delayed`, so no event merges into it any more): count
    * this event and those merged into it. The lock waits for a merge still committing.
    */
-  async release(context: StepContext): Promise<StepOutcome> {
+  async resume(context: StepContext): Promise<StepOutcome> {
     const { job } = context;
     const merged = await this.db.transaction(async (tx) => {
       await this.lock(tx, context);

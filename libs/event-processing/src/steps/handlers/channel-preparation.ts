@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { TemplateEngine } from '#application';
+import { MessageRepository } from '#dal';
+import { record, templateVariables, type StepContext } from '../step-context.js';
+import { outcome, type StepOutcome } from '../step-outcome.js';
+import type { Rendered } from './channel-message.js';
+
+export type Prepared = { done: StepOutcome } | { rendered: Rendered; alreadySent: Set<string> };
+
+/**
+ * What every channel step does first: find what an earlier run of the job already sent (a message
+ * row is unique per job and delivery key), then render the template.
+ */
+@Injectable()
+export class ChannelPreparation {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly templates: TemplateEngine,
+  ) {}
+
+  /** `htmlFields`: template fields that are HTML, whose variables are escaped (`| raw` for trusted HTML). */
+  async prepare(context: StepContext, htmlFields?: readonly string[]): Promise<Prepared> {
+    const { job } = context;
+    // The first claim of a job (attempts counts claims) cannot find messages of an earlier run.
+    const existing = job.attempts > 1 ? await this.messages.findByJob(job.environmentId, job.id) : [];
+    const alreadySent = new Set(
+      existing.filter((message) => message.status === 'sent').map((message) => message.deliveryKey),
+    );
+    if (alreadySent.has('')) {
+      record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
+      return { done: outcome.completed() };
+    }
+    const rendered = await this.templates.render(job.step.template, templateVariables(context), { htmlFields });
+    return { rendered, alreadySent };
+  }
+}

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import type { NewMessageRow, SubscriberRow } from '#dal';
+import type { ProviderMessage } from '#providers';
+import { record, type StepContext } from '../step-context.js';
+import { outcome, type StepOutcome } from '../step-outcome.js';
+import { ProviderSender } from '../provider-sender.js';
+import { messageRow, text, type Rendered } from './channel-message.js';
+
+/** What a channel that sends to the subscriber's own address (email, sms) contributes to a delivery. */
+export interface DirectChannel {
+  address(subscriber: SubscriberRow | undefined): string | null | undefined;
+  /** How a missing address is named: "Subscriber does not have <missing>". */
+  missing: string;
+  /** The message row's address column. */
+  addressField(address: string | null): Partial<NewMessageRow>;
+  /** Why an address must not be used, if it must not. */
+  refusal?(address: string): string | undefined;
+  providerMessage(address: string, rendered: Rendered): ProviderMessage;
+  /** The message row's content. */
+  content(rendered: Rendered): NewMessageRow['content'];
+}
+
+/** email and sms: the subscriber's address, the environment's integrations of the channel in failover order. */
+@Injectable()
+export class DirectDelivery {
+  constructor(private readonly sender: ProviderSender) {}
+
+  async deliver(context: StepContext, rendered: Rendered, channel: DirectChannel): Promise<StepOutcome> {
+    const { job } = context;
+    const address = channel.address(context.subscriber);
+    const addressField = channel.addressField(address ?? null);
+    if (!address) {
+      const missing = `Subscriber does not have ${channel.missing}`;
+      record(context, { status: 'Warning', source: 'Payload', detail: `${missing}: step skipped` });
+      const row = messageRow(context, {
+        ...addressField,
+        status: 'warning',
+        errorText: missing,
+        content: text(rendered.content),
+      });
+      return outcome.skipped({ messages: [row] });
+    }
+    const refusal = channel.refusal?.(address);
+    if (refusal) {
+      record(context, { status: 'Failed', source: 'Payload', detail: refusal });
+      const row = messageRow(context, {
+        ...addressField,
+        status: 'error',
+        errorText: refusal,
+        content: text(rendered.content),
+      });
+      return outcome.failed(refusal, { messages: [row] });
+    }
+    const integrations = context.integrations ?? [];
+    if (integrations.length === 0) {
+      record(context, {
+        status: 'Failed',
+        source: 'Credentials',
+        detail: `The environment has no active ${job.type} integration`,
+      });
+      return outcome.failed(`No active ${job.type} integration`);
+    }
+    const subject = text(rendered.subject);
+    // The one delivery of an email or sms step has the empty delivery key.
+    const retry = job.providerRetry?.deliveryKey === '' ? job.providerRetry : undefined;
+    const sent = await this.sender.send(
+      channel.providerMessage(address, rendered),
+      integrations,
+      context.details,
+      retry,
+    );
+    if (!sent.ok && sent.retry) return outcome.retry(context.now, '', sent.retry);
+    const fields = { ...addressField, subject, content: channel.content(rendered) };
+    if (!sent.ok) {
+      const row = messageRow(context, { ...fields, status: 'error', errorText: sent.error });
+      return outcome.failed(sent.error, { messages: [row] });
+    }
+    const providerId = sent.integration.providerId;
+    const row = messageRow(context, {
+      ...fields,
+      status: 'sent',
+      providerId,
+      deliveredAt: [context.now.toISOString()],
+    });
+    return outcome.completed({ providerId, messages: [row] });
+  }
+}

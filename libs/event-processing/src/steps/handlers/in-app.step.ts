@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { record, type StepContext } from '../step-context.js';
+import { outcome, type StepOutcome } from '../step-outcome.js';
+import { isDataObject, messageRow, text, type Rendered } from './channel-message.js';
+import { ChannelPreparation } from './channel-preparation.js';
+import type { StepHandler } from './step-handler.js';
+
+/** The in-app message, in the same shape whatever the step's template holds. */
+export function inAppOutcome(context: StepContext, rendered: Rendered): StepOutcome {
+  const row = messageRow(context, {
+    subject: rendered.subject === undefined ? null : text(rendered.subject),
+    content: text(rendered.content),
+    cta: typeof rendered.cta === 'object' && rendered.cta !== null ? (rendered.cta as Record<string, unknown>) : {},
+    // The step's own data object (Novu's in-app `data`), rendered like the rest: the inbox shows and filters it.
+    data: isDataObject(rendered.data) ? rendered.data : null,
+    status: 'sent',
+    deliveredAt: [context.now.toISOString()],
+    providerId: 'novu',
+  });
+  record(context, { status: 'Success', detail: 'Message created', providerId: 'novu' });
+  return outcome.completed({ providerId: 'novu', messages: [row] });
+}
+
+/** in_app: the message row is the delivery; nothing leaves the database, so the job needs no claim. */
+@Injectable()
+export class InAppStep implements StepHandler {
+  readonly type = 'in_app';
+  readonly needs = { preferences: true, schedule: false, integrations: false };
+  readonly claims = false;
+  readonly waits = false;
+
+  constructor(private readonly preparation: ChannelPreparation) {}
+
+  async start(context: StepContext): Promise<StepOutcome> {
+    const prepared = await this.preparation.prepare(context, ['content']);
+    return 'done' in prepared ? prepared.done : inAppOutcome(context, prepared.rendered);
+  }
+
+  resume(context: StepContext): Promise<StepOutcome> {
+    return this.start(context);
+  }
+}

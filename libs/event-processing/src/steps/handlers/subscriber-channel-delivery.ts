@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
+import type { ProviderMessage } from '#providers';
+import { record, type StepContext } from '../step-context.js';
+import { outcome, type StepOutcome } from '../step-outcome.js';
+import { ProviderSender } from '../provider-sender.js';
+import { messageRow, text, type Rendered } from './channel-message.js';
+
+/** One delivery of a chat or push step: one subscriber channel entry (push: one device token of it). */
+export interface DeliveryTarget {
+  integration: IntegrationRow;
+  /** Unique per job: the message row of this delivery. */
+  deliveryKey: string;
+}
+
+/** What a channel that sends through the subscriber's channel credentials (chat, push) contributes. */
+export interface SubscriberChannel<Target extends DeliveryTarget> {
+  /** The providers of the channel: a subscriber entry of another provider is not this channel's. */
+  providers: readonly string[];
+  targetsOf(entry: StoredChannelSettings, integration: IntegrationRow): Target[];
+  providerMessage(target: Target, rendered: Rendered, context: StepContext): ProviderMessage;
+  /** The message row's columns naming the target. */
+  targetFields(target: Target): Partial<NewMessageRow>;
+  /** The provider refused the target as dead (an invalid device token). */
+  onDeadTarget?(context: StepContext, target: Target): Promise<void>;
+}
+
+/** The step's outcome from its deliveries: success if any delivery succeeded. */
+export function subscriberChannelOutcome(
+  type: string,
+  delivered: number,
+  lastError: string,
+  messages: NewMessageRow[],
+): StepOutcome {
+  if (delivered === 0)
+    return outcome.failed(`All ${type} channels failed to send the message: ${lastError}`, { messages });
+  return outcome.completed({ messages });
+}
+
+/**
+ * chat and push: one delivery per subscriber channel entry whose integration is active (push: per
+ * device token). A target an earlier run of the job already sent to counts as delivered.
+ */
+@Injectable()
+export class SubscriberChannelDelivery {
+  constructor(private readonly sender: ProviderSender) {}
+
+  async deliver<Target extends DeliveryTarget>(
+    context: StepContext,
+    rendered: Rendered,
+    alreadySent: Set<string>,
+    channel: SubscriberChannel<Target>,
+  ): Promise<StepOutcome> {
+    const { job, subscriber } = context;
+    const active = new Map((context.integrations ?? []).map((row) => [row.id, row]));
+    const targets = (subscriber?.channels ?? [])
+      .filter((entry) => channel.providers.includes(entry.providerId) && active.has(entry._integrationId))
+      .flatMap((entry) => channel.targetsOf(entry, active.get(entry._integrationId)!));
+    if (targets.length === 0) {
+      const missing = `Subscriber does not have a configured ${job.type} channel with an active integration`;
+      record(context, { status: 'Warning', source: 'Credentials', detail: `${missing}: step skipped` });
+      const row = messageRow(context, { status: 'warning', errorText: missing, content: text(rendered.content) });
+      return outcome.skipped({ messages: [row] });
+    }
+    const messages: NewMessageRow[] = [];
+    let delivered = 0;
+    let lastError = '';
+    // A run that ended waiting to retry one target decided the targets before it (their rows say how).
+    const retry = job.providerRetry;
+    const resumeAt = retry ? targets.findIndex((target) => target.deliveryKey === retry.deliveryKey) : -1;
+    for (const [index, target] of targets.entries()) {
+      if (alreadySent.has(target.deliveryKey)) {
+        delivered++;
+        continue;
+      }
+      if (index < resumeAt) continue;
+      const sent = await this.sender.send(
+        channel.providerMessage(target, rendered, context),
+        [target.integration],
+        context.details,
+        index === resumeAt ? retry! : undefined,
+      );
+      if (!sent.ok && sent.retry) return outcome.retry(context.now, target.deliveryKey, sent.retry, { messages });
+      const fields = {
+        content: text(rendered.content),
+        title: rendered.title === undefined ? null : text(rendered.title),
+        deliveryKey: target.deliveryKey,
+        ...channel.targetFields(target),
+        providerId: target.integration.providerId,
+      };
+      if (sent.ok) {
+        delivered++;
+        messages.push(messageRow(context, { ...fields, status: 'sent', deliveredAt: [context.now.toISOString()] }));
+      } else {
+        lastError = sent.error;
+        messages.push(messageRow(context, { ...fields, status: 'error', errorText: sent.error }));
+        if (sent.invalidDeviceToken) await channel.onDeadTarget?.(context, target);
+      }
+    }
+    return subscriberChannelOutcome(job.type, delivered, lastError, messages);
+  }
+}
