@@ -62,6 +62,8 @@ describe('template security', () => {
       ['a syntax error', '{% if %}x'],
       ['an unclosed tag', '{% for x in payload.items %}x'],
       ['an unknown filter', '{{ payload.x | shell }}'],
+      ['blocks nested 1,000 deep', `${'{% if true %}'.repeat(1_000)}x${'{% endif %}'.repeat(1_000)}`],
+      ['lookups nested 5,000 deep', `{{ payload${'[payload'.repeat(5_000)}${']'.repeat(5_000)} }}`],
     ])('422 naming the field on %s, nothing stored', async (_name, content) => {
       const before = await workflowCount();
       const res = await t.api('post', '/v1/workflows').send({

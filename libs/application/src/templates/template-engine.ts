@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Liquid, Tag, toValue, type Context, type Emitter, type Template } from 'liquidjs';
 import { AppConfig, type TemplateLimits } from '#common';
 import { TemplateLimitError, TemplateRenderError } from './template-errors.js';
+import { MAX_TEMPLATE_NESTING, nestingError } from './template-nesting.js';
 
 /** What a step template can reference. */
 export interface TemplateVariables {
@@ -86,6 +87,8 @@ class SandboxedLiquid {
   parse(source: string): Template[] {
     let template = this.parsed.get(source);
     if (!template) {
+      const tooDeep = nestingError(source);
+      if (tooDeep) throw new Error(tooDeep);
       template = this.liquid.parse(source);
       // Parsed templates are immutable; the oldest entry goes first.
       if (this.parsed.size >= MAX_PARSED) this.parsed.delete(this.parsed.keys().next().value!);
@@ -235,6 +238,7 @@ export class TemplateEngine {
 const LIMIT_NAMES: [RegExp, (limits: TemplateLimits) => string][] = [
   [/template render limit exceeded/, (limits) => `render time limit (${limits.renderTimeMs} ms)`],
   [/memory alloc limit exceeded/, (limits) => `memory limit (${limits.memory})`],
+  [/nesting depth limit exceeded/, () => `nesting depth limit (${MAX_TEMPLATE_NESTING} levels)`],
   [/parse length limit exceeded/, (limits) => `source length limit (${limits.sourceChars} characters)`],
   [/Invalid string length|Maximum call stack size exceeded|Invalid array length/, () => 'engine size limit'],
 ];
