@@ -49,3 +49,40 @@ export const eventLoopLagMax = new Gauge({
   help: 'Longest event-loop stall of the last 5 s (what /health compares with HEALTH_MAX_EVENT_LOOP_LAG_MS)',
   registers: [metricsRegistry],
 });
+
+/**
+ * Environments labelled separately in the per-environment metrics, per process: the first ones seen
+ * keep their own label, every later one is counted under `other`, so a deployment with many
+ * environments cannot grow the scrape without bound.
+ */
+export const MAX_ENVIRONMENT_LABELS = 50;
+const labelledEnvironments = new Set<string>();
+
+export function environmentLabel(environmentId: string): string {
+  if (labelledEnvironments.has(environmentId)) return environmentId;
+  if (labelledEnvironments.size >= MAX_ENVIRONMENT_LABELS) return 'other';
+  labelledEnvironments.add(environmentId);
+  return environmentId;
+}
+
+export const queueWait = new Histogram({
+  name: 'queue_wait_seconds',
+  help: 'Time from a queue job being due (enqueued, or its delay over) to its start, by queue and environment',
+  labelNames: ['queue', 'environment'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  registers: [metricsRegistry],
+});
+
+export const queueEnvironmentSlots = new Gauge({
+  name: 'queue_environment_slots',
+  help: "A worker's job slots in use per queue and environment (at most WORKER_ENVIRONMENT_CONCURRENCY each)",
+  labelNames: ['queue', 'environment'] as const,
+  registers: [metricsRegistry],
+});
+
+export const queueLaneJobs = new Gauge({
+  name: 'queue_lane_jobs',
+  help: "Jobs a worker has taken from the queue that wait in their environment's lane for a slot",
+  labelNames: ['queue'] as const,
+  registers: [metricsRegistry],
+});

@@ -8,3 +8,4 @@ export * from './queue/fan-out-entries.js';
 export * from './queue/job-queue.service.js';
 export * from './queue/queue-backend.js';
 export * from './queue/queue.module.js';
+export * from './queue/queue-waits.js';

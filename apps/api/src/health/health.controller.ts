@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { AppConfig } from '#common';
 import { PG_POOL } from '#dal';
-import { JobQueue } from '#event-processing/producer';
+import { JobQueue, QueueWaits } from '#event-processing/producer';
 import { Public } from '../auth/auth-context.js';
 import { EventLoopMonitor } from './event-loop-monitor.js';
 import { HealthResponseDto } from './health.dto.js';
@@ -33,6 +33,7 @@ export class HealthController {
     @Inject(PG_POOL) private readonly pool: pg.Pool,
     private readonly queue: JobQueue,
     private readonly loop: EventLoopMonitor,
+    private readonly waits: QueueWaits,
     private readonly config: AppConfig,
   ) {}
 
@@ -41,7 +42,8 @@ export class HealthController {
   @ApiOperation({
     summary: 'Liveness and dependency status (no authentication)',
     description:
-      '`degraded` (still 200): the event loop stalled longer than HEALTH_MAX_EVENT_LOOP_LAG_MS in the last 5 s',
+      '`degraded` (still 200): the event loop stalled longer than HEALTH_MAX_EVENT_LOOP_LAG_MS in the last 5 s, ' +
+      'or (worker) a queue job waited longer than WORKER_DEGRADED_WAIT_MS to start',
   })
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiServiceUnavailableResponse({ type: HealthResponseDto, description: 'The database is unreachable' })
@@ -51,13 +53,14 @@ export class HealthController {
       check(() => this.queue.queue('system').getJobCounts('waiting')),
     ]);
     const eventLoopLagMs = Math.round(this.loop.recentMaxMs());
+    const queueWaitMs = this.waits.longestMs();
     const status =
       database !== 'up' || queue !== 'up'
         ? 'error'
-        : eventLoopLagMs > this.config.healthMaxEventLoopLagMs
+        : eventLoopLagMs > this.config.healthMaxEventLoopLagMs || queueWaitMs > this.config.workerDegradedWaitMs
           ? 'degraded'
           : 'ok';
     if (database === 'down') reply.status(503);
-    return { status, database, queue, eventLoopLagMs };
+    return { status, database, queue, eventLoopLagMs, queueWaitMs };
   }
 }

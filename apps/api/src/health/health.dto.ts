@@ -12,4 +12,10 @@ export class HealthResponseDto {
 
   @ApiProperty({ description: 'Longest event-loop stall of the last 5 s, in ms' })
   eventLoopLagMs: number;
+
+  @ApiProperty({
+    description:
+      'Longest wait of a queue job this process started in the last 5 s or still holds, in ms (0 on an api-only process)',
+  })
+  queueWaitMs: number;
 }

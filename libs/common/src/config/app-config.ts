@@ -30,6 +30,10 @@ export class AppConfig {
   triggerBodyLimit: number;
   /** Step jobs processed in parallel by one worker process. */
   workerConcurrency: number;
+  /** Of those, the most one environment runs at once (its lane holds as many more; see EnvironmentLanes). */
+  workerEnvironmentConcurrency: number;
+  /** A worker's /health reports `degraded` once a queue job has waited longer than this (ms) to start. */
+  workerDegradedWaitMs: number;
   /** Requests one api process works on at once; beyond it, 503 + Retry-After (load shedding). */
   maxInFlightRequests: number;
   /** Directory of *.json / *.yaml workflow files upserted at boot into the Development environment. */
@@ -171,6 +175,14 @@ export function parseConfig(env: Env): AppConfig {
   config.bodyLimit = readInt(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 100 * 1024 * 1024);
   config.triggerBodyLimit = readInt(env, 'TRIGGER_BODY_LIMIT_BYTES', 512 * 1024, 1024, 100 * 1024 * 1024);
   config.workerConcurrency = readInt(env, 'WORKER_CONCURRENCY', 50, 1, 1000);
+  config.workerEnvironmentConcurrency = readInt(
+    env,
+    'WORKER_ENVIRONMENT_CONCURRENCY',
+    Math.max(1, Math.floor(config.workerConcurrency / 2)),
+    1,
+    config.workerConcurrency,
+  );
+  config.workerDegradedWaitMs = readInt(env, 'WORKER_DEGRADED_WAIT_MS', 30_000, 100, 24 * 3600 * 1000);
   config.maxInFlightRequests = readInt(env, 'MAX_IN_FLIGHT_REQUESTS', 256, 1, 100_000);
   config.workflowsDir = env.WORKFLOWS_DIR || undefined;
   config.allowPrivateWebhookTargets = readBool(env, 'ALLOW_PRIVATE_WEBHOOK_TARGETS', false);

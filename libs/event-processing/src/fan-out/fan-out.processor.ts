@@ -2,12 +2,12 @@ import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { TriggerEventRepository } from '#dal';
 import { QUEUE_NAMES, type JobPayloads } from '../queue/job-catalogue.js';
-import { QueueConsumer } from '../queue/queue-consumer.js';
+import { EnvironmentFairConsumer } from '../queue/environment-fair-consumer.js';
 import { isFinalAttempt } from '../queue/attempts.js';
 import { FanOutService } from './fan-out.service.js';
 
 @Processor(QUEUE_NAMES.events)
-export class FanOutProcessor extends QueueConsumer {
+export class FanOutProcessor extends EnvironmentFairConsumer<JobPayloads['fan-out']> {
   constructor(
     private readonly fanOut: FanOutService,
     private readonly events: TriggerEventRepository,
@@ -19,7 +19,7 @@ export class FanOutProcessor extends QueueConsumer {
    * One event that fails does not stop the others. The queue's retry runs the batch again, where
    * events already fanned out are skipped (their status is no longer received).
    */
-  async process(job: Job<JobPayloads['fan-out']>): Promise<void> {
+  protected async handle(job: Job<JobPayloads['fan-out']>): Promise<void> {
     const { environmentId, eventIds } = job.data;
     const failures = await this.fanOut
       .runMany(environmentId, eventIds)

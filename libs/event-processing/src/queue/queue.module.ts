@@ -3,6 +3,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { QUEUE_NAMES } from './job-catalogue.js';
 import { JobQueue } from './job-queue.service.js';
 import type { QueueBackend } from './queue-backend.js';
+import { QueueWaits } from './queue-waits.js';
 
 export const QUEUE_BACKEND = Symbol('QUEUE_BACKEND');
 
@@ -22,8 +23,8 @@ export class QueueModule {
         BullModule.forRoot({ connection: backend.connection as never, prefix: backend.prefix }),
         ...Object.values(QUEUE_NAMES).map((name) => BullModule.registerQueue({ name })),
       ],
-      providers: [JobQueue, { provide: QUEUE_BACKEND, useValue: backend }],
-      exports: [JobQueue, QUEUE_BACKEND],
+      providers: [JobQueue, QueueWaits, { provide: QUEUE_BACKEND, useValue: backend }],
+      exports: [JobQueue, QueueWaits, QUEUE_BACKEND],
     };
   }
 }

@@ -8,7 +8,8 @@ describe('RunStepProcessor', () => {
   const run = async (data: JobPayloads['run-step'], stalledCounter: number, attemptsMade = 0) => {
     const runMany = jest.fn<StepRunner['runMany']>(() => Promise.resolve());
     const processor = new RunStepProcessor({ runMany } as unknown as StepRunner);
-    await processor.process({ data, stalledCounter, attemptsMade, opts: { attempts: 5 } } as Job<
+    // The step part of processing, past the environment's lane (EnvironmentFairConsumer).
+    await processor['handle']({ data, stalledCounter, attemptsMade, opts: { attempts: 5 } } as Job<
       JobPayloads['run-step']
     >);
     return runMany.mock.calls[0];

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppConfig, Clock, LOGGER, Slots } from '#common';
+import { AppConfig, Clock, LOGGER } from '#common';
 import { TemplateRenderError } from '#application';
 import { JobRepository, type JobRow } from '#dal';
+import { EnvironmentLanes } from '../queue/environment-lanes.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { STEP_BATCH, stepEntries } from '../queue/step-entries.js';
 import { StepHandlers } from './handlers/step-handlers.js';
@@ -11,7 +12,7 @@ import { StepFinisher } from './step-finisher.js';
 import { StepGates } from './step-gates.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 
-/** Step jobs one worker runs at once (a few batches: one being read while another is written). */
+/** Step jobs of one environment a worker runs at once (a few batches: one being read while another is written). */
 const STEP_JOBS_IN_FLIGHT = 2 * STEP_BATCH;
 
 /**
@@ -38,9 +39,14 @@ export class StepRunner {
   private readonly inFlight = new Set<string>();
   /**
    * Bounds the step jobs in memory: the queue hands a worker up to WORKER_CONCURRENCY entries of
-   * STEP_BATCH jobs, far more than it takes to keep the database and the process busy.
+   * STEP_BATCH jobs, far more than it takes to keep the database and the process busy. One
+   * environment runs at most STEP_JOBS_IN_FLIGHT of them, so the batches of one whose steps are slow
+   * (a provider that never answers) leave room for another's.
    */
-  private readonly slots = new Slots(STEP_JOBS_IN_FLIGHT);
+  private readonly slots = new EnvironmentLanes({
+    capacity: 2 * STEP_JOBS_IN_FLIGHT,
+    perEnvironment: STEP_JOBS_IN_FLIGHT,
+  });
 
   constructor(
     private readonly jobs: JobRepository,
@@ -66,7 +72,7 @@ export class StepRunner {
     entry: { finalAttempt: boolean; suspect: boolean },
   ): Promise<void> {
     if (entry.suspect) return this.runOneByOne(environmentId, jobIds, entry.finalAttempt);
-    const release = await this.slots.take(jobIds.length);
+    const release = await this.slots.take(environmentId, jobIds.length);
     try {
       this.throwFirst(await this.runBatch(environmentId, jobIds, entry.finalAttempt, false));
     } finally {
@@ -82,7 +88,7 @@ export class StepRunner {
   private async runOneByOne(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
     const failures: Failure[] = [];
     for (const id of jobIds) {
-      const release = await this.slots.take(1);
+      const release = await this.slots.take(environmentId, 1);
       try {
         failures.push(...(await this.runBatch(environmentId, [id], finalAttempt, true)));
       } finally {

@@ -1,0 +1,79 @@
+import { Inject } from '@nestjs/common';
+import { DelayedError, type Job } from 'bullmq';
+import { environmentLabel, queueEnvironmentSlots, queueLaneJobs, queueWait } from '#common';
+import { EnvironmentLanes } from './environment-lanes.js';
+import { QueueConsumer } from './queue-consumer.js';
+import { QueueWaits } from './queue-waits.js';
+
+/** How long a job refused by its environment's full lane goes back to the queue before a worker takes it again. */
+export const LANE_FULL_DELAY_MS = 1_000;
+
+/**
+ * A consumer whose jobs belong to one environment each, and which shares its WORKER_CONCURRENCY
+ * slots between environments (EnvironmentLanes): one environment runs at most
+ * WORKER_ENVIRONMENT_CONCURRENCY jobs at once, its further jobs wait in its lane, and lanes are served
+ * round-robin, so an environment whose jobs are slow (a provider that never answers) or fail delays
+ * only itself.
+ *
+ * The worker takes up to twice WORKER_CONCURRENCY jobs from the queue: the slots, plus as many again
+ * waiting in lanes, so jobs of other environments keep coming while one environment's lane is busy;
+ * once the lanes hold WORKER_CONCURRENCY jobs, the worker stops taking (back-pressure). A job waiting
+ * in a lane stays active and locked in BullMQ (its lock is renewed like a running job's): if the
+ * process dies, the lock lapses and BullMQ's stalled check hands the job to another worker, and the
+ * database rows stay claimable for the recovery sweeper, so nothing taken is lost. A job whose lane
+ * already holds WORKER_ENVIRONMENT_CONCURRENCY jobs is not held at all: it goes back to the queue,
+ * delayed by LANE_FULL_DELAY_MS without counting an attempt, so one environment cannot fill every
+ * lane and stop the worker from taking other environments' jobs.
+ */
+export abstract class EnvironmentFairConsumer<D extends { environmentId: string }> extends QueueConsumer {
+  @Inject(QueueWaits) private readonly waits: QueueWaits;
+  private fairLanes?: EnvironmentLanes;
+
+  protected abstract handle(job: Job<D>): Promise<void>;
+
+  protected override concurrency(): number {
+    return 2 * this.config.workerConcurrency;
+  }
+
+  async process(job: Job<D>, token?: string): Promise<void> {
+    const { environmentId } = job.data;
+    const due = job.timestamp + (job.opts.delay ?? 0);
+    const taken = this.lanes().takeUnlessFull(environmentId, 1, due);
+    if (taken === 'full') {
+      await job.moveToDelayed(Date.now() + LANE_FULL_DELAY_MS, token);
+      throw new DelayedError();
+    }
+    queueLaneJobs.set({ queue: job.queueName }, this.lanes().waiting);
+    const release = await taken;
+    queueLaneJobs.set({ queue: job.queueName }, this.lanes().waiting);
+    const labels = { queue: job.queueName, environment: environmentLabel(environmentId) };
+    // A retry's wait includes its backoff: only a first attempt measures the queue.
+    if (job.attemptsMade === 0) {
+      const waitMs = Math.max(0, Date.now() - due);
+      queueWait.observe(labels, waitMs / 1000);
+      this.waits.started(waitMs);
+    }
+    queueEnvironmentSlots.inc(labels);
+    try {
+      await this.handle(job);
+    } finally {
+      queueEnvironmentSlots.dec(labels);
+      release();
+    }
+  }
+
+  /** Built on first use: BullMQ may hand over a job before the application's bootstrap hook runs. */
+  private lanes(): EnvironmentLanes {
+    if (!this.fairLanes) {
+      const { workerConcurrency, workerEnvironmentConcurrency } = this.config;
+      this.fairLanes = new EnvironmentLanes({
+        capacity: workerConcurrency,
+        perEnvironment: workerEnvironmentConcurrency,
+        laneLimit: workerEnvironmentConcurrency,
+      });
+      const lanes = this.fairLanes;
+      this.waits.watch(() => lanes.oldestWaitingSince());
+    }
+    return this.fairLanes;
+  }
+}
