@@ -17,6 +17,7 @@ import { parseOptions, type BenchOptions } from './options.js';
 import { killAllOnExit, ROOT } from './processes.js';
 import { buildRows, formatTable, verdict, type Ceilings, type PhaseResults } from './report.js';
 import { feed, singleTriggers, topicFanOut, triggerAccept } from './scenarios.js';
+import { feedUnderLoad, sustainedTriggers } from './sustained.js';
 
 const errors: { step: string; message: string }[] = [];
 const notes: string[] = [];
@@ -65,6 +66,22 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
     await settle(deployment.pool);
     return step(title, scenario);
   };
+  if (options.parts.has('sustained')) {
+    const sending = `${options.sustainedDuration} s at ${options.connections} connections, worker consuming`;
+    results.sustained = {
+      existing: await run('sustained', `${label}: sustained end to end, existing subscribers (${sending})`, () =>
+        sustainedTriggers(deployment, options, 'existing'),
+      ),
+      newSubscribers: await run('sustained', `${label}: sustained end to end, new subscribers (${sending})`, () =>
+        sustainedTriggers(deployment, options, 'new'),
+      ),
+      feed: withFeed
+        ? await run('sustained', `${label}: feed idle and under ${options.feedLoadRate} triggers/s`, () =>
+            feedUnderLoad(deployment, options),
+          )
+        : undefined,
+    };
+  }
   results.accept = await run(
     'accept',
     `${label}: trigger accept (${options.connections} connections, ${options.duration} s each)`,
@@ -124,7 +141,8 @@ async function main(): Promise<number> {
   const logs: Record<string, unknown> = {};
   const stamp = Date.now().toString(36);
 
-  if (options.parts.has('ceilings')) {
+  // The sustained part's ratios need these two from the same run.
+  if (options.parts.has('ceilings') || options.parts.has('sustained')) {
     ceilings.fastify = await step('ceiling: bare Fastify', () => bareFastify(options.connections, options.duration));
     if (options.backends.has('redis')) {
       const prefix = `bench-ceiling-${stamp}`;

@@ -4,13 +4,20 @@
  */
 export interface BenchOptions {
   quick: boolean;
-  /** Which parts run: ceilings, accept, fanout, singles, feed, inbox (feed and inbox on the Redis deployment only). */
+  /**
+   * Which parts run: sustained, ceilings, accept, fanout, singles, feed, inbox (feed, inbox and the
+   * sustained part's feed measurement on the Redis deployment only).
+   */
   parts: Set<string>;
   /** Queue backends deployed in turn: redis, postgres. */
   backends: Set<string>;
   adminUrl: string;
   redisUrl: string;
   database: string;
+  /** Seconds of each sustained end-to-end load (triggers sent with the worker consuming). */
+  sustainedDuration: number;
+  /** Triggers/s sent end to end while the feed is measured under load. */
+  feedLoadRate: number;
   /** Seconds of each trigger-accept load (single and bulk). */
   duration: number;
   /** Seconds of unrecorded load before each accept and feed measurement. */
@@ -47,7 +54,7 @@ export interface BenchOptions {
   serviceEnv: Record<string, string>;
 }
 
-const PARTS = ['ceilings', 'accept', 'fanout', 'singles', 'feed', 'inbox'];
+const PARTS = ['sustained', 'ceilings', 'accept', 'fanout', 'singles', 'feed', 'inbox'];
 const BACKENDS = ['redis', 'postgres'];
 
 function readSet(raw: string | undefined, known: string[], name: string): Set<string> {
@@ -108,6 +115,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     adminUrl: loopbackUrl(s.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'BENCH_ADMIN_URL'),
     redisUrl: loopbackUrl(s.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', 'BENCH_REDIS_URL'),
     database: s.BENCH_DATABASE ?? 'ns_bench',
+    sustainedDuration: int('SUSTAINED_DURATION', 30, 5),
+    feedLoadRate: int('FEED_LOAD_RATE', 1_000, 1_000),
     duration: int('DURATION', 20, 3),
     warmUp: int('WARM_UP', 2, 1, 0),
     loadRuns: int('LOAD_RUNS', 3, 1),

@@ -8,14 +8,14 @@ import { sleep } from './processes.js';
 
 const POLL_MS = 200;
 
-interface PeakRss {
+export interface PeakRss {
   apiMb?: number;
   workerMb?: number;
   /** False when the kernel refused to reset the high-water mark: the peak then includes boot. */
   sincePhaseStart: boolean;
 }
 
-function readRss(deployment: Deployment, reset: boolean): PeakRss {
+export function readRss(deployment: Deployment, reset: boolean): PeakRss {
   const { apiBytes, workerBytes } = deployment.peakRss();
   const mb = (bytes?: number) => (bytes === undefined ? undefined : Math.round((bytes / 1024 / 1024) * 10) / 10);
   return { apiMb: mb(apiBytes), workerMb: mb(workerBytes), sincePhaseStart: reset };
@@ -123,7 +123,7 @@ export interface DeliveryResult {
  * Polls the count until it reaches `expected`, the deadline passes, or it stops moving. `expected`
  * may be a function answering undefined while triggers are still being sent (no stall then).
  */
-async function waitForDeliveries(
+export async function waitForDeliveries(
   count: () => Promise<number>,
   expectedNow: number | (() => number | undefined),
   startedAt: number,
@@ -160,7 +160,7 @@ async function waitForDeliveries(
  * One trigger to one subscriber, waited for until its message exists: the worker is then awake
  * (a Redis worker resumed from a paused queue idles for seconds first) and the paths are warm.
  */
-async function warmUp(deployment: Deployment, options: BenchOptions): Promise<number> {
+export async function warmUp(deployment: Deployment, options: BenchOptions): Promise<number> {
   const workflows = await deployment.pool.query(
     'SELECT 1 FROM workflows WHERE environment_id = $1 AND identifier = $2',
     [deployment.scope.environmentId, 'bench-warmup'],
@@ -267,32 +267,49 @@ export async function singleTriggers(deployment: Deployment, options: BenchOptio
 
 export interface FeedResult {
   seededRows: number;
-  seedSeconds: number;
+  /** Undefined when an earlier part of the run seeded them. */
+  seedSeconds?: number;
   page0: LoadResult;
   page50: LoadResult;
   bySubscriber: LoadResult;
 }
 
+/**
+ * The feed's `feedRows` notifications (each with one job), seeded once per deployment: the
+ * sustained part and the feed part read the same rows. Returns the seconds seeding took, if it ran.
+ */
+export async function seedFeedOnce(deployment: Deployment, options: BenchOptions): Promise<number | undefined> {
+  const { pool, scope } = deployment;
+  const seeded = await pool.query('SELECT 1 FROM workflows WHERE environment_id = $1 AND identifier = $2', [
+    scope.environmentId,
+    'bench-feed',
+  ]);
+  if (seeded.rowCount) return undefined;
+  const workflow = await createWorkflow(pool, scope, deployment.client, 'bench-feed');
+  const seedStart = performance.now();
+  await seedFeed(pool, scope, workflow.id, options.feedRows, options.subscribers);
+  return (performance.now() - seedStart) / 1000;
+}
+
+/** `GET /v1/notifications?<query>` under the feed's load (connections, warm-up, runs). */
+export async function feedLoad(deployment: Deployment, options: BenchOptions, query: string): Promise<LoadResult> {
+  const path = `/v1/notifications?${query}`;
+  const first = (await expectStatus(deployment, 'GET', path, undefined, [200])) as { data?: unknown[] };
+  if (!Array.isArray(first.data) || first.data.length === 0) throw new Error(`GET ${path} returned no notifications`);
+  return load({
+    url: `${deployment.client.baseUrl}${path}`,
+    headers: deployment.client.headers,
+    connections: options.feedConnections,
+    duration: options.feedDuration,
+    warmUpSeconds: options.warmUp,
+    runs: options.loadRuns,
+  });
+}
+
 /** GET /v1/notifications over `feedRows` seeded notifications (each with one job). */
 export async function feed(deployment: Deployment, options: BenchOptions): Promise<FeedResult> {
-  const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-feed');
-  const seedStart = performance.now();
-  await seedFeed(deployment.pool, deployment.scope, workflow.id, options.feedRows, options.subscribers);
-  const seedSeconds = (performance.now() - seedStart) / 1000;
-
-  const run = async (query: string) => {
-    const path = `/v1/notifications?${query}`;
-    const first = (await expectStatus(deployment, 'GET', path, undefined, [200])) as { data?: unknown[] };
-    if (!Array.isArray(first.data) || first.data.length === 0) throw new Error(`GET ${path} returned no notifications`);
-    return load({
-      url: `${deployment.client.baseUrl}${path}`,
-      headers: deployment.client.headers,
-      connections: options.feedConnections,
-      duration: options.feedDuration,
-      warmUpSeconds: options.warmUp,
-      runs: options.loadRuns,
-    });
-  };
+  const seedSeconds = await seedFeedOnce(deployment, options);
+  const run = (query: string) => feedLoad(deployment, options, query);
   const page0 = await run('page=0&limit=10');
   const page50 = await run('page=50&limit=10');
   const bySubscriber = await run(
