@@ -24,6 +24,7 @@ const BACKEND_AGNOSTIC = [
   '<rootDir>/test/email-injection.e2e.ts',
   '<rootDir>/test/smtp-ssrf.e2e.ts',
   '<rootDir>/test/workflows-dir.e2e.ts',
+  '<rootDir>/test/spec-coverage.e2e.ts',
 ];
 
 const common = {

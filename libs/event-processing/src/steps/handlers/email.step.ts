@@ -24,18 +24,33 @@ const htmlToText = compile({
   ],
 });
 
+interface EmailBlock {
+  type?: string;
+  content?: string;
+  url?: string;
+  styles?: { textAlign?: unknown };
+}
+
+const TEXT_ALIGNMENTS = new Set(['center', 'left', 'right']);
+
+/** A block's `styles.textAlign` as a style attribute; any other value is left out, never copied into the HTML. */
+function alignment(block: EmailBlock): string {
+  const align = block.styles?.textAlign;
+  return typeof align === 'string' && TEXT_ALIGNMENTS.has(align) ? ` style="text-align:${align}"` : '';
+}
+
 /** Email content is a string (HTML) or the spec's EmailBlock[]; blocks are text, escaped when they become HTML. */
 export function emailBody(content: unknown): { html: string; text: string } {
   if (!Array.isArray(content)) {
     const html = text(content);
     return { html, text: htmlToText(html) };
   }
-  const blocks = content as { type?: string; content?: string; url?: string }[];
+  const blocks = content as EmailBlock[];
   const html = blocks
     .map((block) =>
       block.type === 'button'
-        ? `<p><a href="${escapeHtml(block.url ?? '#')}">${escapeHtml(text(block.content))}</a></p>`
-        : `<p>${escapeHtml(text(block.content))}</p>`,
+        ? `<p${alignment(block)}><a href="${escapeHtml(block.url ?? '#')}">${escapeHtml(text(block.content))}</a></p>`
+        : `<p${alignment(block)}>${escapeHtml(text(block.content))}</p>`,
     )
     .join('\n');
   return { html, text: blocks.map((block) => text(block.content)).join('\n') };

@@ -77,4 +77,16 @@ describe('step outcomes, decided without a database', () => {
     });
     expect(emailBody('<h1>Hi</h1><p>Ada &amp; Bob</p>').text).toBe('Hi\n\nAda & Bob');
   });
+
+  it("a block's styles.textAlign aligns its paragraph; a value outside center, left, right is left out", () => {
+    expect(
+      emailBody([
+        { type: 'text', content: 'a', styles: { textAlign: 'center' } },
+        { type: 'button', content: 'Open', url: 'https://x.test', styles: { textAlign: 'right' } },
+        { type: 'text', content: 'b', styles: { textAlign: 'center"><script>' } },
+      ]).html,
+    ).toBe(
+      '<p style="text-align:center">a</p>\n<p style="text-align:right"><a href="https://x.test">Open</a></p>\n<p>b</p>',
+    );
+  });
 });
