@@ -1,7 +1,17 @@
 export const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-export const STEP_TYPES = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay'] as const;
+export const STEP_TYPES = [
+  'in_app',
+  'email',
+  'sms',
+  'chat',
+  'push',
+  'digest',
+  'delay',
+  'throttle',
+  'http_request',
+] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
 export const CHAT_PROVIDERS = [

@@ -4,4 +4,10 @@ export * from './providers.module.js';
 export * from './http/post-json.js';
 export * from './http/target-guard.js';
 export { credentialFormatErrors } from './http/credential-formats.js';
-export { redact } from './http/provider-request.js';
+export {
+  httpFailure,
+  providerRequest,
+  redact,
+  type ProviderAnswer,
+  type ProviderCall,
+} from './http/provider-request.js';

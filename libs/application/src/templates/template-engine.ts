@@ -11,6 +11,8 @@ export interface TemplateVariables {
   actor: Record<string, unknown> | null;
   tenant: Record<string, unknown> | null;
   step: Record<string, unknown>;
+  /** What earlier steps of the run left, by step name and by step id: `steps.<name>.response` of an http_request. */
+  steps?: Record<string, unknown>;
 }
 
 /** Tags that would load another template: there is no store of partials or layouts, and never the file system. */

@@ -1,6 +1,7 @@
 export * from './slugify.js';
 export * from './step-filter.definition.js';
 export * from './step-metadata.definition.js';
+export * from './http-request-metadata.definition.js';
 export * from './step.definition.js';
 export * from './workflow.definition.js';
 export * from './trigger-variables.js';

@@ -4,12 +4,15 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsInt,
   IsNotEmpty,
   IsNumber,
   IsOptional,
   IsPositive,
   IsString,
   Matches,
+  Max,
+  MaxLength,
   ValidateBy,
   ValidateNested,
   type ValidationArguments,
@@ -17,6 +20,7 @@ import {
 import { TIME_UNITS, WEEK_DAYS, type TimeUnit, type WeekDay } from '#common';
 import { nextTimedRelease } from '../digest/timed-digest.js';
 import { durationMs, MAX_DEFER_MS } from '../digest/wait-time.js';
+import { HttpRequestMetadata } from './http-request-metadata.definition.js';
 
 const ORDINALS = ['1', '2', '3', '4', '5', 'last'] as const;
 const ORDINAL_VALUES = ['day', 'weekday', 'weekend', ...WEEK_DAYS] as const;
@@ -155,6 +159,53 @@ export class DelayScheduledMetadata {
   delayPath: string;
 }
 
+/** More runs than this per window is no throttle; the counting query stops there too. */
+export const MAX_THROTTLE_THRESHOLD = 10_000;
+
+class ThrottleCounter {
+  @ApiPropertyOptional({ default: 1, description: 'Runs let through per window' })
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  @Max(MAX_THROTTLE_THRESHOLD)
+  threshold?: number;
+
+  @ApiPropertyOptional({ description: 'Payload path whose value gives each value its own counter' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  throttleKey?: string;
+}
+
+export class ThrottleFixedMetadata extends ThrottleCounter {
+  @ApiProperty({ enum: ['fixed'] })
+  @IsIn(['fixed'])
+  type: 'fixed';
+
+  @ApiProperty()
+  @IsNumber()
+  @IsPositive()
+  @WithinDeferCap('unit')
+  amount: number;
+
+  @ApiProperty({ enum: TIME_UNITS })
+  @IsIn(TIME_UNITS)
+  unit: TimeUnit;
+}
+
+export class ThrottleDynamicMetadata extends ThrottleCounter {
+  @ApiProperty({ enum: ['dynamic'] })
+  @IsIn(['dynamic'])
+  type: 'dynamic';
+
+  @ApiProperty({ description: 'Payload path of the window: { amount, unit }' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  dynamicKey: string;
+}
+
 /** Only carries the `type` check, for a digest/delay whose metadata.type names no known form. */
 class DigestTypeOnly {
   @IsIn(['regular', 'backoff', 'timed'], { message: 'type must be one of regular, backoff, timed for a digest step' })
@@ -164,27 +215,43 @@ class DelayTypeOnly {
   @IsIn(['regular', 'scheduled'], { message: 'type must be one of regular, scheduled for a delay step' })
   type: string;
 }
+class ThrottleTypeOnly {
+  @IsIn(['fixed', 'dynamic'], { message: 'type must be one of fixed, dynamic for a throttle step' })
+  type: string;
+}
 
 /** Channel steps carry no metadata: whatever is sent is dropped by the whitelist. */
 class NoMetadata {}
 
-const FORMS: Record<string, Record<string, new () => object>> = {
-  digest: { regular: DigestRegularMetadata, backoff: DigestRegularMetadata, timed: DigestTimedMetadata },
-  delay: { regular: DelayRegularMetadata, scheduled: DelayScheduledMetadata },
+/** Per step type, its metadata forms by metadata.type, and the check for a type naming none of them. */
+const FORMS: Record<string, { forms: Record<string, new () => object>; unknown: new () => object }> = {
+  digest: {
+    forms: { regular: DigestRegularMetadata, backoff: DigestRegularMetadata, timed: DigestTimedMetadata },
+    unknown: DigestTypeOnly,
+  },
+  delay: { forms: { regular: DelayRegularMetadata, scheduled: DelayScheduledMetadata }, unknown: DelayTypeOnly },
+  throttle: { forms: { fixed: ThrottleFixedMetadata, dynamic: ThrottleDynamicMetadata }, unknown: ThrottleTypeOnly },
 };
 
+/** Step types with one metadata form, whatever metadata.type says. */
+const SINGLE_FORMS: Record<string, new () => object> = { http_request: HttpRequestMetadata };
+
+/** The step types whose metadata is required, validated and stored; other steps' metadata is dropped. */
+export const METADATA_STEPS = new Set([...Object.keys(FORMS), ...Object.keys(SINGLE_FORMS)]);
+
 /**
- * The four metadata forms are told apart by the step's template.type and then metadata.type, which
+ * The metadata forms are told apart by the step's template.type and then metadata.type, which
  * class-transformer's own discriminator cannot do (it only looks inside the nested object).
  */
 export function toMetadataInstance(stepType: unknown, metadata: unknown): unknown {
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return metadata;
-  const forms = typeof stepType === 'string' && Object.hasOwn(FORMS, stepType) ? FORMS[stepType] : undefined;
+  const type = typeof stepType === 'string' ? stepType : '';
+  if (Object.hasOwn(SINGLE_FORMS, type)) return plainToInstance(SINGLE_FORMS[type], metadata);
+  const entry = Object.hasOwn(FORMS, type) ? FORMS[type] : undefined;
   const formType = (metadata as { type?: unknown }).type;
-  if (!forms) return plainToInstance(NoMetadata, metadata);
-  const known = typeof formType === 'string' && Object.hasOwn(forms, formType);
-  const form = known ? forms[formType] : stepType === 'digest' ? DigestTypeOnly : DelayTypeOnly;
-  return plainToInstance(form, metadata);
+  if (!entry) return plainToInstance(NoMetadata, metadata);
+  const known = typeof formType === 'string' && Object.hasOwn(entry.forms, formType);
+  return plainToInstance(known ? entry.forms[formType] : entry.unknown, metadata);
 }
 
 export const METADATA_SCHEMAS = [
@@ -192,4 +259,7 @@ export const METADATA_SCHEMAS = [
   DigestTimedMetadata,
   DelayRegularMetadata,
   DelayScheduledMetadata,
+  ThrottleFixedMetadata,
+  ThrottleDynamicMetadata,
+  HttpRequestMetadata,
 ];

@@ -16,7 +16,7 @@ import {
 } from 'class-validator';
 import { STEP_TYPES, type StepType } from '#common';
 import { StepFilterDefinition } from './step-filter.definition.js';
-import { METADATA_SCHEMAS, toMetadataInstance } from './step-metadata.definition.js';
+import { METADATA_SCHEMAS, METADATA_STEPS, toMetadataInstance } from './step-metadata.definition.js';
 
 const IsStringOrArray = () =>
   ValidateBy({
@@ -67,8 +67,6 @@ export class ReplyCallbackDefinition {
   @ApiPropertyOptional() @IsOptional() @IsUrl({ require_tld: false }) url?: string;
 }
 
-const WAIT_STEPS = new Set(['digest', 'delay']);
-
 @ApiExtraModels(...METADATA_SCHEMAS)
 export class StepDefinition {
   @ApiPropertyOptional({ description: 'Kept on update when it names an existing step; generated otherwise' })
@@ -95,11 +93,11 @@ export class StepDefinition {
 
   @ApiPropertyOptional({
     description:
-      'Required on digest and delay steps: one of the four metadata forms, chosen by template.type and metadata.type',
+      'Required on digest, delay, throttle and http_request steps: one of the metadata forms, chosen by template.type and metadata.type',
     oneOf: METADATA_SCHEMAS.map((schema) => ({ $ref: getSchemaPath(schema) })),
   })
-  @ValidateIf((step: StepDefinition) => WAIT_STEPS.has(String(step.template?.type)) || step.metadata !== undefined)
-  @IsDefined({ message: 'metadata is required on digest and delay steps' })
+  @ValidateIf((step: StepDefinition) => METADATA_STEPS.has(String(step.template?.type)) || step.metadata !== undefined)
+  @IsDefined({ message: 'metadata is required on digest, delay, throttle and http_request steps' })
   @IsObject()
   @ValidateNested()
   @Transform(({ value, obj }) => toMetadataInstance((obj as { template?: { type?: unknown } }).template?.type, value))

@@ -12,10 +12,10 @@ import {
 import { TemplateEngine } from '../templates/template-engine.js';
 import { slugify } from './slugify.js';
 import type { StepDefinition } from './step.definition.js';
+import { METADATA_STEPS } from './step-metadata.definition.js';
 import type { WorkflowDefinition } from './workflow.definition.js';
 
 export const DEFAULT_NOTIFICATION_GROUP = 'General';
-const WAIT_STEPS = new Set(['digest', 'delay']);
 
 /** Validated class instances become plain JSON for the jsonb columns. */
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -47,7 +47,7 @@ export function buildSteps(
       template: plain(definition.template) as StoredStep['template'],
       filters: (definition.filters ?? []).map((filter) => ({ isNegated: false, ...plain(filter) })),
     };
-    if (WAIT_STEPS.has(definition.template.type) && definition.metadata) step.metadata = plain(definition.metadata);
+    if (METADATA_STEPS.has(definition.template.type) && definition.metadata) step.metadata = plain(definition.metadata);
     if (definition.replyCallback) step.replyCallback = plain(definition.replyCallback);
     return step;
   });
@@ -70,6 +70,10 @@ export class WorkflowWriter {
     return Object.assign(
       {},
       ...steps.map((step, index) => this.templates.errorsOf(step.template, `steps[${index}].template`)),
+      // An http_request's url, headers and body are templates too.
+      ...steps.map((step, index) =>
+        step.template.type === 'http_request' ? this.templates.errorsOf(step.metadata, `steps[${index}].metadata`) : {},
+      ),
     ) as Record<string, string>;
   }
 

@@ -3,10 +3,10 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, ne, or, sql } from 'drizzle-o
 import type { JobStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { jobs, type JobRow, type NewJobRow, type ProviderRetry } from '../schema/index.js';
+import { jobs, type JobResult, type JobRow, type NewJobRow, type ProviderRetry } from '../schema/index.js';
 import { bulkInsert, checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
-export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId'>>;
+export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId' | 'result'>>;
 
 /** A step job's recorded outcome; runAt, error and providerId are kept as they were when not given. */
 export interface JobOutcome {
@@ -17,6 +17,8 @@ export interface JobOutcome {
   providerId?: string;
   /** Set when the job waits to retry a provider call; any other outcome clears it. */
   providerRetry?: ProviderRetry;
+  /** What the step leaves for the steps after it; kept as it was when not given. */
+  result?: JobResult;
   /**
    * The job ran without a claim (its row stayed claimable meanwhile): the outcome is written only if
    * the row is still claimable, and counts as one attempt. Otherwise the runner holds the claim.
@@ -34,6 +36,14 @@ export interface DigestKey {
   workflowId: string;
   stepIndex: number;
   digestValue: string;
+}
+
+/** Identifies the counter of a throttle step. */
+export interface ThrottleKey {
+  subscriberId: string;
+  workflowId: string;
+  stepId: string;
+  throttleKey: string;
 }
 
 /** Step jobs: one row per workflow step of a notification, run in stepIndex order. */
@@ -131,15 +141,17 @@ export class JobRepository {
         o.providerId ?? null,
         o.unclaimed ?? false,
         o.providerRetry ?? null,
+        o.result ?? null,
       ]),
     );
     const result = await executor.execute<{ id: string }>(sql`
       UPDATE jobs SET status = v.status, run_at = COALESCE(v.run_at, jobs.run_at), error = COALESCE(v.error, jobs.error),
-        provider_id = COALESCE(v.provider_id, jobs.provider_id), provider_retry = v.provider_retry, attempts = jobs.attempts + CASE WHEN v.unclaimed THEN 1 ELSE 0 END,
+        provider_id = COALESCE(v.provider_id, jobs.provider_id), provider_retry = v.provider_retry, result = COALESCE(v.result, jobs.result), attempts = jobs.attempts + CASE WHEN v.unclaimed THEN 1 ELSE 0 END,
         updated_at = ${new Date()}
       FROM (
         SELECT (r ->> 0)::uuid AS id, r ->> 1 AS status, (r ->> 2)::timestamptz AS run_at, r ->> 3 AS error, r ->> 4 AS provider_id,
-          (r ->> 5)::boolean AS unclaimed, NULLIF(r -> 6, 'null'::jsonb) AS provider_retry
+          (r ->> 5)::boolean AS unclaimed, NULLIF(r -> 6, 'null'::jsonb) AS provider_retry,
+          NULLIF(r -> 7, 'null'::jsonb) AS result
         FROM jsonb_array_elements(${values}::jsonb) AS r
       ) AS v
       WHERE jobs.id = ANY(${uuids(outcomes.map((o) => o.id))}) AND jobs.id = v.id
@@ -277,6 +289,40 @@ export class JobRepository {
       .where(and(this.digestWhere(environmentId, key), ne(jobs.id, exceptJobId), gte(jobs.createdAt, since)))
       .limit(1);
     return rows.length > 0;
+  }
+
+  /**
+   * How many runs of one throttle step this subscriber (and throttle key) was let through since
+   * `since`, counted up to `limit`: the other jobs of the step whose result has a passedAt (they
+   * may still be running: it is written before their final status).
+   */
+  async countThrottlePasses(
+    environmentId: string,
+    key: ThrottleKey,
+    exceptJobId: string,
+    since: Date,
+    limit: number,
+    executor: DbExecutor = this.db,
+  ): Promise<number> {
+    const passed = executor
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.environmentId, environmentId),
+          eq(jobs.subscriberId, key.subscriberId),
+          eq(jobs.workflowId, key.workflowId),
+          eq(jobs.type, 'throttle'),
+          ne(jobs.id, exceptJobId),
+          sql`${jobs.step}->>'_id' = ${key.stepId}`,
+          sql`${jobs.result}->>'throttleKey' = ${key.throttleKey}`,
+          sql`(${jobs.result}->>'passedAt')::timestamptz > ${since}`,
+        ),
+      )
+      .limit(limit)
+      .as('passed');
+    const [row] = await executor.select({ count: sql<number>`count(*)::int` }).from(passed);
+    return row?.count ?? 0;
   }
 
   /**

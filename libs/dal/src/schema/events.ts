@@ -82,6 +82,16 @@ export interface ProviderRetry {
   attempt: number;
 }
 
+/**
+ * What a finished step leaves behind: an http_request's response, read by the templates of the
+ * steps after it; a throttle's counter key and the time it let a run through.
+ */
+export interface JobResult {
+  response?: Record<string, unknown>;
+  throttleKey?: string;
+  passedAt?: string;
+}
+
 export interface JobDigest {
   digestKey?: string;
   digestValue?: string;
@@ -118,6 +128,7 @@ export const jobs = pgTable(
     stalls: integer('stalls').notNull().default(0),
     /** The provider call a channel step retries when its job runs again after the backoff. */
     providerRetry: jsonb('provider_retry').$type<ProviderRetry | null>(),
+    result: jsonb('result').$type<JobResult | null>(),
     error: text('error'),
     ...timestamps(),
   },

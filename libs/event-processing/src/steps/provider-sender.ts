@@ -157,9 +157,13 @@ export class ProviderSender {
     }
   }
 
-  /** Exponential backoff with equal jitter: half the doubled delay fixed, half random. */
   private backoff(attempt: number): number {
-    const ceiling = Math.min(MAX_BACKOFF_MS, this.config.providerBackoffMs * 2 ** (attempt - 1));
-    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+    return retryBackoffMs(attempt, this.config.providerBackoffMs);
   }
+}
+
+/** Exponential backoff with equal jitter: half the doubled delay fixed, half random. */
+export function retryBackoffMs(attempt: number, firstMs: number): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, firstMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }

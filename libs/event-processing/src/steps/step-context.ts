@@ -34,6 +34,8 @@ export interface StepContext {
   tenant?: TenantRow;
   /** The outcome of an earlier digest step of this notification, for `step.events` / `step.total_count`. */
   digestEvents?: Record<string, unknown>[];
+  /** What earlier steps of this notification left (an http_request's response), for `steps.<name>`. */
+  steps?: Record<string, unknown>;
   /** The environment's active integrations of the job's channel in failover order, for a step that sends through them. */
   integrations?: IntegrationRow[];
   now: Date;
@@ -61,6 +63,7 @@ export function templateVariables(context: StepContext): TemplateVariables {
       ? { identifier: context.tenant.identifier, name: context.tenant.name, data: context.tenant.data ?? {} }
       : null,
     step: events ? { digest: true, events, total_count: events.length } : {},
+    steps: context.steps ?? {},
   };
   return context.variables;
 }
@@ -93,14 +96,17 @@ export class StepContextLoader {
   ): Promise<Map<string, StepContext>> {
     const env = environmentId;
     const channels = unique(jobs.map((job) => job.type).filter((type) => integrationChannels.has(type)));
-    const [triggers, subscribers, workflows, integrations, digests] = await Promise.all([
+    const [triggers, subscribers, workflows, integrations, { earlier, digests }] = await Promise.all([
       this.notifications.findTriggerContexts(env, unique(jobs.map((job) => job.notificationId))),
       this.subscribers.findByIds(env, unique(jobs.map((job) => job.subscriberId))),
       Promise.all(unique(jobs.map((job) => job.workflowId)).map((id) => this.workflows.byId(env, id))),
       Promise.all(
         channels.map(async (channel) => [channel, await this.integrations.listActiveByChannel(env, channel)] as const),
       ),
-      this.digestEvents(env, jobs),
+      this.earlierJobs(env, jobs).then(async (earlier) => ({
+        earlier,
+        digests: await this.digestEvents(env, jobs, earlier),
+      })),
     ]);
     const triggerById = byKey(triggers, (row) => row.id);
     const actorIds = unique(triggers.flatMap((row) => parseActor(row.actor)?.subscriberId ?? []));
@@ -131,6 +137,7 @@ export class StepContextLoader {
         actor: actorRef ? actorById.get(actorRef.subscriberId) : undefined,
         tenant: tenantIdentifier ? tenantById.get(tenantIdentifier) : undefined,
         digestEvents: digests.get(job.id),
+        steps: stepResults(job, earlier),
         integrations: integrationsOf.get(job.type),
         now,
         details: [],
@@ -139,13 +146,22 @@ export class StepContextLoader {
     return contexts;
   }
 
+  /** The jobs of the notifications of the jobs that are not their first step. */
+  private earlierJobs(env: string, jobs: JobRow[]): Promise<JobRow[]> {
+    const later = jobs.filter((job) => job.stepIndex > 0);
+    return this.jobs.findByNotifications(env, unique(later.map((job) => job.notificationId)));
+  }
+
   /**
    * For each job after a digest that gathered events: its notification's payload, then those of the
    * events merged into it, oldest first (the digest job keeps no copy of them).
    */
-  private async digestEvents(env: string, jobs: JobRow[]): Promise<Map<string, Record<string, unknown>[]>> {
+  private async digestEvents(
+    env: string,
+    jobs: JobRow[],
+    earlier: JobRow[],
+  ): Promise<Map<string, Record<string, unknown>[]>> {
     const later = jobs.filter((job) => job.stepIndex > 0);
-    const earlier = await this.jobs.findByNotifications(env, unique(later.map((job) => job.notificationId)));
     const afterDigest = later.filter((job) =>
       earlier.some(
         (other) =>
@@ -168,6 +184,21 @@ export class StepContextLoader {
     );
     return new Map(entries);
   }
+}
+
+/** The results the steps before `job` left (an http_request's response), by step name and by step id. */
+function stepResults(job: JobRow, earlier: JobRow[]): Record<string, unknown> | undefined {
+  let steps: Record<string, unknown> | undefined;
+  for (const other of earlier) {
+    if (other.notificationId !== job.notificationId || other.stepIndex >= job.stepIndex || !other.result?.response)
+      continue;
+    const entry = { response: other.result.response };
+    steps ??= {};
+    // Own properties even for a name like __proto__: a step name is tenant input.
+    for (const key of [other.step._id, other.step.name ?? ''])
+      if (key) Object.defineProperty(steps, key, { value: entry, enumerable: true, configurable: true });
+  }
+  return steps;
 }
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];

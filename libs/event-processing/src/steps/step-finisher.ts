@@ -72,6 +72,7 @@ export class StepFinisher {
             error: result.error || undefined,
             providerId: result.providerId || undefined,
             providerRetry: result.providerRetry,
+            result: result.result,
             unclaimed: !claimed,
           })),
         now,
@@ -105,6 +106,16 @@ export class StepFinisher {
           );
           const detail = `Step canceled: an earlier ${job.type} step failed and stops the workflow on failure`;
           detailRows.push(...canceled.map((other) => detailRow(other, { status: 'Warning', detail })));
+        } else if (result.endsRun) {
+          const rest = await this.jobs.findPendingAfter(environmentId, job.notificationId, job.stepIndex, tx);
+          const skipped = await this.jobs.transition(
+            environmentId,
+            rest.map((other) => other.id),
+            ['pending'],
+            'skipped',
+            tx,
+          );
+          detailRows.push(...skipped.map((other) => detailRow(other, { status: 'Warning', detail: result.endsRun! })));
         } else if (result.status !== 'merged') advancing.push(job);
       }
       toQueue.push(...(await this.jobs.queueNextMany(environmentId, advancing, tx)));

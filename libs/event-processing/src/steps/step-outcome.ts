@@ -1,5 +1,5 @@
 import type { ExecutionSource, ExecutionStatus, JobStatus } from '#common';
-import type { NewMessageRow, ProviderRetry } from '#dal';
+import type { JobResult, NewMessageRow, ProviderRetry } from '#dal';
 
 /** One execution-detail sentence a step recorded. */
 export interface StepDetail {
@@ -26,6 +26,10 @@ export interface StepOutcome {
   providerRetry?: ProviderRetry;
   /** Message rows, written in the same transaction as the job's outcome. */
   messages?: NewMessageRow[];
+  /** Kept on the job for the steps after it (`steps.<stepId>.response` in their templates). */
+  result?: JobResult;
+  /** The run stops here: the steps after it that have not started are skipped, with this detail. */
+  endsRun?: string;
 }
 
 export const outcome = {

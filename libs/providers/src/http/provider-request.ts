@@ -6,7 +6,7 @@ export interface ProviderCall {
   /** Provider name used in error texts. */
   provider: string;
   url: string;
-  method?: 'POST' | 'GET';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   /** A JSON value (sent as application/json), a form (application/x-www-form-urlencoded) or a ready string. */
   json?: unknown;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { STEP_TYPES } from '#common';
 
 export class ExecutionDetailDto {
   @ApiProperty() _id: string;
@@ -14,7 +15,7 @@ export class ExecutionDetailDto {
 
 export class NotificationJobDto {
   @ApiProperty() _id: string;
-  @ApiProperty({ enum: ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay'] }) type: string;
+  @ApiProperty({ enum: STEP_TYPES }) type: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Digest jobs only' }) digest?: Record<
     string,
     unknown

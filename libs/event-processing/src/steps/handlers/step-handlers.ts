@@ -6,14 +6,26 @@ import { DelayStep } from './delay.step.js';
 import { DigestStep } from './digest.step.js';
 import { DirectDelivery } from './direct-delivery.js';
 import { EmailStep } from './email.step.js';
+import { HttpRequestStep } from './http-request.step.js';
 import { InAppStep } from './in-app.step.js';
 import { PushStep } from './push.step.js';
 import { SmsStep } from './sms.step.js';
 import type { StepHandler } from './step-handler.js';
 import { SubscriberChannelDelivery } from './subscriber-channel-delivery.js';
+import { ThrottleStep } from './throttle.step.js';
 
 /** Every step type's handler: a new step type adds its class here. */
-const HANDLERS = [InAppStep, EmailStep, SmsStep, ChatStep, PushStep, DigestStep, DelayStep];
+const HANDLERS = [
+  InAppStep,
+  EmailStep,
+  SmsStep,
+  ChatStep,
+  PushStep,
+  DigestStep,
+  DelayStep,
+  ThrottleStep,
+  HttpRequestStep,
+];
 
 /**
  * The handler of each step type. A step type without a handler (or with two) is a programming
