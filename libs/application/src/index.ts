@@ -18,6 +18,7 @@ export * from './templates/index.js';
 export * from './digest/index.js';
 export * from './workflows/index.js';
 export * from './trigger/recipients.js';
+export * from './trigger/trigger-context.js';
 export * from './realtime/realtime.module.js';
 export * from './realtime/realtime-publisher.js';
 export * from './realtime/realtime-transport.js';

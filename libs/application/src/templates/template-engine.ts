@@ -13,6 +13,8 @@ export interface TemplateVariables {
   step: Record<string, unknown>;
   /** What earlier steps of the run left, by step name and by step id: `steps.<name>.response` of an http_request. */
   steps?: Record<string, unknown>;
+  /** The trigger's context entries by type: `context.<type>.id`, `context.<type>.data`. */
+  context?: Record<string, unknown>;
 }
 
 /** Tags that would load another template: there is no store of partials or layouts, and never the file system. */

@@ -1,9 +1,11 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsDefined,
+  IsEmpty,
   IsIn,
   IsObject,
   IsOptional,
@@ -62,6 +64,8 @@ export class StepTemplateDefinition {
   >;
 }
 
+export const MAX_STEP_VARIANTS = 20;
+
 export class ReplyCallbackDefinition {
   @ApiPropertyOptional() @IsOptional() @IsBoolean() active?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsUrl({ require_tld: false }) url?: string;
@@ -108,4 +112,21 @@ export class StepDefinition {
   @ValidateNested()
   @Type(() => ReplyCallbackDefinition)
   replyCallback?: ReplyCallbackDefinition;
+
+  @ApiPropertyOptional({
+    type: () => [StepVariantDefinition],
+    description: `At most ${MAX_STEP_VARIANTS}, of the step's type; the first whose filters match replaces the step's template, metadata and replyCallback`,
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_STEP_VARIANTS)
+  @ValidateNested({ each: true })
+  @Type(() => StepVariantDefinition)
+  variants?: StepVariantDefinition[];
+}
+
+/** A step's variant: the step's shape with its own filters, template and metadata, and no variants. */
+export class StepVariantDefinition extends StepDefinition {
+  @IsEmpty({ message: 'a variant cannot have variants' })
+  declare variants?: never;
 }

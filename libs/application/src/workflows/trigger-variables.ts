@@ -12,12 +12,13 @@ function collectStrings(value: unknown, into: string[]): void {
 }
 
 /**
- * The `<root>.*` paths the steps' templates use inside Liquid tags, in order of first use, e.g.
+ * The `<root>.*` paths the steps' templates (and their variants') use inside Liquid tags, in order of first use, e.g.
  * `{{ payload.user.name | upcase }}` gives `user.name`.
  */
 export function templateVariables(steps: StoredStep[], root: 'payload' | 'subscriber'): { name: string }[] {
   const texts: string[] = [];
-  for (const step of steps) for (const field of TEMPLATE_FIELDS) collectStrings(step.template[field], texts);
+  for (const step of steps.flatMap((each) => [each, ...(each.variants ?? [])]))
+    for (const field of TEMPLATE_FIELDS) collectStrings(step.template[field], texts);
   const names = new Set<string>();
   for (const text of texts) {
     for (const tag of text.match(LIQUID_TAG) ?? []) {

@@ -49,6 +49,8 @@ export function buildSteps(
     };
     if (METADATA_STEPS.has(definition.template.type) && definition.metadata) step.metadata = plain(definition.metadata);
     if (definition.replyCallback) step.replyCallback = plain(definition.replyCallback);
+    if (definition.variants?.length)
+      step.variants = buildSteps(definition.variants, previous.find((old) => old._id === id)?.variants, keepByPosition);
     return step;
   });
 }
@@ -74,6 +76,24 @@ export class WorkflowWriter {
       ...steps.map((step, index) =>
         step.template.type === 'http_request' ? this.templates.errorsOf(step.metadata, `steps[${index}].metadata`) : {},
       ),
+      ...steps.map((step, index) => this.variantErrors(step, `steps[${index}]`)),
+    ) as Record<string, string>;
+  }
+
+  /** A variant is checked as its step is, and keeps its step's type (the job's channel). */
+  private variantErrors(step: StepDefinition, path: string): Record<string, string> {
+    const type = step.template.type;
+    return Object.assign(
+      {},
+      ...(step.variants ?? []).map((variant, index) => {
+        const at = `${path}.variants[${index}]`;
+        if (variant.template.type !== type)
+          return { [`${at}.template.type`]: `a variant has the type of its step (${type})` };
+        return {
+          ...this.templates.errorsOf(variant.template, `${at}.template`),
+          ...(type === 'http_request' ? this.templates.errorsOf(variant.metadata, `${at}.metadata`) : {}),
+        };
+      }),
     ) as Record<string, string>;
   }
 

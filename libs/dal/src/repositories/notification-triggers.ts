@@ -19,6 +19,8 @@ export interface NotificationTrigger extends TriggerFields {
   /** The trigger's `actor` and `tenant` as sent (null when absent). */
   actor: unknown;
   tenant: unknown;
+  /** The trigger's `context` as sent (null when absent). */
+  context: unknown;
 }
 
 interface TriggerRow {
@@ -26,6 +28,7 @@ interface TriggerRow {
   eventId: string;
   actor: unknown;
   tenant: unknown;
+  context: unknown;
   payload: Record<string, unknown> | null;
   overrides: Record<string, unknown> | null;
 }
@@ -48,10 +51,10 @@ export async function findNotificationTriggers(
       SELECT n.id, n.event_id FROM notifications n
       WHERE n.id = ANY(${uuids(notificationIds)}) AND ${checkOnly(sql`n.environment_id = ${environmentId}`)}
     )
-    SELECT f.id, f.event_id AS "eventId", NULL::jsonb AS actor, NULL::jsonb AS tenant, NULL::jsonb AS payload, NULL::jsonb AS overrides
+    SELECT f.id, f.event_id AS "eventId", NULL::jsonb AS actor, NULL::jsonb AS tenant, NULL::jsonb AS context, NULL::jsonb AS payload, NULL::jsonb AS overrides
     FROM found f
     UNION ALL
-    SELECT NULL, e.id, e.request -> 'actor', e.request -> 'tenant', e.request -> 'payload', e.request -> 'overrides'
+    SELECT NULL, e.id, e.request -> 'actor', e.request -> 'tenant', e.request -> 'context', e.request -> 'payload', e.request -> 'overrides'
     FROM trigger_events e
     WHERE e.id = ANY(ARRAY(SELECT DISTINCT f.event_id FROM found f)) AND ${checkOnly(sql`e.environment_id = ${environmentId}`)}`);
   const rows = result.rows as unknown as TriggerRow[];
@@ -61,6 +64,7 @@ export async function findNotificationTriggers(
     events.set(row.eventId, {
       actor: row.actor ?? null,
       tenant: row.tenant ?? null,
+      context: row.context ?? null,
       payload: isObject(row.payload) ? row.payload : {},
       overrides: isObject(row.overrides) ? row.overrides : {},
     });
@@ -69,7 +73,7 @@ export async function findNotificationTriggers(
   for (const row of rows) {
     if (row.id === null) continue;
     // A notification whose event row is gone (or never existed: rows seeded without one) has empty fields.
-    const event = events.get(row.eventId) ?? { actor: null, tenant: null, payload: {}, overrides: {} };
+    const event = events.get(row.eventId) ?? { actor: null, tenant: null, context: null, payload: {}, overrides: {} };
     found.set(row.id, { id: row.id, eventId: row.eventId, ...event });
   }
   return found;

@@ -15,7 +15,8 @@ export interface StoredStep {
   replyCallback?: { active?: boolean; url?: string };
   _templateId?: string;
   _parentId?: string | null;
-  variants?: unknown[];
+  /** Same shape without variants of their own: the first whose filters match replaces the step's template, metadata and reply callback. */
+  variants?: StoredStep[];
 }
 
 export const notificationGroups = pgTable(

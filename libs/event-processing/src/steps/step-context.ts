@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import {
+  contextEntriesOf,
   parseActor,
   tenantIdentifierOf,
   toSubscriberResponse,
   WorkflowCache,
+  type ContextEntry,
   type TemplateVariables,
 } from '#application';
 import {
@@ -32,6 +34,10 @@ export interface StepContext {
   workflow?: WorkflowRow;
   actor?: SubscriberRow;
   tenant?: TenantRow;
+  /** The trigger's `context`, by type: `context.<type>.id` in templates, `type:id` in the messages' contextKeys. */
+  triggerContext?: Record<string, ContextEntry>;
+  /** The variant of the step the job runs (step-variant.ts), when one's filters matched. */
+  variant?: { index: number; id: string; name?: string };
   /** The outcome of an earlier digest step of this notification, for `step.events` / `step.total_count`. */
   digestEvents?: Record<string, unknown>[];
   /** What earlier steps of this notification left (an http_request's response), for `steps.<name>`. */
@@ -64,6 +70,7 @@ export function templateVariables(context: StepContext): TemplateVariables {
       : null,
     step: events ? { digest: true, events, total_count: events.length } : {},
     steps: context.steps ?? {},
+    context: context.triggerContext ?? {},
   };
   return context.variables;
 }
@@ -136,6 +143,7 @@ export class StepContextLoader {
         workflow: workflowById.get(job.workflowId),
         actor: actorRef ? actorById.get(actorRef.subscriberId) : undefined,
         tenant: tenantIdentifier ? tenantById.get(tenantIdentifier) : undefined,
+        triggerContext: contextEntriesOf(trigger.context),
         digestEvents: digests.get(job.id),
         steps: stepResults(job, earlier),
         integrations: integrationsOf.get(job.type),

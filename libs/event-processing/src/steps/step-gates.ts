@@ -11,6 +11,7 @@ import type { WorkflowRow } from '#dal';
 import type { StepNeeds } from './handlers/step-handler.js';
 import { record, templateVariables, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
+import { recordVariant } from './step-variant.js';
 
 /** A step job about to start, with what its handler needs checked. */
 export interface GatedStep {
@@ -89,7 +90,10 @@ export function filtersOutcome(context: StepContext): StepOutcome | undefined {
     payload: variables.payload,
     tenant: variables.tenant,
   });
-  if (filters.passed) return undefined;
+  if (filters.passed) {
+    recordVariant(context);
+    return undefined;
+  }
   record(context, {
     status: 'Success',
     source: 'Internal',

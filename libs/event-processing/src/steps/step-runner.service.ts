@@ -11,6 +11,7 @@ import { StepContextLoader, record, type StepContext } from './step-context.js';
 import { StepFinisher } from './step-finisher.js';
 import { StepGates } from './step-gates.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
+import { withVariant } from './step-variant.js';
 
 /** Step jobs of one environment a worker runs at once (a few batches: one being read while another is written). */
 const STEP_JOBS_IN_FLIGHT = 2 * STEP_BATCH;
@@ -205,7 +206,8 @@ export class StepRunner {
         const context: StepContext = { job: entry.job, now, details: [{ status: 'Failed', detail }] };
         return { ...entry, context, early: outcome.failed(detail) };
       }
-      const context = contexts.get(entry.job.id);
+      const loaded = contexts.get(entry.job.id);
+      const context = loaded && withVariant(loaded);
       return { ...entry, context, early: context ? this.precheck(context) : undefined };
     });
     // Only a waiting step (delay, digest window, schedule hold, provider retry) sets runAt: a claimed

@@ -45,23 +45,33 @@ export const IsTenantRef = rule(
       (value.data === undefined || value.data === null || isPlainObject(value.data))),
 );
 
+// Neither a type nor an id holds ':', so each `type:id` of the messages' contextKeys reads back one way.
 const CONTEXT_ID = /^[a-zA-Z0-9_-]{1,100}$/;
 const MAX_CONTEXT_KEYS = 5;
+const MAX_CONTEXT_DATA_BYTES = 64 * 1024;
 
-/** `context`: at most 5 keys, each an id or `{id, data?}`. */
-export const IsContext = rule('isContext', 'context must map at most 5 keys to an id or {id, data}', (value) => {
-  if (!isPlainObject(value)) return false;
-  const entries = Object.values(value);
-  if (entries.length > MAX_CONTEXT_KEYS) return false;
-  return entries.every(
-    (entry) =>
-      (typeof entry === 'string' && CONTEXT_ID.test(entry)) ||
-      (isPlainObject(entry) &&
-        typeof entry.id === 'string' &&
-        CONTEXT_ID.test(entry.id) &&
-        (entry.data === undefined || isPlainObject(entry.data))),
-  );
-});
+const isContextData = (data: unknown) =>
+  data === undefined || (isPlainObject(data) && Buffer.byteLength(JSON.stringify(data)) <= MAX_CONTEXT_DATA_BYTES);
+
+/** `context`: at most 5 types (keys), each mapped to an id or `{id, data?}`, each data at most 64 KB of JSON. */
+export const IsContext = rule(
+  'isContext',
+  'context must map at most 5 types (letters, digits, _ or -) to an id or {id, data}; ids of at most 100 letters, digits, _ or -; data an object of at most 64 KB',
+  (value) => {
+    if (!isPlainObject(value)) return false;
+    const entries = Object.entries(value);
+    if (entries.length > MAX_CONTEXT_KEYS) return false;
+    return entries.every(
+      ([type, entry]) =>
+        CONTEXT_ID.test(type) &&
+        ((typeof entry === 'string' && CONTEXT_ID.test(entry)) ||
+          (isPlainObject(entry) &&
+            typeof entry.id === 'string' &&
+            CONTEXT_ID.test(entry.id) &&
+            isContextData(entry.data))),
+    );
+  },
+);
 
 /**
  * The subscribers a trigger writes — each subscriber object of `to` (one the fan-out would upsert:

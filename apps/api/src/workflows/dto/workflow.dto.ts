@@ -68,6 +68,8 @@ export class NotificationStepDto {
   })
   metadata?: Record<string, unknown>;
   @ApiPropertyOptional({ type: ReplyCallbackDefinition }) replyCallback?: ReplyCallbackDefinition;
+  @ApiPropertyOptional({ type: () => [NotificationStepDto], description: 'The same shape, without variants' })
+  variants?: NotificationStepDto[];
 }
 
 export class WorkflowResponseDto implements WorkflowResponse {

@@ -1,3 +1,4 @@
+import { contextKeysOf } from '#application';
 import { newId } from '#common';
 import type { NewMessageRow } from '#dal';
 import type { StepContext } from '../step-context.js';
@@ -28,6 +29,7 @@ export function messageRow(context: StepContext, fields: Partial<NewMessageRow>)
     channel: job.type,
     // The workflow's tags at sending time: the inbox filters messages on them.
     tags: workflow?.tags ?? [],
+    contextKeys: contextKeysOf(context.triggerContext ?? {}),
     ...fields,
   };
 }

@@ -1,0 +1,29 @@
+/** One entry of a trigger's `context`, as templates see it under `context.<type>`. */
+export interface ContextEntry {
+  id: string;
+  data: Record<string, unknown>;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A trigger's `context` (`{ tenant: 'acme', project: { id: 'p1', data: {...} } }`, validated by the
+ * trigger DTO) as `{ tenant: { id: 'acme', data: {} }, project: { id: 'p1', data: {...} } }`.
+ * Entries of another shape (none pass the DTO) are left out.
+ */
+export function contextEntriesOf(context: unknown): Record<string, ContextEntry> {
+  const entries: Record<string, ContextEntry> = {};
+  if (!isPlainObject(context)) return entries;
+  for (const [type, value] of Object.entries(context)) {
+    if (typeof value === 'string') entries[type] = { id: value, data: {} };
+    else if (isPlainObject(value) && typeof value.id === 'string')
+      entries[type] = { id: value.id, data: isPlainObject(value.data) ? value.data : {} };
+  }
+  return entries;
+}
+
+/** The `contextKeys` of the messages of a trigger: `type:id` per context entry, in the order sent. */
+export function contextKeysOf(entries: Record<string, ContextEntry>): string[] {
+  return Object.entries(entries).map(([type, entry]) => `${type}:${entry.id}`);
+}
