@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SubscriberNotificationsService, type BulkOperation, type MessageTransition } from '#application';
+import type { SubscriberRow } from '#dal';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import {
   CountNotificationsQueryDto,
@@ -15,7 +16,7 @@ import {
   InboxListNotificationsQueryDto,
   InboxNotificationEnvelopeDto,
 } from './dto/inbox-notifications.dto.js';
-import { InboxSessionAuth, InboxSubscriber } from './inbox-session.guard.js';
+import { InboxSessionAuth, InboxSubscriber, InboxSubscriberRow } from './inbox-session.guard.js';
 import type { InboxSession } from './session-token.js';
 
 /** The session's subscriber's own in-app notifications; another subscriber's id is a 404. */
@@ -34,9 +35,10 @@ export class InboxNotificationsController {
   @ApiOkResponse({ type: InboxNotificationPageDto })
   list(
     @InboxSubscriber() session: InboxSession,
+    @InboxSubscriberRow() subscriber: SubscriberRow,
     @Query() query: InboxListNotificationsQueryDto,
   ): Promise<InboxNotificationPageDto> {
-    return this.notifications.list(session.environmentId, session.subscriberId, query);
+    return this.notifications.list(session.environmentId, subscriber, query);
   }
 
   @Get('count')
@@ -44,9 +46,10 @@ export class InboxNotificationsController {
   @ApiOkResponse({ type: InboxCountsDto })
   async count(
     @InboxSubscriber() session: InboxSession,
+    @InboxSubscriberRow() subscriber: SubscriberRow,
     @Query() query: CountNotificationsQueryDto,
   ): Promise<InboxCountsDto> {
-    return { data: await this.notifications.count(session.environmentId, session.subscriberId, query.filters) };
+    return { data: await this.notifications.count(session.environmentId, subscriber, query.filters) };
   }
 
   @Post('seen')

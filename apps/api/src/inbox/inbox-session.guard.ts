@@ -9,7 +9,7 @@ import {
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '#common';
-import { EnvironmentRepository, SubscriberRepository } from '#dal';
+import { EnvironmentRepository, SubscriberRepository, type SubscriberRow } from '#dal';
 import { Public } from '../auth/auth-context.js';
 import { InboxRateLimiter } from './inbox-rate-limiter.js';
 import { SessionTokens, type InboxSession } from './session-token.js';
@@ -17,10 +17,14 @@ import { SessionTokens, type InboxSession } from './session-token.js';
 declare module 'fastify' {
   interface FastifyRequest {
     inboxSession?: InboxSession;
+    inboxSubscriber?: SubscriberRow;
   }
 }
 
-/** Short: a deleted subscriber or environment stops being served within this time. */
+/**
+ * Short: a deleted subscriber or environment stops being served within this time, and a list shows
+ * the subscriber's name as it was at most this long ago.
+ */
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
 
@@ -31,7 +35,7 @@ const CACHE_MAX_ENTRIES = 10_000;
  */
 @Injectable()
 export class InboxSessionGuard implements CanActivate {
-  private readonly live = new Map<string, number>();
+  private readonly live = new Map<string, { until: number; subscriber: SubscriberRow }>();
 
   constructor(
     private readonly tokens: SessionTokens,
@@ -47,17 +51,21 @@ export class InboxSessionGuard implements CanActivate {
     const [scheme, token] = header.split(' ');
     if (scheme !== 'Bearer' || !token) throw new DomainError('UNAUTHORIZED', 'Invalid authentication scheme');
     const session = this.tokens.verify(token.trim());
-    await this.assertStillValid(session);
-    const headers = await this.limiter.take('subscriber', session.subscriberRowId);
+    const [subscriber, headers] = await Promise.all([
+      this.liveSubscriber(session),
+      this.limiter.take('subscriber', session.subscriberRowId),
+    ]);
     context.switchToHttp().getResponse<FastifyReply>().headers(headers);
     request.inboxSession = session;
+    request.inboxSubscriber = subscriber;
     return true;
   }
 
-  private async assertStillValid(session: InboxSession): Promise<void> {
+  /** The session's subscriber row, if it and its environment still exist. */
+  private async liveSubscriber(session: InboxSession): Promise<SubscriberRow> {
     const key = `${session.environmentId}:${session.subscriberRowId}:${session.subscriberId}`;
-    const until = this.live.get(key);
-    if (until !== undefined && until > Date.now()) return;
+    const cached = this.live.get(key);
+    if (cached && cached.until > Date.now()) return cached.subscriber;
     const [environment, [subscriber]] = await Promise.all([
       this.environments.findEnvironmentById(session.environmentId),
       this.subscribers.findByIds(session.environmentId, [session.subscriberRowId]),
@@ -67,7 +75,8 @@ export class InboxSessionGuard implements CanActivate {
     if (!subscriber || subscriber.subscriberId !== session.subscriberId)
       throw new DomainError('UNAUTHORIZED', 'The subscriber of this inbox session no longer exists');
     if (this.live.size >= CACHE_MAX_ENTRIES) this.live.clear();
-    this.live.set(key, Date.now() + CACHE_TTL_MS);
+    this.live.set(key, { until: Date.now() + CACHE_TTL_MS, subscriber });
+    return subscriber;
   }
 }
 
@@ -76,6 +85,13 @@ export const InboxSubscriber = createParamDecorator((_data: unknown, context: Ex
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   if (!request.inboxSession) throw new Error('InboxSubscriber used on a route without InboxSessionGuard');
   return request.inboxSession;
+});
+
+/** The session's subscriber row as the guard found it (at most a few seconds old): for reads only. */
+export const InboxSubscriberRow = createParamDecorator((_data: unknown, context: ExecutionContext): SubscriberRow => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  if (!request.inboxSubscriber) throw new Error('InboxSubscriberRow used on a route without InboxSessionGuard');
+  return request.inboxSubscriber;
 });
 
 /** A controller of the browser's inbox: no API key, an inbox session token instead. */

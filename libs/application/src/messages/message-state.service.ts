@@ -22,6 +22,13 @@ function listFilter(filter: InboxFilter): InboxFilter {
  * `subscriberId` is the external id; an unknown one is a 404 like any subscriber route. Every change
  * is pushed to the subscriber's open inbox sockets (new badge counts; a woken message as received).
  */
+/**
+ * Who reads: the external subscriberId, or a subscriber row loaded moments ago (the inbox session
+ * guard keeps one for a few seconds). Changes always look the row up again: they publish to the
+ * subscriber's sockets only when it is online, which a cached row may not know yet.
+ */
+export type ReadingSubscriber = string | SubscriberRow;
+
 @Injectable()
 export class MessageStateService {
   constructor(
@@ -31,7 +38,9 @@ export class MessageStateService {
     private readonly realtime: RealtimePublisher,
   ) {}
 
-  async subscriber(environmentId: string, subscriberId: string): Promise<SubscriberRow> {
+  /** The subscriber by its external id, or the row a caller already holds (reads only: see ReadingSubscriber). */
+  async subscriber(environmentId: string, subscriberId: ReadingSubscriber): Promise<SubscriberRow> {
+    if (typeof subscriberId !== 'string') return subscriberId;
     const row = await this.subscribers.findBySubscriberId(environmentId, subscriberId);
     if (!row) throw new DomainError('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} not found`);
     return row;
@@ -39,7 +48,7 @@ export class MessageStateService {
 
   async list(
     environmentId: string,
-    subscriberId: string,
+    subscriberId: ReadingSubscriber,
     filter: InboxFilter,
     page: { limit: number; after?: string; offset?: number },
   ): Promise<{ subscriber: SubscriberRow; rows: MessageRow[]; hasMore: boolean }> {
@@ -48,7 +57,7 @@ export class MessageStateService {
     return { subscriber, rows, hasMore };
   }
 
-  async counts(environmentId: string, subscriberId: string, filters: InboxFilter[]): Promise<number[]> {
+  async counts(environmentId: string, subscriberId: ReadingSubscriber, filters: InboxFilter[]): Promise<number[]> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
     return Promise.all(filters.map((filter) => this.messages.count(environmentId, subscriber.id, listFilter(filter))));
   }

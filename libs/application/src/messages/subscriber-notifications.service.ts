@@ -3,7 +3,7 @@ import { DomainError, isId } from '#common';
 import type { InboxFilter } from '#dal';
 import { parseCountFilters, SEVERITIES } from './count-filters.js';
 import { toInboxNotificationResponse, type InboxNotificationResponse } from './inbox-notification-response.js';
-import { MessageStateService } from './message-state.service.js';
+import { MessageStateService, type ReadingSubscriber } from './message-state.service.js';
 import type { MessageTransition } from './message-state.js';
 
 function notificationId(value: string): string {
@@ -55,7 +55,7 @@ function bulkFilter(body: NotificationBulkFilter): InboxFilter {
 /**
  * A subscriber's in-app notifications as Novu's inbox shapes them, for both doors to them: the v2
  * API-key routes (`/v2/subscribers/{id}/notifications`) and the browser's session routes (`/v1/inbox`).
- * `subscriberId` is the external id; every change goes through MessageStateService.
+ * `subscriberId` is the external id (reads also take a loaded row); every change goes through MessageStateService.
  */
 @Injectable()
 export class SubscriberNotificationsService {
@@ -66,7 +66,7 @@ export class SubscriberNotificationsService {
 
   async list(
     environmentId: string,
-    subscriberId: string,
+    subscriberId: ReadingSubscriber,
     query: NotificationListQuery,
   ): Promise<InboxNotificationPage> {
     const filter: InboxFilter = {
@@ -96,7 +96,7 @@ export class SubscriberNotificationsService {
   /** One count per filter of the `filters` JSON array, each echoed back as given. */
   async count(
     environmentId: string,
-    subscriberId: string,
+    subscriberId: ReadingSubscriber,
     rawFilters: string,
   ): Promise<{ count: number; filter: Record<string, unknown> }[]> {
     const filters = parseCountFilters(rawFilters);
