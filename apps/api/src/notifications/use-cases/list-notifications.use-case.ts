@@ -168,7 +168,7 @@ function toJob(job: FeedJob, event: Omit<FeedEvent, 'id'>, details: FeedExecutio
   return {
     _id: job.id,
     type: job.type,
-    ...present('digest', job.digest as Record<string, unknown> | null),
+    ...present('digest', feedDigest(job.digest) as Record<string, unknown> | null),
     executionDetails: details.map(toExecutionDetail),
     // A step's template is stored inside it: the workflows module gives it the step's id, as here for
     // a step stored without one.
@@ -179,6 +179,13 @@ function toJob(job: FeedJob, event: Omit<FeedEvent, 'id'>, details: FeedExecutio
     status: job.status,
     updatedAt: job.updatedAt,
   };
+}
+
+/** A timed digest's monthDays are stored as the step's strings; the Job shape (and Novu's clients) take numbers. */
+function feedDigest(digest: FeedJob['digest']): FeedJob['digest'] {
+  const monthDays = digest?.timed?.monthDays;
+  if (!digest?.timed || !Array.isArray(monthDays)) return digest;
+  return { ...digest, timed: { ...digest.timed, monthDays: monthDays.map(Number) } };
 }
 
 function toExecutionDetail(detail: FeedExecutionDetail): ExecutionDetailDto {
