@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
 import { workflows } from '#dal';
-import { messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
+import { createIntegration } from './support/builders.js';
+import { jobsOf, messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
+import { startSmtpReceiver } from './support/receivers.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import type { Body } from './support/untyped-json.js';
+import { waitFor } from './support/wait.js';
 
 const condition = (on: string, field: string, value: string) => ({ on, field, operator: 'EQUAL', value });
 const when = (...children: Record<string, unknown>[]) => [{ type: 'GROUP', value: 'AND', children }];
@@ -99,6 +102,75 @@ describe('step variants', () => {
     expect(detailsBySubscriber.get('var-french')).toContain(variantDetail(1, 'french'));
     expect(detailsBySubscriber.get('var-silver')).toContain(variantDetail(2, 'silver-eu'));
     expect(detailsBySubscriber.get('var-bronze')?.some((detail) => detail.startsWith('Variant'))).toBe(false);
+  });
+
+  it("a variant's metadata replaces the step's: an urgent delay of 1 s instead of an hour", async () => {
+    const urgent = when(condition('payload', 'urgent', 'yes'));
+    const workflow = await createWorkflow({
+      name: 'Variant delay',
+      steps: [
+        {
+          template: { type: 'delay' },
+          metadata: { type: 'regular', amount: 1, unit: 'hours' },
+          variants: [
+            { template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'seconds' }, filters: urgent },
+          ],
+        },
+        { template: { type: 'in_app', content: 'after the wait' } },
+      ],
+    });
+    const name = workflow.triggers[0].identifier as string;
+    const fast = await triggerAndSettle(t, { name, to: 'var-delay', payload: { urgent: 'yes' } });
+    expect(fast.jobs.map((job) => job.status)).toEqual(['completed', 'completed']);
+    expect((await messagesOf(t, fast.transactionId)).map((message) => message.content)).toEqual(['after the wait']);
+
+    const res = await t.api('post', '/v1/events/trigger').send({ name, to: 'var-delay', payload: { urgent: 'no' } });
+    const slowTransaction = res.body.transactionId as string;
+    let slowJobs = await jobsOf(t, slowTransaction);
+    await waitFor(async () => (slowJobs = await jobsOf(t, slowTransaction))[0]?.status === 'delayed', {
+      description: 'the hour-long delay to start',
+    });
+    expect(slowJobs[0].runAt!.getTime() - Date.now()).toBeGreaterThan(50 * 60_000);
+  });
+
+  it("an email variant's subject and content are what the provider sends", async () => {
+    const smtp = await startSmtpReceiver();
+    try {
+      await createIntegration(t, {
+        providerId: 'nodemailer',
+        channel: 'email',
+        credentials: { host: '127.0.0.1', port: String(smtp.port), secure: false, ignoreTls: true, from: 'a@b.co' },
+      });
+      const workflow = await createWorkflow({
+        name: 'Variant email',
+        steps: [
+          {
+            template: { type: 'email', subject: 'Plain subject', content: '<p>plain body</p>' },
+            variants: [
+              {
+                template: { type: 'email', subject: 'VIP {{subscriber.firstName}}', content: '<p>vip body</p>' },
+                filters: when(condition('subscriber', 'data.vip', 'true')),
+              },
+            ],
+          },
+        ],
+      });
+      await triggerAndSettle(t, {
+        name: workflow.triggers[0].identifier,
+        to: [
+          { subscriberId: 'var-mail-vip', email: 'vip@variants.test', firstName: 'Vera', data: { vip: 'true' } },
+          { subscriberId: 'var-mail-plain', email: 'plain@variants.test' },
+        ],
+      });
+      await waitFor(() => smtp.mails.length >= 2, { description: 'two mails' });
+      const mailTo = (address: string) => smtp.mails.find((mail) => mail.to.includes(address))!.raw;
+      expect(mailTo('vip@variants.test')).toContain('Subject: VIP Vera');
+      expect(mailTo('vip@variants.test')).toContain('vip body');
+      expect(mailTo('plain@variants.test')).toContain('Subject: Plain subject');
+      expect(mailTo('plain@variants.test')).toContain('plain body');
+    } finally {
+      await smtp.close();
+    }
   });
 
   it("the step's own filters still gate it: no variant runs for a step they skip", async () => {
