@@ -311,7 +311,7 @@ describe('integrations: POST/GET/PUT/DELETE /v1/integrations', () => {
         [{ name: '' }, 'name'],
         [{ credentials: { token: 1 } }, 'credentials.token'],
         [
-          { conditions: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'EQUAL', on: 'tenant' }] }] },
+          { conditions: [{ value: 'AND', children: [{ field: 'a', value: 'b', operator: 'EQUAL', on: 'account' }] }] },
           'conditions[0].children[0].on',
         ],
         [{ conditions: null }, 'conditions'],

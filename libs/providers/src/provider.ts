@@ -1,14 +1,41 @@
 import type { Channel } from '#common';
 
-export interface EmailMessage {
+/** The `_passthrough` of a trigger's provider overrides: merged last into the provider request. */
+export interface Passthrough {
+  body?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+}
+
+/** A trigger's provider overrides for the provider a message goes through (README "Overrides"). */
+export interface ProviderOverrides {
+  /** Provider request fields, deep-merged into the body the adapter sends. */
+  fields: Record<string, unknown>;
+  passthrough?: Passthrough;
+}
+
+interface OverridableMessage {
+  overrides?: ProviderOverrides;
+}
+
+export interface EmailMessage extends OverridableMessage {
   channel: 'email';
+  /** The subscriber's address. */
   to: string;
+  /** More recipients (overrides.email.to). */
+  alsoTo?: string[];
+  cc?: string[];
+  bcc?: string[];
+  replyTo?: string;
   subject: string;
   html: string;
   text: string;
 }
 
-export interface SmsMessage {
+/** Every `To` recipient of an email: the subscriber's address first. */
+export const recipientsOf = (message: EmailMessage): string[] => [message.to, ...(message.alsoTo ?? [])];
+
+export interface SmsMessage extends OverridableMessage {
   channel: 'sms';
   to: string;
   content: string;
@@ -24,7 +51,7 @@ export interface ChatChannelCredentials {
   externalUrl?: string;
 }
 
-export interface ChatMessage {
+export interface ChatMessage extends OverridableMessage {
   channel: 'chat';
   /** From the subscriber's channel credentials. */
   webhookUrl: string;
@@ -38,7 +65,7 @@ export interface ChatMessage {
   phone?: string;
 }
 
-export interface PushMessage {
+export interface PushMessage extends OverridableMessage {
   channel: 'push';
   deviceToken: string;
   title: string;

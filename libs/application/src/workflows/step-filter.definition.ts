@@ -5,7 +5,7 @@ import { FILTER_ON, FILTER_OPERATORS, FILTER_TYPES, type FilterOperator } from '
 import { LIST_OPERATORS, MAX_FILTER_LIST_VALUES, parseList } from '../filters/step-filters.js';
 
 /** A list operator's value holds at most MAX_FILTER_LIST_VALUES values (other operators take one value). */
-const IsBoundedFilterList = () =>
+export const IsBoundedFilterList = () =>
   ValidateBy({
     name: 'isBoundedFilterList',
     validator: {

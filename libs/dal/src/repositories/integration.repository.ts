@@ -36,6 +36,8 @@ function violatedConstraint(error: unknown): string | undefined {
   return candidate?.constraint ?? candidate?.cause?.constraint;
 }
 
+const hasConditions = (conditions: unknown[] | undefined) => Array.isArray(conditions) && conditions.length > 0;
+
 const live = (environmentId: string) =>
   and(eq(integrations.environmentId, environmentId), eq(integrations.deleted, false));
 function byFailoverOrder(a: IntegrationRow, b: IntegrationRow): number {
@@ -137,13 +139,16 @@ export class IntegrationRepository {
     }
   }
 
-  /** Partial update; deactivating the primary hands the role to the next active integration. */
+  /**
+   * Partial update; deactivating the primary, or giving it conditions (a conditioned integration is
+   * never primary), hands the role to the next active integration.
+   */
   async update(environmentId: string, id: string, changes: IntegrationChanges): Promise<IntegrationRow | undefined> {
     return this.retryPrimaryRace(() =>
       this.db.transaction(async (tx) => {
         const [current] = await this.lockChannelOf(tx, environmentId, id);
         if (!current) return undefined;
-        const demote = changes.active === false && current.primary;
+        const demote = current.primary && (changes.active === false || hasConditions(changes.conditions));
         const [row] = await tx
           .update(integrations)
           .set({ ...changes, ...(demote ? { primary: false } : {}), updatedAt: new Date() })
@@ -207,7 +212,8 @@ export class IntegrationRepository {
           WHERE ${integrations.id} = ranks.id`);
         const [row] = await tx
           .update(integrations)
-          .set({ primary: true, active: true, updatedAt: new Date() })
+          // A primary serves every message: conditions that would narrow it are dropped.
+          .set({ primary: true, active: true, conditions: [], updatedAt: new Date() })
           .where(eq(integrations.id, id))
           .returning();
         return row;
@@ -257,8 +263,9 @@ export class IntegrationRepository {
   }
 
   /**
-   * Email and sms always have a primary while one of their integrations is active: promotes the first
-   * active one by priority when none is. Returns the row of `watchId` when that one was promoted.
+   * Email and sms always have a primary while one of their integrations without conditions is active:
+   * promotes the first such one by priority when none is. Returns the row of `watchId` when that one
+   * was promoted.
    */
   private async ensurePrimary(
     tx: DbExecutor,
@@ -270,7 +277,14 @@ export class IntegrationRepository {
     const candidates = await tx
       .select()
       .from(integrations)
-      .where(and(live(environmentId), eq(integrations.channel, channel), eq(integrations.active, true)))
+      .where(
+        and(
+          live(environmentId),
+          eq(integrations.channel, channel),
+          eq(integrations.active, true),
+          sql`jsonb_array_length(${integrations.conditions}) = 0`,
+        ),
+      )
       .orderBy(...failoverOrder)
       .limit(1);
     const [first] = candidates;

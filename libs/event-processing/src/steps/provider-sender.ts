@@ -11,6 +11,7 @@ import {
   type SendResult,
 } from '#providers';
 import type { StepDetail } from './step-outcome.js';
+import { overriddenSend, type StepOverrides } from './trigger-overrides.js';
 
 /** The provider call to make when the job runs again, after `delayMs`. */
 interface NextAttempt {
@@ -68,12 +69,16 @@ export class ProviderSender {
     private readonly config: AppConfig,
   ) {}
 
-  /** `resume`: the attempt an earlier run of the job left to make (its integration and number). */
+  /**
+   * `resume`: the attempt an earlier run of the job left to make (its integration and number).
+   * `overrides`: the trigger's, applied per integration (provider overrides differ by provider).
+   */
   async send(
     message: ProviderMessage,
     integrations: IntegrationRow[],
     details: StepDetail[],
     resume?: { integrationId: string; attempt: number },
+    overrides?: StepOverrides,
   ): Promise<SendAttempt> {
     let last: SendAttempt = { ok: false, error: 'No integration to send through' };
     const resumeAt = resume ? integrations.findIndex((integration) => integration.id === resume.integrationId) : -1;
@@ -88,7 +93,7 @@ export class ProviderSender {
           detail: `Failing over to integration ${integration.identifier} (${integration.providerId})`,
         });
       }
-      const result = await this.sendThrough(message, integration, attempt, details);
+      const result = await this.sendThrough(message, integration, attempt, details, overrides);
       if (result.ok || result.invalidDeviceToken || result.retry) return result;
       last = result;
     }
@@ -100,8 +105,14 @@ export class ProviderSender {
     integration: IntegrationRow,
     attempt: number,
     details: StepDetail[],
+    overrides: StepOverrides | undefined,
   ): Promise<SendAttempt> {
     const { providerId, identifier } = integration;
+    const overridden = overriddenSend(message, overrides?.forProvider(providerId));
+    if ('refusal' in overridden) {
+      details.push({ status: 'Failed', source: 'Payload', providerId, detail: overridden.refusal });
+      return { ok: false, error: overridden.refusal };
+    }
     const adapter = this.registry.get(providerId);
     if (!adapter) {
       const error = `Provider ${providerId} of integration ${identifier} is not supported for delivery`;
@@ -120,10 +131,15 @@ export class ProviderSender {
     const maxAttempts = this.config.providerMaxAttempts;
     const isRetry = attempt > 1;
     try {
-      const result = await adapter.send(message, credentials, {
-        timeoutMs: this.config.providerTimeoutMs,
-        allowPrivateTargets: this.config.allowPrivateWebhookTargets,
-      });
+      // The trigger's sender fields replace the integration's for this message only.
+      const result = await adapter.send(
+        overridden.message,
+        { ...credentials, ...overridden.sender },
+        {
+          timeoutMs: this.config.providerTimeoutMs,
+          allowPrivateTargets: this.config.allowPrivateWebhookTargets,
+        },
+      );
       const tries = isRetry ? ` on attempt ${attempt}` : '';
       details.push({
         status: 'Success',

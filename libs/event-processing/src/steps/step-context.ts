@@ -30,6 +30,8 @@ export interface StepContext {
    * only for a context that fails its job before anything was loaded.
    */
   payload?: Record<string, unknown>;
+  /** The trigger's overrides, read like its payload. */
+  overrides?: Record<string, unknown>;
   subscriber?: SubscriberRow;
   workflow?: WorkflowRow;
   actor?: SubscriberRow;
@@ -139,6 +141,7 @@ export class StepContextLoader {
       contexts.set(job.id, {
         job,
         payload: trigger.payload,
+        overrides: trigger.overrides,
         subscriber: subscriberById.get(job.subscriberId),
         workflow: workflowById.get(job.workflowId),
         actor: actorRef ? actorById.get(actorRef.subscriberId) : undefined,

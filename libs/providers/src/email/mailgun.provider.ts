@@ -1,6 +1,14 @@
 import { apiBase, mailbox, optional, required } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
-import type { EmailMessage, ProviderAdapter, ProviderCredentials, SendOptions, SendResult } from '../provider.js';
+import { withOverrides } from '../http/request-overrides.js';
+import {
+  recipientsOf,
+  type EmailMessage,
+  type ProviderAdapter,
+  type ProviderCredentials,
+  type SendOptions,
+  type SendResult,
+} from '../provider.js';
 
 /**
  * Mailgun (POST /v3/{domain}/messages, Basic auth `api:<key>` — `user` overrides the user name —
@@ -16,20 +24,26 @@ export class MailgunProvider implements ProviderAdapter<EmailMessage> {
     const user = optional(credentials, 'user') ?? 'api';
     const form = new URLSearchParams({
       from: mailbox(from, optional(credentials, 'senderName')),
-      to: message.to,
+      to: recipientsOf(message).join(','),
       subject: message.subject,
     });
     if (message.html) form.set('html', message.html);
     if (message.text) form.set('text', message.text);
+    if (message.cc?.length) form.set('cc', message.cc.join(','));
+    if (message.bcc?.length) form.set('bcc', message.bcc.join(','));
+    if (message.replyTo) form.set('h:Reply-To', message.replyTo);
     const answer = await providerSend(
-      {
-        provider: 'Mailgun',
-        url: `${base}/v3/${encodeURIComponent(domain)}/messages`,
-        guard,
-        headers: { authorization: `Basic ${Buffer.from(`${user}:${apiKey}`).toString('base64')}` },
-        form,
-        secrets: [apiKey],
-      },
+      withOverrides(
+        {
+          provider: 'Mailgun',
+          url: `${base}/v3/${encodeURIComponent(domain)}/messages`,
+          guard,
+          headers: { authorization: `Basic ${Buffer.from(`${user}:${apiKey}`).toString('base64')}` },
+          form,
+          secrets: [apiKey],
+        },
+        message.overrides,
+      ),
       options,
     );
     const body = answer.data as { id?: string } | undefined;

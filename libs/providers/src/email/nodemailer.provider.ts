@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import { privateTargetRefused, resolvePublicAddresses } from '../http/target-guard.js';
 import {
   ProviderError,
+  recipientsOf,
   type EmailMessage,
   type ProviderAdapter,
   type ProviderCredentials,
@@ -113,7 +114,10 @@ export class NodemailerProvider implements ProviderAdapter<EmailMessage> {
       const senderName = str(credentials.senderName);
       const info = await transport.sendMail({
         from: senderName ? { name: senderName, address: from } : from,
-        to: message.to,
+        to: recipientsOf(message),
+        cc: message.cc,
+        bcc: message.bcc,
+        replyTo: message.replyTo,
         subject: message.subject,
         html: message.html,
         text: message.text,

@@ -4,6 +4,7 @@ import { apiBase, mailbox, optional } from '../http/credentials.js';
 import { httpFailure, providerRequest } from '../http/provider-request.js';
 import {
   ProviderError,
+  recipientsOf,
   type EmailMessage,
   type ProviderAdapter,
   type ProviderCredentials,
@@ -35,7 +36,12 @@ export class SesProvider implements ProviderAdapter<EmailMessage> {
     const url = new URL(`${base}/v2/email/outbound-emails`);
     const body = JSON.stringify({
       FromEmailAddress: mailbox(from, optional(credentials, 'senderName')),
-      Destination: { ToAddresses: [message.to] },
+      Destination: {
+        ToAddresses: recipientsOf(message),
+        ...(message.cc?.length ? { CcAddresses: message.cc } : {}),
+        ...(message.bcc?.length ? { BccAddresses: message.bcc } : {}),
+      },
+      ...(message.replyTo ? { ReplyToAddresses: [message.replyTo] } : {}),
       Content: {
         Simple: {
           Subject: { Data: message.subject, Charset: 'UTF-8' },

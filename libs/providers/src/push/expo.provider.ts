@@ -1,5 +1,6 @@
 import { apiBase, optional } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
+import { withOverrides } from '../http/request-overrides.js';
 import {
   InvalidDeviceTokenError,
   ProviderError,
@@ -30,13 +31,16 @@ export class ExpoProvider implements ProviderAdapter<PushMessage> {
     const { base, guard } = apiBase(credentials, 'https://exp.host');
     const accessToken = optional(credentials, 'apiKey');
     const answer = await providerSend(
-      {
-        provider: 'Expo',
-        url: `${base}/--/api/v2/push/send`,
-        guard,
-        headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {},
-        json: { to: message.deviceToken, title: message.title, body: message.content, data: message.payload },
-      },
+      withOverrides(
+        {
+          provider: 'Expo',
+          url: `${base}/--/api/v2/push/send`,
+          guard,
+          headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {},
+          json: { to: message.deviceToken, title: message.title, body: message.content, data: message.payload },
+        },
+        message.overrides,
+      ),
       options,
     );
     const data = (answer.data as { data?: ExpoTicket | ExpoTicket[] } | undefined)?.data;

@@ -1,6 +1,7 @@
 import { GOOGLE_TOKEN_URI, GoogleTokenSource, parseServiceAccount } from '../auth/google-service-account.js';
 import { apiBase, stringMap } from '../http/credentials.js';
 import { httpFailure, providerRequest } from '../http/provider-request.js';
+import { withOverrides } from '../http/request-overrides.js';
 import {
   InvalidDeviceTokenError,
   type ProviderAdapter,
@@ -31,7 +32,9 @@ export class FcmProvider implements ProviderAdapter<PushMessage> {
       ...options,
       guard: guard || account.token_uri !== GOOGLE_TOKEN_URI,
     });
-    const call = {
+    const { data, ...fields } = message.overrides?.fields ?? {};
+    const dataOverride = typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {};
+    const request = {
       provider: 'FCM',
       url: `${base}/v1/projects/${encodeURIComponent(account.project_id)}/messages:send`,
       guard,
@@ -40,11 +43,13 @@ export class FcmProvider implements ProviderAdapter<PushMessage> {
         message: {
           token: message.deviceToken,
           notification: { title: message.title, body: message.content },
-          data: stringMap(message.payload),
+          // FCM data values are strings: override data joins the payload's, flattened alike.
+          data: stringMap({ ...message.payload, ...dataOverride }),
         },
       },
       secrets: [account.private_key],
     };
+    const call = withOverrides(request, message.overrides && { ...message.overrides, fields }, 'message');
     const answer = await providerRequest(call, options);
     if (!answer.ok) {
       const error = (answer.data as FcmError | undefined)?.error;

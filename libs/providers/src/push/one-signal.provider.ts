@@ -1,5 +1,6 @@
 import { apiBase, required } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
+import { withOverrides } from '../http/request-overrides.js';
 import {
   InvalidDeviceTokenError,
   ProviderError,
@@ -23,20 +24,23 @@ export class OneSignalProvider implements ProviderAdapter<PushMessage> {
     const { apiKey, applicationId } = required(credentials, this.providerId, ['apiKey', 'applicationId']);
     const { base, guard } = apiBase(credentials, 'https://api.onesignal.com');
     const answer = await providerSend(
-      {
-        provider: 'OneSignal',
-        url: `${base}/notifications`,
-        guard,
-        headers: { authorization: `Key ${apiKey}` },
-        json: {
-          app_id: applicationId,
-          target_channel: 'push',
-          include_subscription_ids: [message.deviceToken],
-          headings: { en: message.title },
-          contents: { en: message.content },
-          data: message.payload,
+      withOverrides(
+        {
+          provider: 'OneSignal',
+          url: `${base}/notifications`,
+          guard,
+          headers: { authorization: `Key ${apiKey}` },
+          json: {
+            app_id: applicationId,
+            target_channel: 'push',
+            include_subscription_ids: [message.deviceToken],
+            headings: { en: message.title },
+            contents: { en: message.content },
+            data: message.payload,
+          },
         },
-      },
+        message.overrides,
+      ),
       options,
     );
     const body = answer.data as { id?: string; errors?: unknown } | undefined;

@@ -1,6 +1,7 @@
 import { assertHostCredentials } from '../http/credential-formats.js';
 import { apiBase, required, stringMap } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
+import { withOverrides } from '../http/request-overrides.js';
 import type { ProviderAdapter, ProviderCredentials, PushMessage, SendOptions, SendResult } from '../provider.js';
 
 /**
@@ -20,18 +21,21 @@ export class PusherBeamsProvider implements ProviderAdapter<PushMessage> {
     );
     const notification = { title: message.title, body: message.content };
     const answer = await providerSend(
-      {
-        provider: 'Pusher Beams',
-        url: `${base}/publish_api/v1/instances/${encodeURIComponent(instanceId)}/publishes/users`,
-        guard,
-        headers: { authorization: `Bearer ${secretKey}` },
-        json: {
-          users: [message.deviceToken],
-          apns: { aps: { alert: notification }, data: message.payload },
-          fcm: { notification, data: stringMap(message.payload) },
-          web: { notification, data: message.payload },
+      withOverrides(
+        {
+          provider: 'Pusher Beams',
+          url: `${base}/publish_api/v1/instances/${encodeURIComponent(instanceId)}/publishes/users`,
+          guard,
+          headers: { authorization: `Bearer ${secretKey}` },
+          json: {
+            users: [message.deviceToken],
+            apns: { aps: { alert: notification }, data: message.payload },
+            fcm: { notification, data: stringMap(message.payload) },
+            web: { notification, data: message.payload },
+          },
         },
-      },
+        message.overrides,
+      ),
       options,
     );
     return { id: (answer.data as { publishId?: string } | undefined)?.publishId ?? '', date: new Date().toISOString() };

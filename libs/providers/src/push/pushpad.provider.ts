@@ -1,5 +1,6 @@
 import { apiBase, required } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
+import { withOverrides } from '../http/request-overrides.js';
 import {
   InvalidDeviceTokenError,
   type ProviderAdapter,
@@ -22,14 +23,17 @@ export class PushpadProvider implements ProviderAdapter<PushMessage> {
     const { apiKey, applicationId } = required(credentials, this.providerId, ['apiKey', 'applicationId']);
     const { base, guard } = apiBase(credentials, 'https://pushpad.xyz');
     const answer = await providerSend(
-      {
-        provider: 'Pushpad',
-        url: `${base}/api/v1/projects/${encodeURIComponent(applicationId)}/notifications`,
-        guard,
-        headers: { authorization: `Token token="${apiKey}"` },
-        json: { notification: { title: message.title, body: message.content }, uids: [message.deviceToken] },
-        secrets: [apiKey],
-      },
+      withOverrides(
+        {
+          provider: 'Pushpad',
+          url: `${base}/api/v1/projects/${encodeURIComponent(applicationId)}/notifications`,
+          guard,
+          headers: { authorization: `Token token="${apiKey}"` },
+          json: { notification: { title: message.title, body: message.content }, uids: [message.deviceToken] },
+          secrets: [apiKey],
+        },
+        message.overrides,
+      ),
       options,
     );
     const body = answer.data as { id?: number | string; scheduled?: number } | undefined;

@@ -1,5 +1,6 @@
 import { apiBase, required } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
+import { withOverrides } from '../http/request-overrides.js';
 import type { ProviderAdapter, ProviderCredentials, SendOptions, SendResult, SmsMessage } from '../provider.js';
 
 /**
@@ -14,14 +15,17 @@ export class PlivoProvider implements ProviderAdapter<SmsMessage> {
     const { accountSid, token, from } = required(credentials, this.providerId, ['accountSid', 'token', 'from']);
     const { base, guard } = apiBase(credentials, 'https://api.plivo.com');
     const answer = await providerSend(
-      {
-        provider: 'Plivo',
-        url: `${base}/v1/Account/${encodeURIComponent(accountSid)}/Message/`,
-        guard,
-        headers: { authorization: `Basic ${Buffer.from(`${accountSid}:${token}`).toString('base64')}` },
-        json: { src: from, dst: message.to, text: message.content },
-        secrets: [token],
-      },
+      withOverrides(
+        {
+          provider: 'Plivo',
+          url: `${base}/v1/Account/${encodeURIComponent(accountSid)}/Message/`,
+          guard,
+          headers: { authorization: `Basic ${Buffer.from(`${accountSid}:${token}`).toString('base64')}` },
+          json: { src: from, dst: message.to, text: message.content },
+          secrets: [token],
+        },
+        message.overrides,
+      ),
       options,
     );
     const body = answer.data as { message_uuid?: string[]; api_id?: string } | undefined;

@@ -1,5 +1,6 @@
 import { apiBase, required } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
+import { withOverrides } from '../http/request-overrides.js';
 import type { ProviderAdapter, ProviderCredentials, SendOptions, SendResult, SmsMessage } from '../provider.js';
 
 /**
@@ -16,14 +17,17 @@ export class TwilioProvider implements ProviderAdapter<SmsMessage> {
     const form = new URLSearchParams({ To: message.to, Body: message.content });
     form.set(/^MG[0-9a-f]{32}$/i.test(from) ? 'MessagingServiceSid' : 'From', from);
     const answer = await providerSend(
-      {
-        provider: 'Twilio',
-        url: `${base}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`,
-        guard,
-        headers: { authorization: `Basic ${Buffer.from(`${accountSid}:${token}`).toString('base64')}` },
-        form,
-        secrets: [token],
-      },
+      withOverrides(
+        {
+          provider: 'Twilio',
+          url: `${base}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`,
+          guard,
+          headers: { authorization: `Basic ${Buffer.from(`${accountSid}:${token}`).toString('base64')}` },
+          form,
+          secrets: [token],
+        },
+        message.overrides,
+      ),
       options,
     );
     const body = answer.data as { sid?: string; date_created?: string } | undefined;

@@ -1,5 +1,6 @@
 import { apiBase, required } from '../http/credentials.js';
 import { providerSend } from '../http/provider-request.js';
+import { withOverrides } from '../http/request-overrides.js';
 import {
   ProviderError,
   type ProviderAdapter,
@@ -26,19 +27,22 @@ export class VonageProvider implements ProviderAdapter<SmsMessage> {
     const { apiKey, secretKey, from } = required(credentials, this.providerId, ['apiKey', 'secretKey', 'from']);
     const { base, guard } = apiBase(credentials, 'https://rest.nexmo.com');
     const answer = await providerSend(
-      {
-        provider: 'Vonage',
-        url: `${base}/sms/json`,
-        guard,
-        form: new URLSearchParams({
-          api_key: apiKey,
-          api_secret: secretKey,
-          from,
-          to: message.to.replace(/^\+/, ''),
-          text: message.content,
-        }),
-        secrets: [secretKey],
-      },
+      withOverrides(
+        {
+          provider: 'Vonage',
+          url: `${base}/sms/json`,
+          guard,
+          form: new URLSearchParams({
+            api_key: apiKey,
+            api_secret: secretKey,
+            from,
+            to: message.to.replace(/^\+/, ''),
+            text: message.content,
+          }),
+          secrets: [secretKey],
+        },
+        message.overrides,
+      ),
       options,
     );
     const first = (

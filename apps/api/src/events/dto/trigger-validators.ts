@@ -1,5 +1,5 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { EMAIL_ADDRESS_RULE, isEmailAddress, type FieldErrors } from '#common';
+import type { FieldErrors } from '#common';
 import { isValidSubscriberId, MAX_RECIPIENTS } from '#application';
 import { subscriberObjectErrors } from '../../subscribers/subscriber-validation.js';
 
@@ -88,29 +88,5 @@ export function writtenSubscriberErrors(to: unknown, actor: unknown): FieldError
   if (Array.isArray(to)) to.forEach((item, index) => check(item, `to[${index}]`));
   else check(to, 'to');
   if (isPlainObject(actor)) Object.assign(errors, subscriberObjectErrors(actor, 'actor'));
-  return errors;
-}
-
-const LIST_ADDRESS_FIELDS = ['to', 'cc', 'bcc'] as const;
-const SINGLE_ADDRESS_FIELDS = ['replyTo', 'from'] as const;
-
-/**
- * The address fields of `overrides.email` (Novu's to/cc/bcc: an address or a list; replyTo and
- * from: one address), each entry exactly one address, keyed like `overrides.email.cc[1]`.
- */
-export function overrideAddressErrors(overrides: unknown): FieldErrors {
-  const errors: FieldErrors = {};
-  const email = isPlainObject(overrides) ? overrides.email : undefined;
-  if (!isPlainObject(email)) return errors;
-  const check = (field: string, value: unknown, path: string) => {
-    if (!isEmailAddress(value)) errors[path] = { messages: [`${field} must be ${EMAIL_ADDRESS_RULE}`], value };
-  };
-  for (const field of LIST_ADDRESS_FIELDS) {
-    const value = email[field];
-    if (Array.isArray(value)) value.forEach((item, index) => check(field, item, `overrides.email.${field}[${index}]`));
-    else if (value !== undefined) check(field, value, `overrides.email.${field}`);
-  }
-  for (const field of SINGLE_ADDRESS_FIELDS)
-    if (email[field] !== undefined) check(field, email[field], `overrides.email.${field}`);
   return errors;
 }

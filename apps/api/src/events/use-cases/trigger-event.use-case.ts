@@ -12,7 +12,8 @@ import {
 import { fanOutEntries, JobQueue } from '#event-processing/producer';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { TriggerEventDto, TriggerResponseDto } from '../dto/trigger-event.dto.js';
-import { overrideAddressErrors, writtenSubscriberErrors } from '../dto/trigger-validators.js';
+import { overrideErrors } from '../dto/override-validators.js';
+import { writtenSubscriberErrors } from '../dto/trigger-validators.js';
 
 /** An event checked by the API: either answered already (an early status) or ready to store. */
 export type PreparedTrigger = { response: TriggerResponseDto; row?: NewTriggerEventRow };
@@ -57,8 +58,8 @@ export class TriggerEventUseCase {
   }
 
   /**
-   * Throws a 422 when a subscriber the trigger writes (`to`, `actor`) breaks the subscriber rules or an
-   * `overrides.email` address is not one address, and `workflow_not_found` when the workflow is
+   * Throws a 422 when a subscriber the trigger writes (`to`, `actor`) breaks the subscriber rules or
+   * `overrides` has a field of the wrong shape (an `overrides.email` address that is not one address), and `workflow_not_found` when the workflow is
    * missing; every other outcome is a status.
    */
   async prepare(
@@ -67,7 +68,7 @@ export class TriggerEventUseCase {
     workflow: WorkflowRow | undefined,
     broadcast = false,
   ): Promise<PreparedTrigger> {
-    const fieldErrors = { ...writtenSubscriberErrors(body.to, body.actor), ...overrideAddressErrors(body.overrides) };
+    const fieldErrors = { ...writtenSubscriberErrors(body.to, body.actor), ...overrideErrors(body.overrides) };
     const [firstError] = Object.entries(fieldErrors);
     if (firstError) {
       // The message names the field: a bulk event's answer carries only the message.

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -14,8 +15,8 @@ import {
 } from 'class-validator';
 import { CHANNELS, type Channel } from '#common';
 import type { IntegrationResponse } from '#application';
-import { StepFilterDefinition } from '#application';
 import { OptionalNotNull } from '../../http/optional-not-null.js';
+import { IntegrationConditionDto, MAX_CONDITIONS } from './integration-condition.dto.js';
 import { IntegrationCredentialsDto } from './integration-credentials.dto.js';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -76,14 +77,17 @@ export class CreateIntegrationDto {
   active?: boolean;
 
   @ApiPropertyOptional({
-    type: [StepFilterDefinition],
-    description: 'Tenant conditions under which the integration is used',
+    type: [IntegrationConditionDto],
+    maxItems: MAX_CONDITIONS,
+    description:
+      'When any passes (tenant, payload, subscriber), the integration is used for the message; an integration with conditions is never primary',
   })
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(MAX_CONDITIONS)
   @ValidateNested({ each: true })
-  @Type(() => StepFilterDefinition)
-  conditions?: StepFilterDefinition[];
+  @Type(() => IntegrationConditionDto)
+  conditions?: IntegrationConditionDto[];
 }
 
 /** Partial: absent fields stay as they are; `credentials` and `configurations` replace the stored objects. */
@@ -119,12 +123,13 @@ export class UpdateIntegrationDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ type: [StepFilterDefinition] })
+  @ApiPropertyOptional({ type: [IntegrationConditionDto], maxItems: MAX_CONDITIONS })
   @OptionalNotNull()
   @IsArray()
+  @ArrayMaxSize(MAX_CONDITIONS)
   @ValidateNested({ each: true })
-  @Type(() => StepFilterDefinition)
-  conditions?: StepFilterDefinition[];
+  @Type(() => IntegrationConditionDto)
+  conditions?: IntegrationConditionDto[];
 }
 
 export class IntegrationResponseDto implements IntegrationResponse {
@@ -143,7 +148,7 @@ export class IntegrationResponseDto implements IntegrationResponse {
   @ApiPropertyOptional({ description: 'API key id that deleted it; absent until then' }) deletedBy?: string;
   @ApiProperty() primary: boolean;
   @ApiProperty({ description: 'Failover order within the channel: higher first' }) priority: number;
-  @ApiProperty({ type: [StepFilterDefinition] }) conditions: unknown[];
+  @ApiProperty({ type: [IntegrationConditionDto] }) conditions: unknown[];
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }

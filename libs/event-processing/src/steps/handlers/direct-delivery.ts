@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { NewMessageRow, SubscriberRow } from '#dal';
+import type { IntegrationRow, NewMessageRow, SubscriberRow } from '#dal';
 import type { ProviderMessage } from '#providers';
 import { record, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
 import { ProviderSender } from '../provider-sender.js';
+import { routeDirect } from '../integration-routing.js';
+import { StepOverrides } from '../trigger-overrides.js';
 import { messageRow, text, type Rendered } from './channel-message.js';
 
 /** What a channel that sends to the subscriber's own address (email, sms) contributes to a delivery. */
@@ -20,7 +22,10 @@ export interface DirectChannel {
   content(rendered: Rendered): NewMessageRow['content'];
 }
 
-/** email and sms: the subscriber's address, the environment's integrations of the channel in failover order. */
+/**
+ * email and sms: the subscriber's address; the integration named by the trigger's overrides, or the
+ * environment's integrations of the channel routed by their conditions, in failover order.
+ */
 @Injectable()
 export class DirectDelivery {
   constructor(private readonly sender: ProviderSender) {}
@@ -51,8 +56,8 @@ export class DirectDelivery {
       });
       return outcome.failed(refusal, { messages: [row] });
     }
-    const integrations = context.integrations ?? [];
-    if (integrations.length === 0) {
+    const active = context.integrations ?? [];
+    if (active.length === 0) {
       record(context, {
         status: 'Failed',
         source: 'Credentials',
@@ -60,6 +65,9 @@ export class DirectDelivery {
       });
       return outcome.failed(`No active ${job.type} integration`);
     }
+    const overrides = new StepOverrides(context.overrides ?? {}, job);
+    const integrations = this.integrationsFor(context, active, overrides);
+    if (integrations.length === 0) return outcome.failed(context.details.at(-1)!.detail);
     const subject = text(rendered.subject);
     // The one delivery of an email or sms step has the empty delivery key.
     const retry = job.providerRetry?.deliveryKey === '' ? job.providerRetry : undefined;
@@ -68,6 +76,7 @@ export class DirectDelivery {
       integrations,
       context.details,
       retry,
+      overrides,
     );
     if (!sent.ok && sent.retry) return outcome.retry(context.now, '', sent.retry);
     const fields = { ...addressField, subject, content: channel.content(rendered) };
@@ -83,5 +92,39 @@ export class DirectDelivery {
       deliveredAt: [context.now.toISOString()],
     });
     return outcome.completed({ providerId, messages: [row] });
+  }
+
+  /**
+   * The integrations to send through, each decision recorded: the one `integrationIdentifier` names
+   * (only among the environment's active integrations of the channel, so another environment's is
+   * not found), else the conditions' routing.
+   */
+  private integrationsFor(context: StepContext, active: IntegrationRow[], overrides: StepOverrides): IntegrationRow[] {
+    const wanted = overrides.integrationIdentifier;
+    // A run resuming a provider retry made this choice already (and recorded it).
+    const decided = Boolean(context.job.providerRetry);
+    if (wanted === undefined) {
+      const routed = routeDirect(context, active);
+      if (routed.detail && !(decided && routed.integrations.length > 0)) record(context, routed.detail);
+      return routed.integrations;
+    }
+    const named = active.find((integration) => integration.identifier === wanted);
+    if (!decided || !named)
+      record(
+        context,
+        named
+          ? {
+              status: 'Pending',
+              source: 'Internal',
+              providerId: named.providerId,
+              detail: `Integration ${named.identifier} (${named.providerId}) chosen: named by ${overrides.integrationIdentifierPath}`,
+            }
+          : {
+              status: 'Failed',
+              source: 'Payload',
+              detail: `Integration ${wanted} named by ${overrides.integrationIdentifierPath} is not an active ${context.job.type} integration of this environment: not sent`,
+            },
+      );
+    return named ? [named] : [];
   }
 }

@@ -4,6 +4,8 @@ import type { ProviderMessage } from '#providers';
 import { record, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
 import { ProviderSender } from '../provider-sender.js';
+import { conditionsChosen, conditionsRefusal } from '../integration-routing.js';
+import { StepOverrides } from '../trigger-overrides.js';
 import { messageRow, text, type Rendered } from './channel-message.js';
 
 /** One delivery of a chat or push step: one subscriber channel entry (push: one device token of it). */
@@ -39,7 +41,9 @@ export function subscriberChannelOutcome(
 
 /**
  * chat and push: one delivery per subscriber channel entry whose integration is active (push: per
- * device token). A target an earlier run of the job already sent to counts as delivered.
+ * device token), may serve the message (its conditions pass) and is the one the trigger's
+ * `integrationIdentifier` names, when it names one. A target an earlier run of the job already sent
+ * to counts as delivered.
  */
 @Injectable()
 export class SubscriberChannelDelivery {
@@ -52,7 +56,10 @@ export class SubscriberChannelDelivery {
     channel: SubscriberChannel<Target>,
   ): Promise<StepOutcome> {
     const { job, subscriber } = context;
-    const active = new Map((context.integrations ?? []).map((row) => [row.id, row]));
+    const overrides = new StepOverrides(context.overrides ?? {}, job);
+    const usable = this.usableIntegrations(context, overrides);
+    if (!usable) return outcome.failed(context.details.at(-1)!.detail);
+    const active = new Map(usable.map((row) => [row.id, row]));
     const targets = (subscriber?.channels ?? [])
       .filter((entry) => channel.providers.includes(entry.providerId) && active.has(entry._integrationId))
       .flatMap((entry) => channel.targetsOf(entry, active.get(entry._integrationId)!));
@@ -79,6 +86,7 @@ export class SubscriberChannelDelivery {
         [target.integration],
         context.details,
         index === resumeAt ? retry! : undefined,
+        overrides,
       );
       if (!sent.ok && sent.retry) return outcome.retry(context.now, target.deliveryKey, sent.retry, { messages });
       const fields = {
@@ -98,5 +106,34 @@ export class SubscriberChannelDelivery {
       }
     }
     return subscriberChannelOutcome(job.type, delivered, lastError, messages);
+  }
+
+  /**
+   * The active integrations this message may go through, each refusal or choice recorded; undefined
+   * (the step fails) when `integrationIdentifier` names none of them: another environment's
+   * integration is not found, and nothing is sent elsewhere.
+   */
+  private usableIntegrations(context: StepContext, overrides: StepOverrides): IntegrationRow[] | undefined {
+    const active = context.integrations ?? [];
+    const wanted = overrides.integrationIdentifier;
+    const candidates = wanted === undefined ? active : active.filter((row) => row.identifier === wanted);
+    if (candidates.length === 0) {
+      record(context, {
+        status: 'Failed',
+        source: 'Payload',
+        detail: `Integration ${wanted} named by ${overrides.integrationIdentifierPath} is not an active ${context.job.type} integration of this environment: not sent`,
+      });
+      return undefined;
+    }
+    // A run resuming a provider retry recorded these choices already.
+    const decided = Boolean(context.job.providerRetry);
+    return candidates.filter((integration) => {
+      const refusal = wanted === undefined ? conditionsRefusal(context, integration) : undefined;
+      const chosen = refusal || decided ? undefined : conditionsChosen(context, integration);
+      if (refusal && !decided)
+        record(context, { status: 'Warning', source: 'Internal', providerId: integration.providerId, detail: refusal });
+      if (chosen) record(context, chosen);
+      return !refusal;
+    });
   }
 }
