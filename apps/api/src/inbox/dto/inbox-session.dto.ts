@@ -38,12 +38,12 @@ export class StartInboxSessionDto {
   @Allow()
   defaultSchedule?: unknown;
 
-  @ApiPropertyOptional({ description: 'Accepted and ignored: this service has no contexts' })
+  @ApiPropertyOptional({ description: 'Accepted and ignored: inbox lists are not filtered by context' })
   @IsOptional()
   @IsObject()
   context?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Accepted and ignored: this service has no contexts' })
+  @ApiPropertyOptional({ description: 'Accepted and ignored: inbox lists are not filtered by context' })
   @IsOptional()
   @IsString()
   contextHash?: string;

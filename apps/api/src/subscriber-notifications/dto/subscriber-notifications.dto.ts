@@ -69,7 +69,10 @@ class NotificationFilterDto {
   @IsObject()
   data?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: [String], description: 'Ignored: this service has no contexts' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: "Ignored: lists are not filtered by context (messages carry their trigger's contextKeys)",
+  })
   @IsOptional()
   @ToArray()
   @IsArray()
@@ -143,7 +146,10 @@ export class ListNotificationsQueryDto {
   @Max(MAX_DATE_MS)
   createdLte?: number;
 
-  @ApiPropertyOptional({ type: [String], description: 'Ignored: this service has no contexts' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: "Ignored: lists are not filtered by context (messages carry their trigger's contextKeys)",
+  })
   @IsOptional()
   @ToArray()
   @IsArray()
@@ -184,7 +190,10 @@ export class SnoozeNotificationDto {
 }
 
 export class ContextKeysQueryDto {
-  @ApiPropertyOptional({ type: [String], description: 'Ignored: this service has no contexts' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: "Ignored: lists are not filtered by context (messages carry their trigger's contextKeys)",
+  })
   @IsOptional()
   @ToArray()
   @IsArray()
