@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 import type { Body } from './support/untyped-json.js';
 import { waitFor } from './support/wait.js';
 
-/** Spec fields whose effect only shows after a real trigger: the feed's digest and tags, inline channels, warnings. */
+/** Spec fields whose effect only shows after a real trigger: the feed's digest and tags, inline channels, tenants, warnings. */
 describe('spec fields observed end to end', () => {
   let t: TestApp;
   let receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
@@ -100,6 +100,23 @@ describe('spec fields observed end to end', () => {
     expect(subscriber.body.channels).toEqual([
       expect.objectContaining({ providerId: 'chat-webhook', credentials: { webhookUrl } }),
     ]);
+  });
+
+  it("a trigger's tenant object updates the tenant's name and data before its steps render", async () => {
+    await t.api('post', '/v1/tenants').send({ identifier: 'spec-acme', name: 'Acme' }).expect(201);
+    const workflow = await createWorkflow({
+      name: 'Tenant fields',
+      steps: [{ template: { type: 'in_app', content: '{{tenant.name}} on {{tenant.data.plan}}' } }],
+    });
+    const { transactionId } = await triggerAndSettle(t, {
+      name: workflow.triggers[0].identifier,
+      to: 'tenant-sub',
+      tenant: { identifier: 'spec-acme', name: 'Acme Corp', data: { plan: 'pro' } },
+    });
+    const tenant = await t.api('get', '/v1/tenants/spec-acme');
+    expect(tenant.body).toMatchObject({ name: 'Acme Corp', data: { plan: 'pro' } });
+    const messages = await t.api('get', `/v1/messages?transactionId=${transactionId}`);
+    expect(messages.body.data.map((message: Body) => message.content)).toEqual(['Acme Corp on pro']);
   });
 
   it('an email step for a subscriber without an email address leaves a warning message', async () => {
