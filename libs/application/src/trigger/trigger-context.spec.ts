@@ -1,0 +1,26 @@
+import { describe, expect, it } from '@jest/globals';
+import { contextEntriesOf, contextKeysOf } from './trigger-context.js';
+
+describe('trigger context', () => {
+  it('reads ids and {id, data} entries, in the order sent, as type:id keys', () => {
+    const entries = contextEntriesOf({
+      tenant: 'acme',
+      project: { id: 'p1', data: { name: 'Apollo' } },
+      app: { id: 'a' },
+    });
+    expect(entries).toEqual({
+      tenant: { id: 'acme', data: {} },
+      project: { id: 'p1', data: { name: 'Apollo' } },
+      app: { id: 'a', data: {} },
+    });
+    expect(contextKeysOf(entries)).toEqual(['tenant:acme', 'project:p1', 'app:a']);
+  });
+
+  it('no context, or entries of another shape, give nothing', () => {
+    for (const context of [undefined, null, 'acme', ['tenant'], {}])
+      expect(contextKeysOf(contextEntriesOf(context))).toEqual([]);
+    expect(contextEntriesOf({ tenant: 5, project: { data: {} }, app: { id: 'a', data: 'x' } })).toEqual({
+      app: { id: 'a', data: {} },
+    });
+  });
+});
