@@ -593,6 +593,9 @@ describe('workflows: /v1/workflows', () => {
         'DigestTimedMetadata',
         'DelayRegularMetadata',
         'DelayScheduledMetadata',
+        'ThrottleFixedMetadata',
+        'ThrottleDynamicMetadata',
+        'HttpRequestMetadata',
         'TimedConfigDefinition',
         'IntegrationResponseDto',
         'CreateIntegrationDto',
@@ -600,7 +603,8 @@ describe('workflows: /v1/workflows', () => {
       ]) {
         expect(doc.components.schemas[schema]).toBeDefined();
       }
-      expect(doc.components.schemas.StepDefinition.properties.metadata.oneOf).toHaveLength(4);
+      // The spec's four digest and delay forms, two throttle forms and the http_request form.
+      expect(doc.components.schemas.StepDefinition.properties.metadata.oneOf).toHaveLength(7);
     });
   });
 });
