@@ -1,12 +1,18 @@
 import { Inject } from '@nestjs/common';
 import { DelayedError, type Job } from 'bullmq';
 import { environmentLabel, queueEnvironmentSlots, queueLaneJobs, queueWait } from '#common';
-import { EnvironmentLanes } from './environment-lanes.js';
+import { EnvironmentLanes, LaneEmptiedError } from './environment-lanes.js';
 import { QueueConsumer } from './queue-consumer.js';
 import { QueueWaits } from './queue-waits.js';
 
 /** How long a job refused by its environment's full lane goes back to the queue before a worker takes it again. */
 export const LANE_FULL_DELAY_MS = 1_000;
+/**
+ * The BullMQ priority of a job refused by a full lane: behind every unprioritized job. BullMQ's
+ * PostgreSQL backend would otherwise put it back at its old place in line, ahead of the newer jobs of
+ * other environments, which then wait while a worker takes and refuses each of them again.
+ */
+const LANE_FULL_PRIORITY = 1;
 
 /**
  * A consumer whose jobs belong to one environment each, and which shares its WORKER_CONCURRENCY
@@ -23,7 +29,8 @@ export const LANE_FULL_DELAY_MS = 1_000;
  * database rows stay claimable for the recovery sweeper, so nothing taken is lost. A job whose lane
  * already holds WORKER_ENVIRONMENT_CONCURRENCY jobs is not held at all: it goes back to the queue,
  * delayed by LANE_FULL_DELAY_MS without counting an attempt, so one environment cannot fill every
- * lane and stop the worker from taking other environments' jobs.
+ * lane and stop the worker from taking other environments' jobs. At shutdown the jobs still waiting
+ * in lanes go back to the queue the same way.
  */
 export abstract class EnvironmentFairConsumer<D extends { environmentId: string }> extends QueueConsumer {
   @Inject(QueueWaits) private readonly waits: QueueWaits;
@@ -40,12 +47,16 @@ export abstract class EnvironmentFairConsumer<D extends { environmentId: string 
     const due = job.timestamp + (job.opts.delay ?? 0);
     const taken = this.lanes().takeUnlessFull(environmentId, 1, due);
     if (taken === 'full') {
-      await job.moveToDelayed(Date.now() + LANE_FULL_DELAY_MS, token);
-      throw new DelayedError();
+      if (job.priority !== LANE_FULL_PRIORITY) await job.changePriority({ priority: LANE_FULL_PRIORITY });
+      return this.handBack(job, token, LANE_FULL_DELAY_MS);
     }
     queueLaneJobs.set({ queue: job.queueName }, this.lanes().waiting);
-    const release = await taken;
+    const release = await taken.catch((error: unknown) => {
+      if (error instanceof LaneEmptiedError) return undefined;
+      throw error;
+    });
     queueLaneJobs.set({ queue: job.queueName }, this.lanes().waiting);
+    if (!release) return this.handBack(job, token, 0);
     const labels = { queue: job.queueName, environment: environmentLabel(environmentId) };
     // A retry's wait includes its backoff: only a first attempt measures the queue.
     if (job.attemptsMade === 0) {
@@ -60,6 +71,22 @@ export abstract class EnvironmentFairConsumer<D extends { environmentId: string 
       queueEnvironmentSlots.dec(labels);
       release();
     }
+  }
+
+  /**
+   * Stops taking entries, then hands those still waiting in lanes back to the queue, so the shutdown
+   * waits for the running entries only, not for every waiting one to get a slot and run.
+   */
+  override async beforeApplicationShutdown(): Promise<void> {
+    const closing = super.beforeApplicationShutdown();
+    this.fairLanes?.empty();
+    await closing;
+  }
+
+  /** Back to the queue, due in `delayMs`, without counting an attempt. */
+  private async handBack(job: Job<D>, token: string | undefined, delayMs: number): Promise<never> {
+    await job.moveToDelayed(Date.now() + delayMs, token);
+    throw new DelayedError();
   }
 
   /** Built on first use: BullMQ may hand over a job before the application's bootstrap hook runs. */

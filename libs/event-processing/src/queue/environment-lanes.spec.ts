@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { EnvironmentLanes, type Release } from './environment-lanes.js';
+import { EnvironmentLanes, LaneEmptiedError, type Release } from './environment-lanes.js';
 
 /** Takes and records the order in which they are granted. */
 function recorder(lanes: EnvironmentLanes) {
@@ -101,5 +101,16 @@ describe('EnvironmentLanes', () => {
     await release('a1');
     await release('a1');
     expect(granted).toEqual(['a1', 'b1']);
+  });
+
+  it('empty refuses every waiting take and leaves running ones and later takes alone', async () => {
+    const lanes = new EnvironmentLanes({ capacity: 1, perEnvironment: 1 });
+    const running = lanes.take('A');
+    const waiting = [lanes.take('A'), lanes.take('B')];
+    lanes.empty();
+    for (const take of waiting) await expect(take).rejects.toBeInstanceOf(LaneEmptiedError);
+    expect([lanes.waiting, lanes.oldestWaitingSince()]).toEqual([0, undefined]);
+    (await running)();
+    await expect(lanes.take('C')).resolves.toBeInstanceOf(Function);
   });
 });

@@ -14,7 +14,11 @@ interface Waiter {
   units: number;
   since: number;
   grant: (release: Release) => void;
+  refuse: (error: Error) => void;
 }
+
+/** What a take still waiting in its lane rejects with when the lanes are emptied (shutdown). */
+export class LaneEmptiedError extends Error {}
 
 /**
  * Shares a process's work slots between environments: one environment runs at most
@@ -41,8 +45,8 @@ export class EnvironmentLanes {
    */
   take(environmentId: string, units = 1, since = this.now()): Promise<Release> {
     const wanted = Math.min(units, this.limits.perEnvironment, this.limits.capacity);
-    const waiting = new Promise<Release>((grant) => {
-      const waiter = { units: wanted, since, grant };
+    const waiting = new Promise<Release>((grant, refuse) => {
+      const waiter = { units: wanted, since, grant, refuse };
       const lane = this.lanes.get(environmentId);
       if (lane) lane.push(waiter);
       else this.lanes.set(environmentId, [waiter]);
@@ -56,6 +60,14 @@ export class EnvironmentLanes {
   takeUnlessFull(environmentId: string, units = 1, since = this.now()): Promise<Release> | 'full' {
     if ((this.lanes.get(environmentId)?.length ?? 0) >= (this.limits.laneLimit ?? Infinity)) return 'full';
     return this.take(environmentId, units, since);
+  }
+
+  /** Refuses every take still waiting (LaneEmptiedError); running ones keep their units. */
+  empty(): void {
+    const lanes = [...this.lanes.values()];
+    this.lanes.clear();
+    this.waitingTakes = 0;
+    for (const waiter of lanes.flat()) waiter.refuse(new LaneEmptiedError('the lanes were emptied'));
   }
 
   /** Takes waiting in lanes, over every environment. */
