@@ -20,7 +20,7 @@ function matchedFor(context: StepContext): string {
 const named = (integration: IntegrationRow) => `${integration.identifier} (${integration.providerId})`;
 
 /** The integrations whose conditions pass (and those without any), in the order given. */
-export function eligibleIntegrations(context: StepContext, integrations: IntegrationRow[]): IntegrationRow[] {
+function eligibleIntegrations(context: StepContext, integrations: IntegrationRow[]): IntegrationRow[] {
   const conditioned = integrations.filter(hasConditions);
   if (conditioned.length === 0) return integrations;
   const filterContext = conditionContext(context);

@@ -20,7 +20,7 @@ const MESSAGE_FIELDS: Record<string, readonly string[]> = {
 };
 
 /** Message fields after every level is merged, for one provider. */
-export interface MessageFields {
+interface MessageFields {
   to?: unknown;
   cc?: unknown;
   bcc?: unknown;

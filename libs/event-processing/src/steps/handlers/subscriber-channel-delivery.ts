@@ -116,8 +116,7 @@ export class SubscriberChannelDelivery {
   private usableIntegrations(context: StepContext, overrides: StepOverrides): IntegrationRow[] | undefined {
     const active = context.integrations ?? [];
     const wanted = overrides.integrationIdentifier;
-    const candidates = wanted === undefined ? active : active.filter((row) => row.identifier === wanted);
-    if (candidates.length === 0) {
+    if (wanted !== undefined && !active.some((row) => row.identifier === wanted)) {
       record(context, {
         status: 'Failed',
         source: 'Payload',
@@ -125,6 +124,11 @@ export class SubscriberChannelDelivery {
       });
       return undefined;
     }
+    // Only the integrations of the subscriber's entries are candidates (and get details).
+    const entries = new Set((context.subscriber?.channels ?? []).map((entry) => entry._integrationId));
+    const candidates = active.filter(
+      (row) => entries.has(row.id) && (wanted === undefined || row.identifier === wanted),
+    );
     // A run resuming a provider retry recorded these choices already.
     const decided = Boolean(context.job.providerRetry);
     return candidates.filter((integration) => {
