@@ -270,6 +270,30 @@ describe('trigger overrides', () => {
     });
   });
 
+  it('overrides.chat.integrationIdentifier sends only through that entry, with the overridden content', async () => {
+    const env = await environment({ template: { type: 'chat', content: 'Hi {{subscriber.firstName}}' } });
+    for (const identifier of ['hook-a', 'hook-b']) {
+      await env.integration({ providerId: 'chat-webhook', channel: 'chat', identifier });
+      expect(
+        (
+          await t.api('patch', '/v1/subscribers/ada/credentials', env.apiKey).send({
+            providerId: 'chat-webhook',
+            integrationIdentifier: identifier,
+            credentials: { webhookUrl: `${receiver.url}/${identifier}` },
+          })
+        ).status,
+      ).toBe(200);
+    }
+    const both = await env.trigger({});
+    expect(both.requests.map((request) => request.path).sort()).toEqual(['/hook-a', '/hook-b']);
+
+    const picked = await env.trigger({
+      overrides: { chat: { integrationIdentifier: 'hook-b', content: 'Overridden' } },
+    });
+    expect(picked.job.status).toBe('completed');
+    expect(picked.requests.map((request) => [request.path, request.json.content])).toEqual([['/hook-b', 'Overridden']]);
+  });
+
   it.each([
     [{ email: { integrationIdentifier: 5 } }, 'overrides.email.integrationIdentifier'],
     [{ email: { cc: ['ok@example.com', 'two@example.com, three@example.com'] } }, 'overrides.email.cc[1]'],

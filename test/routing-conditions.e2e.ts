@@ -220,6 +220,10 @@ describe('integration conditions (per-tenant providers)', () => {
       'conditions[0].children[0].value',
     ],
     [[{ value: 'AND', children: 'tenant' }], 'conditions[0].children'],
+    [
+      [{ value: 'AND', children: [{ on: 'tenant', field: 'name', operator: 'EQUAL', value: 'Acme' }] }],
+      'conditions[0].children[0].field',
+    ],
     [Array(21).fill({ value: 'AND', children: [] }), 'conditions'],
   ])('422 naming the field of a bad condition (%#)', async (conditions, field) => {
     const env = await environment(EMAIL_STEP);

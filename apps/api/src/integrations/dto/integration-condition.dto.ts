@@ -9,6 +9,7 @@ import {
   IsOptional,
   IsString,
   MaxLength,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import { FILTER_ON, FILTER_OPERATORS, FILTER_TYPES } from '#common';
@@ -19,11 +20,26 @@ const CONDITION_ON = [...FILTER_ON, 'tenant'] as const;
 export const MAX_CONDITIONS = 20;
 const MAX_CONDITION_PARTS = 50;
 
+/** A condition on the tenant reads what a tenant has: its identifier or a path in its data. */
+const IsTenantField = () =>
+  ValidateBy({
+    name: 'isTenantField',
+    validator: {
+      validate: (value, args) =>
+        (args?.object as { on?: string }).on !== 'tenant' ||
+        (typeof value === 'string' && (value === 'identifier' || /^data(\.|\[|$)/.test(value))),
+      defaultMessage: () => 'field of a tenant condition must be identifier or a path in data (data.<key>)',
+    },
+  });
+
 export class IntegrationConditionPartDto {
-  @ApiProperty({ description: 'Dotted path read from the subscriber, the payload or the tenant (identifier, data)' })
+  @ApiProperty({
+    description: 'Dotted path read from the subscriber, the payload or the tenant (identifier, data.<key>)',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
+  @IsTenantField()
   field: string;
 
   @ApiProperty({
