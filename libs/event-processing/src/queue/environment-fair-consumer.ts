@@ -44,8 +44,10 @@ export abstract class EnvironmentFairConsumer<D extends { environmentId: string 
 
   async process(job: Job<D>, token?: string): Promise<void> {
     const { environmentId } = job.data;
+    // A retry's wait includes its backoff and earlier attempts: only a first attempt measures the queue.
+    const firstAttempt = job.attemptsMade === 0;
     const due = job.timestamp + (job.opts.delay ?? 0);
-    const taken = this.lanes().takeUnlessFull(environmentId, 1, due);
+    const taken = this.lanes().takeUnlessFull(environmentId, 1, firstAttempt ? due : Date.now());
     if (taken === 'full') {
       if (job.priority !== LANE_FULL_PRIORITY) await job.changePriority({ priority: LANE_FULL_PRIORITY });
       return this.handBack(job, token, LANE_FULL_DELAY_MS);
@@ -58,8 +60,7 @@ export abstract class EnvironmentFairConsumer<D extends { environmentId: string 
     queueLaneJobs.set({ queue: job.queueName }, this.lanes().waiting);
     if (!release) return this.handBack(job, token, 0);
     const labels = { queue: job.queueName, environment: environmentLabel(environmentId) };
-    // A retry's wait includes its backoff: only a first attempt measures the queue.
-    if (job.attemptsMade === 0) {
+    if (firstAttempt) {
       const waitMs = Math.max(0, Date.now() - due);
       queueWait.observe(labels, waitMs / 1000);
       this.waits.started(waitMs);
