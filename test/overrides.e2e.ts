@@ -157,6 +157,29 @@ describe('trigger overrides', () => {
     expect(mail.raw).not.toContain('hidden@example.com');
   });
 
+  it('overrides.sms.to and overrides.email.to reach a subscriber who has no number or address of its own', async () => {
+    const sms = await environment({ template: { type: 'sms', content: 'Code {{payload.code}}' } });
+    await sms.integration({
+      providerId: 'twilio',
+      channel: 'sms',
+      credentials: { accountSid: 'AC1', token: 'tw-token', from: '+15559990000', baseUrl: receiver.url },
+    });
+    const texted = await sms.trigger({ payload: { code: '42' }, overrides: { sms: { to: '+15550001111' } } });
+    expect(texted.job.status).toBe('completed');
+    expect(texted.requests).toHaveLength(1);
+    expect(Object.fromEntries(texted.requests[0].form)).toMatchObject({ To: '+15550001111', Body: 'Code 42' });
+
+    const email = await environment(EMAIL_STEP);
+    await email.integration({ providerId: 'nodemailer', channel: 'email', credentials: smtpCredentials() });
+    const mailed = await email.trigger({
+      to: { subscriberId: 'no-address' },
+      overrides: { email: { to: ['first@example.com', 'second@example.com'] } },
+    });
+    expect(mailed.job.status).toBe('completed');
+    expect(mailed.mails).toHaveLength(1);
+    expect(mailed.mails[0].raw).toMatch(/^To: first@example\.com, second@example\.com$/m);
+  });
+
   it('a step override wins over the provider and channel overrides', async () => {
     const env = await environment(EMAIL_STEP);
     await env.integration({ providerId: 'nodemailer', channel: 'email', credentials: smtpCredentials() });

@@ -71,6 +71,15 @@ export class StepOverrides {
     return typeof value === 'string' ? value : undefined;
   }
 
+  /**
+   * The recipient the trigger names for the channel (step over channel; the first of an email list):
+   * the address used when the subscriber has none of its own, as in Novu.
+   */
+  get recipient(): string | undefined {
+    const first = list(this.stepLevel.to ?? this.channelLevel.to)[0];
+    return typeof first === 'string' && first ? first : undefined;
+  }
+
   /** Where the integration identifier came from, for details. */
   get integrationIdentifierPath(): string {
     return this.stepLevel.integrationIdentifier !== undefined

@@ -23,7 +23,7 @@ export interface DirectChannel {
 }
 
 /**
- * email and sms: the subscriber's address; the integration named by the trigger's overrides, or the
+ * email and sms: the subscriber's address (or the trigger's override `to` when it has none); the integration named by the trigger's overrides, or the
  * environment's integrations of the channel routed by their conditions, in failover order.
  */
 @Injectable()
@@ -32,7 +32,8 @@ export class DirectDelivery {
 
   async deliver(context: StepContext, rendered: Rendered, channel: DirectChannel): Promise<StepOutcome> {
     const { job } = context;
-    const address = channel.address(context.subscriber);
+    const overrides = new StepOverrides(context.overrides ?? {}, job);
+    const address = channel.address(context.subscriber) ?? overrides.recipient;
     const addressField = channel.addressField(address ?? null);
     if (!address) {
       const missing = `Subscriber does not have ${channel.missing}`;
@@ -65,7 +66,6 @@ export class DirectDelivery {
       });
       return outcome.failed(`No active ${job.type} integration`);
     }
-    const overrides = new StepOverrides(context.overrides ?? {}, job);
     const integrations = this.integrationsFor(context, active, overrides);
     if (integrations.length === 0) return outcome.failed(context.details.at(-1)!.detail);
     const subject = text(rendered.subject);
