@@ -6,7 +6,7 @@ import { QueueConsumer } from './queue-consumer.js';
 import { QueueWaits } from './queue-waits.js';
 
 /** How long a job refused by its environment's full lane goes back to the queue before a worker takes it again. */
-export const LANE_FULL_DELAY_MS = 1_000;
+const LANE_FULL_DELAY_MS = 1_000;
 /**
  * The BullMQ priority of a job refused by a full lane: behind every unprioritized job. BullMQ's
  * PostgreSQL backend would otherwise put it back at its old place in line, ahead of the newer jobs of
@@ -23,7 +23,7 @@ const LANE_FULL_PRIORITY = 1;
  *
  * The worker takes up to twice WORKER_CONCURRENCY jobs from the queue: the slots, plus as many again
  * waiting in lanes, so jobs of other environments keep coming while one environment's lane is busy;
- * once the lanes hold WORKER_CONCURRENCY jobs, the worker stops taking (back-pressure). A job waiting
+ * once slots and lanes hold that many, the worker stops taking (back-pressure). A job waiting
  * in a lane stays active and locked in BullMQ (its lock is renewed like a running job's): if the
  * process dies, the lock lapses and BullMQ's stalled check hands the job to another worker, and the
  * database rows stay claimable for the recovery sweeper, so nothing taken is lost. A job whose lane
