@@ -65,6 +65,8 @@ describe('fair scheduling between environments (noisy neighbour)', () => {
           PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
           PROVIDER_MAX_ATTEMPTS: '2',
           PROVIDER_BACKOFF_MS: '100',
+          // The lanes alone: an open circuit would stop A's calls to the hanging webhook (test/circuit-breaker.e2e.ts).
+          PROVIDER_BREAKER_FAILURES: '0',
           WORKER_DEGRADED_WAIT_MS: String(DEGRADED_WAIT_MS),
         },
       }),

@@ -52,6 +52,10 @@ export class AppConfig {
   providerTimeoutMs: number;
   /** First retry delay of a provider call; doubled per attempt, with jitter. */
   providerBackoffMs: number;
+  /** Failures in a row (timeouts, 5xx...) that open an endpoint's circuit in a worker; 0 turns circuits off. */
+  providerBreakerFailures: number;
+  /** How long an open circuit pauses sends to its endpoint before one trial send. */
+  providerBreakerOpenMs: number;
   /** Bounds on every template parse and render (see TemplateEngine). */
   templateLimits: TemplateLimits;
   /** /health reports `degraded` once the event loop has lagged beyond this (ms) in the last few seconds. */
@@ -197,6 +201,8 @@ export function parseConfig(env: Env): AppConfig {
   config.providerMaxAttempts = readInt(env, 'PROVIDER_MAX_ATTEMPTS', 3, 1, 20);
   config.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000);
   config.providerBackoffMs = readInt(env, 'PROVIDER_BACKOFF_MS', 500, 0, 60_000);
+  config.providerBreakerFailures = readInt(env, 'PROVIDER_BREAKER_FAILURES', 5, 0, 1_000);
+  config.providerBreakerOpenMs = readInt(env, 'PROVIDER_BREAKER_OPEN_MS', 30_000, 100, 3_600_000);
   config.templateLimits = {
     sourceChars: readInt(env, 'TEMPLATE_SOURCE_LIMIT_CHARS', 256 * 1024, 1_000, 10_000_000),
     renderTimeMs: readInt(env, 'TEMPLATE_RENDER_TIME_LIMIT_MS', 250, 10, 600_000),

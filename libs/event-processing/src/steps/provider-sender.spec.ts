@@ -12,7 +12,7 @@ const integration = (id: string) =>
   ({ id, providerId: 'twilio', identifier: id, credentials: '{}' }) as unknown as IntegrationRow;
 
 /** A sender whose provider answers each call with the next of `answers` (an error is thrown). */
-function sender(answers: (Error | 'ok')[]) {
+function sender(answers: (Error | 'ok')[], breaker = { failures: 0, openMs: 60_000 }) {
   const calls: string[] = [];
   const adapter = {
     send: () => {
@@ -29,6 +29,8 @@ function sender(answers: (Error | 'ok')[]) {
     providerBackoffMs: 100,
     providerTimeoutMs: 1000,
     allowPrivateWebhookTargets: false,
+    providerBreakerFailures: breaker.failures,
+    providerBreakerOpenMs: breaker.openMs,
   } as AppConfig;
   return { sender: new ProviderSender(registry, cipher, config), calls };
 }
@@ -87,5 +89,43 @@ describe('ProviderSender: one try per run, the next attempt handed back', () => 
     const { sender: send } = sender([new ProviderError('HTTP 400', false)]);
     const result = await send.send(MESSAGE, [integration('a')], []);
     expect(result).toEqual({ ok: false, error: 'Sending through integration a failed: HTTP 400' });
+  });
+});
+
+describe('ProviderSender: an endpoint that keeps failing is not called while its circuit is open', () => {
+  const breaker = { failures: 2, openMs: 60_000 };
+
+  it('after two failures in a row the third run makes no call and waits in the queue for the circuit', async () => {
+    const { sender: send, calls } = sender([unavailable(), unavailable(), 'ok'], breaker);
+    await send.send(MESSAGE, [integration('a')], []);
+    await send.send(MESSAGE, [integration('a')], [], { integrationId: 'a', attempt: 2 });
+    const details: StepDetail[] = [];
+    const result = await send.send(MESSAGE, [integration('a')], details);
+    expect(calls).toHaveLength(2);
+    expect(result).toMatchObject({ ok: false, retry: { integrationId: 'a', attempt: 2 } });
+    expect((result as { retry: { delayMs: number } }).retry.delayMs).toBeGreaterThan(59_000);
+    expect(details[0].detail).toMatch(/^Attempt 1 of 3 through a not made: its endpoint failed 2 times in a row/);
+  });
+
+  it('fails over at once to the next integration while the first one’s circuit is open', async () => {
+    const { sender: send, calls } = sender([unavailable(), unavailable(), 'ok'], breaker);
+    await send.send(MESSAGE, [integration('a')], []);
+    await send.send(MESSAGE, [integration('a')], []);
+    const details: StepDetail[] = [];
+    const result = await send.send(MESSAGE, [integration('a'), integration('b')], details);
+    expect(result).toMatchObject({ ok: true, integration: { id: 'b' } });
+    expect(calls).toHaveLength(3);
+    expect(details.map((detail) => detail.detail)).toEqual([
+      expect.stringMatching(/^Integration a \(twilio\) skipped: its endpoint failed 2 times/),
+      'Failing over to integration b (twilio)',
+      'Message sent through integration b (twilio)',
+    ]);
+  });
+
+  it('a refusal that is not the endpoint’s answer (4xx) does not open the circuit', async () => {
+    const refused = () => new ProviderError('HTTP 400', false);
+    const { sender: send, calls } = sender([refused(), refused(), 'ok'], breaker);
+    for (let run = 0; run < 3; run++) await send.send(MESSAGE, [integration('a')], []);
+    expect(calls).toHaveLength(3);
   });
 });

@@ -10,6 +10,7 @@ import {
   type ProviderMessage,
   type SendResult,
 } from '#providers';
+import { CircuitBreakers } from './circuit-breakers.js';
 import type { StepDetail } from './step-outcome.js';
 import { overriddenSend, type StepOverrides } from './trigger-overrides.js';
 
@@ -54,20 +55,36 @@ function sourceOf(failure: ProviderError, message: ProviderMessage, providerId: 
   return failure.kind === 'target' || toWebhook ? 'Webhook' : 'Internal';
 }
 
+/** The endpoint a send reaches, for its circuit: the integration, and for a chat entry its webhook host. */
+function endpointOf(message: ProviderMessage, integration: IntegrationRow): string {
+  if (message.channel !== 'chat') return integration.id;
+  try {
+    return `${integration.id}@${new URL(message.webhookUrl).host}`;
+  } catch {
+    return integration.id;
+  }
+}
+
 /**
  * Sends one message through a list of integrations in failover order: each gets up to
  * providerMaxAttempts tries while its failure is retryable, then the next one gets its turn. A run
  * makes one try per integration: a retryable failure returns the next attempt (exponential backoff
  * with jitter) for the job to make when it runs again, so no worker waits out a backoff. Every
- * attempt is an execution detail; retries carry isRetry.
+ * attempt is an execution detail; retries carry isRetry. An endpoint whose circuit is open is not
+ * called: the send fails over to the next integration, or (the last one) spends its attempt waiting
+ * in the queue for the circuit's trial send.
  */
 @Injectable()
 export class ProviderSender {
+  private readonly breakers: CircuitBreakers;
+
   constructor(
     private readonly registry: ProviderRegistry,
     private readonly cipher: CredentialsCipher,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.breakers = new CircuitBreakers(config.providerBreakerFailures, config.providerBreakerOpenMs);
+  }
 
   /**
    * `resume`: the attempt an earlier run of the job left to make (its integration and number).
@@ -93,11 +110,43 @@ export class ProviderSender {
           detail: `Failing over to integration ${integration.identifier} (${integration.providerId})`,
         });
       }
-      const result = await this.sendThrough(message, integration, attempt, details, overrides);
+      const endpoint = endpointOf(message, integration);
+      const blockedMs = this.breakers.blockedFor(endpoint);
+      const result =
+        blockedMs > 0
+          ? this.deferred(integration, attempt, blockedMs, details, index === integrations.length - 1)
+          : await this.sendThrough(message, integration, attempt, details, overrides, endpoint);
       if (result.ok || result.invalidDeviceToken || result.retry) return result;
       last = result;
     }
     return last;
+  }
+
+  /** A send to an endpoint whose circuit is open: fail over, or wait in the queue as this attempt. */
+  private deferred(
+    integration: IntegrationRow,
+    attempt: number,
+    blockedMs: number,
+    details: StepDetail[],
+    last: boolean,
+  ): SendAttempt {
+    const { providerId, identifier } = integration;
+    const maxAttempts = this.config.providerMaxAttempts;
+    const why = `its endpoint failed ${this.config.providerBreakerFailures} times in a row (timeouts, network or server errors), so sends to it pause for ${Math.ceil(blockedMs / 1000)} s`;
+    const error = `Sending through integration ${identifier} deferred: ${why}`;
+    const retrying = last && attempt < maxAttempts;
+    const delayMs = retrying ? Math.max(blockedMs, this.backoff(attempt)) : 0;
+    details.push({
+      status: 'Failed',
+      source: 'Internal',
+      providerId,
+      detail: last
+        ? `Attempt ${attempt} of ${maxAttempts} through ${identifier} not made: ${why}${retrying ? `; retrying in ${delayMs} ms` : ''}`
+        : `Integration ${identifier} (${providerId}) skipped: ${why}`,
+      isRetry: attempt > 1,
+    });
+    if (retrying) return { ok: false, error, retry: { integrationId: integration.id, attempt: attempt + 1, delayMs } };
+    return { ok: false, error };
   }
 
   private async sendThrough(
@@ -106,6 +155,7 @@ export class ProviderSender {
     attempt: number,
     details: StepDetail[],
     overrides: StepOverrides | undefined,
+    endpoint: string,
   ): Promise<SendAttempt> {
     const { providerId, identifier } = integration;
     const overridden = overriddenSend(message, overrides?.forProvider(providerId));
@@ -140,6 +190,7 @@ export class ProviderSender {
           allowPrivateTargets: this.config.allowPrivateWebhookTargets,
         },
       );
+      this.breakers.succeeded(endpoint);
       const tries = isRetry ? ` on attempt ${attempt}` : '';
       details.push({
         status: 'Success',
@@ -155,6 +206,11 @@ export class ProviderSender {
         thrown instanceof ProviderError
           ? thrown
           : new ProviderError(String((thrown as Error)?.message ?? thrown), false);
+      // Only the endpoint's own answers (or silence) move its circuit; refused targets and credentials do not.
+      if (failure.kind === 'provider') {
+        if (failure.retryable) this.breakers.failed(endpoint);
+        else this.breakers.succeeded(endpoint);
+      }
       const error = redact(`Sending through integration ${identifier} failed: ${failure.message}`, secrets);
       const retrying = failure.retryable && attempt < maxAttempts;
       const delayMs = retrying ? this.backoff(attempt) : 0;
