@@ -5,7 +5,13 @@ import { record, templateVariables, type StepContext } from '../step-context.js'
 import { outcome, type StepOutcome } from '../step-outcome.js';
 import type { Rendered } from './channel-message.js';
 
-export type Prepared = { done: StepOutcome } | { rendered: Rendered; alreadySent: Set<string> };
+/** Delivery keys an earlier run of the job decided: sent, or failed for good. */
+export interface EarlierDeliveries {
+  sent: Set<string>;
+  failed: Set<string>;
+}
+
+export type Prepared = { done: StepOutcome } | { rendered: Rendered; earlier: EarlierDeliveries };
 
 /**
  * What every channel step does first: find what an earlier run of the job already sent (a message
@@ -23,14 +29,14 @@ export class ChannelPreparation {
     const { job } = context;
     // The first claim of a job (attempts counts claims) cannot find messages of an earlier run.
     const existing = job.attempts > 1 ? await this.messages.findByJob(job.environmentId, job.id) : [];
-    const alreadySent = new Set(
-      existing.filter((message) => message.status === 'sent').map((message) => message.deliveryKey),
-    );
-    if (alreadySent.has('')) {
+    const keysOf = (status: string) =>
+      new Set(existing.filter((message) => message.status === status).map((message) => message.deliveryKey));
+    const earlier = { sent: keysOf('sent'), failed: keysOf('error') };
+    if (earlier.sent.has('')) {
       record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
       return { done: outcome.completed() };
     }
     const rendered = await this.templates.render(job.step.template, templateVariables(context), { htmlFields });
-    return { rendered, alreadySent };
+    return { rendered, earlier };
   }
 }

@@ -55,7 +55,7 @@ export class ChatStep implements StepHandler {
   async start(context: StepContext): Promise<StepOutcome> {
     const prepared = await this.preparation.prepare(context);
     if ('done' in prepared) return prepared.done;
-    return this.delivery.deliver(context, prepared.rendered, prepared.alreadySent, CHAT);
+    return this.delivery.deliver(context, prepared.rendered, prepared.earlier, CHAT);
   }
 
   resume(context: StepContext): Promise<StepOutcome> {

@@ -57,7 +57,7 @@ export class PushStep implements StepHandler {
   async start(context: StepContext): Promise<StepOutcome> {
     const prepared = await this.preparation.prepare(context);
     if ('done' in prepared) return prepared.done;
-    return this.delivery.deliver(context, prepared.rendered, prepared.alreadySent, this.channel);
+    return this.delivery.deliver(context, prepared.rendered, prepared.earlier, this.channel);
   }
 
   resume(context: StepContext): Promise<StepOutcome> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '#common';
 import { type IntegrationRow, type NewMessageRow, type StoredChannelSettings } from '#dal';
 import type { ProviderMessage } from '#providers';
 import { record, type StepContext } from '../step-context.js';
@@ -7,6 +8,13 @@ import { ProviderSender } from '../provider-sender.js';
 import { conditionsChosen, conditionsRefusal } from '../integration-routing.js';
 import { StepOverrides } from '../trigger-overrides.js';
 import { messageRow, text, type Rendered } from './channel-message.js';
+import type { EarlierDeliveries } from './channel-preparation.js';
+import { sendWithin } from './send-within.js';
+
+/** Sends of one job in flight at once (a subscriber may have many device tokens or chat entries). */
+const PARALLEL_TARGETS = 10;
+/** The provider retry of a chat or push job is a round over its undecided targets, not one target. */
+const NEXT_ROUND = '*';
 
 /** One delivery of a chat or push step: one subscriber channel entry (push: one device token of it). */
 export interface DeliveryTarget {
@@ -43,16 +51,24 @@ export function subscriberChannelOutcome(
  * chat and push: one delivery per subscriber channel entry whose integration is active (push: per
  * device token), may serve the message (its conditions pass) and is the one the trigger's
  * `integrationIdentifier` names, when it names one. A target an earlier run of the job already sent
- * to counts as delivered.
+ * to counts as delivered; one it failed for good stays failed.
  */
 @Injectable()
 export class SubscriberChannelDelivery {
-  constructor(private readonly sender: ProviderSender) {}
+  /** A round starts no send after this long, so a job with many slow targets holds its slot for about one timeout. */
+  private readonly roundDeadlineMs: number;
+
+  constructor(
+    private readonly sender: ProviderSender,
+    config: AppConfig,
+  ) {
+    this.roundDeadlineMs = config.providerTimeoutMs;
+  }
 
   async deliver<Target extends DeliveryTarget>(
     context: StepContext,
     rendered: Rendered,
-    alreadySent: Set<string>,
+    earlier: EarlierDeliveries,
     channel: SubscriberChannel<Target>,
   ): Promise<StepOutcome> {
     const { job, subscriber } = context;
@@ -69,26 +85,36 @@ export class SubscriberChannelDelivery {
       const row = messageRow(context, { status: 'warning', errorText: missing, content: text(rendered.content) });
       return outcome.skipped({ messages: [row] });
     }
-    const messages: NewMessageRow[] = [];
-    let delivered = 0;
-    let lastError = '';
-    // A run that ended waiting to retry one target decided the targets before it (their rows say how).
-    const retry = job.providerRetry;
-    const resumeAt = retry ? targets.findIndex((target) => target.deliveryKey === retry.deliveryKey) : -1;
-    for (const [index, target] of targets.entries()) {
-      if (alreadySent.has(target.deliveryKey)) {
-        delivered++;
-        continue;
-      }
-      if (index < resumeAt) continue;
-      const sent = await this.sender.send(
+    // Each run is one round: every target not decided by an earlier round is sent at once (bounded),
+    // and those that failed retryably, or were not started before the deadline, get the next round.
+    const round = job.providerRetry?.attempt ?? 1;
+    const open = targets.filter(
+      (target) => !earlier.sent.has(target.deliveryKey) && !earlier.failed.has(target.deliveryKey),
+    );
+    const results = await sendWithin(open, PARALLEL_TARGETS, this.roundDeadlineMs, (target) =>
+      this.sender.send(
         channel.providerMessage(target, rendered, context),
         [target.integration],
         context.details,
-        index === resumeAt ? retry! : undefined,
+        round > 1 ? { integrationId: target.integration.id, attempt: round } : undefined,
         overrides,
-      );
-      if (!sent.ok && sent.retry) return outcome.retry(context.now, target.deliveryKey, sent.retry, { messages });
+      ),
+    );
+    const messages: NewMessageRow[] = [];
+    let delivered = targets.filter((target) => earlier.sent.has(target.deliveryKey)).length;
+    let lastError = earlier.failed.size > 0 ? 'an earlier attempt failed' : '';
+    let retryInMs: number | undefined;
+    let postponed = false;
+    for (const [index, sent] of results.entries()) {
+      const target = open[index];
+      if (!sent) {
+        postponed = true;
+        continue;
+      }
+      if (!sent.ok && sent.retry) {
+        retryInMs = Math.max(retryInMs ?? 0, sent.retry.delayMs);
+        continue;
+      }
       const fields = {
         content: text(rendered.content),
         title: rendered.title === undefined ? null : text(rendered.title),
@@ -104,6 +130,14 @@ export class SubscriberChannelDelivery {
         messages.push(messageRow(context, { ...fields, status: 'error', errorText: sent.error }));
         if (sent.invalidDeviceToken) await channel.onDeadTarget?.(context, target);
       }
+    }
+    // Targets never started come first: the next round runs at once with the same attempt number, so
+    // every target is tried before any counts a retry (a target failing meanwhile may be called again).
+    if (postponed || retryInMs !== undefined) {
+      const next = postponed
+        ? { integrationId: '', attempt: round, delayMs: 0 }
+        : { integrationId: '', attempt: round + 1, delayMs: retryInMs! };
+      return outcome.retry(context.now, NEXT_ROUND, next, { messages });
     }
     return subscriberChannelOutcome(job.type, delivered, lastError, messages);
   }
