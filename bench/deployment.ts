@@ -20,6 +20,8 @@ export interface Deployment {
   queueKind: 'redis' | 'postgres';
   queuePrefix: string;
   databaseUrl: string;
+  /** The services' environment, for running the service's CLI against the same database. */
+  env: Record<string, string>;
   api: RunningProcess;
   worker: RunningProcess;
   pool: pg.Pool;
@@ -73,6 +75,8 @@ export async function deploy(
     RATE_LIMIT_INBOX_BURST: '200000',
     RATE_LIMIT_INBOX_SESSION_PER_SECOND: '100000',
     RATE_LIMIT_INBOX_SESSION_BURST: '200000',
+    // The bench's webhook receivers listen on loopback, which the service refuses by default.
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
     ...(redis ? { REDIS_URL: options.redisUrl } : {}),
     ...options.serviceEnv,
   };
@@ -132,6 +136,7 @@ export async function deploy(
       queueKind: redis ? 'redis' : 'postgres',
       queuePrefix,
       databaseUrl,
+      env,
       api,
       worker,
       pool,

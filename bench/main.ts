@@ -17,6 +17,7 @@ import { parseOptions, type BenchOptions } from './options.js';
 import { killAllOnExit, ROOT } from './processes.js';
 import { buildRows, formatTable, verdict, type Ceilings, type PhaseResults } from './report.js';
 import { feed, singleTriggers, topicFanOut, triggerAccept } from './scenarios.js';
+import { noisyNeighbour, QUIET_RATE } from './noisy-neighbour.js';
 import { feedUnderLoad, sustainedTriggers } from './sustained.js';
 
 const errors: { step: string; message: string }[] = [];
@@ -102,6 +103,12 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
       'inbox',
       `${label}: inbox, ${options.inboxSockets} sockets, topic of ${options.inboxTopicSize}, list load`,
       () => inbox(deployment, options),
+    );
+  if (deployment.queueKind === 'redis')
+    results.noisy = await run(
+      'noisy',
+      `${label}: noisy neighbour, B's in_app at ${QUIET_RATE}/s for ${options.noisyDuration} s alone and beside A's hanging chat calls`,
+      () => noisyNeighbour(deployment, options),
     );
   return results;
 }

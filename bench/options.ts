@@ -5,8 +5,8 @@
 export interface BenchOptions {
   quick: boolean;
   /**
-   * Which parts run: sustained, ceilings, accept, fanout, singles, feed, inbox (feed, inbox and the
-   * sustained part's feed measurement on the Redis deployment only).
+   * Which parts run: sustained, ceilings, accept, fanout, singles, feed, inbox, noisy (feed, inbox,
+   * noisy and the sustained part's feed measurement on the Redis deployment only).
    */
   parts: Set<string>;
   /** Queue backends deployed in turn: redis, postgres. */
@@ -47,6 +47,8 @@ export interface BenchOptions {
   inboxClientProcesses: number;
   /** Topic triggers sent before the list load, so each listed subscriber has a page of notifications. */
   inboxListBackfill: number;
+  /** Seconds of each of the quiet environment's paced in_app loads in the noisy-neighbour part. */
+  noisyDuration: number;
   ceilingJobs: number;
   ceilingRows: number;
   cpuProf: boolean;
@@ -54,7 +56,7 @@ export interface BenchOptions {
   serviceEnv: Record<string, string>;
 }
 
-const PARTS = ['sustained', 'ceilings', 'accept', 'fanout', 'singles', 'feed', 'inbox'];
+const PARTS = ['sustained', 'ceilings', 'accept', 'fanout', 'singles', 'feed', 'inbox', 'noisy'];
 const BACKENDS = ['redis', 'postgres'];
 
 function readSet(raw: string | undefined, known: string[], name: string): Set<string> {
@@ -136,6 +138,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     inboxRounds: int('INBOX_ROUNDS', 5, 2),
     inboxClientProcesses: int('INBOX_CLIENT_PROCESSES', 4, 2),
     inboxListBackfill: int('INBOX_LIST_BACKFILL', 20, 5, 0),
+    noisyDuration: int('NOISY_DURATION', 15, 5),
     ceilingJobs: int('CEILING_JOBS', 100_000, 5_000),
     ceilingRows: int('CEILING_ROWS', 200_000, 20_000),
     cpuProf: ['1', 'true', 'yes'].includes((s.BENCH_CPU_PROF ?? '').toLowerCase()),

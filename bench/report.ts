@@ -1,6 +1,8 @@
 import type { InsertCeiling, QueueCeiling } from './ceilings.js';
 import type { InboxResult, SocketCeiling } from './inbox.js';
 import { inboxRows, socketCeilingRows } from './inbox-report.js';
+import { noisyRows } from './noisy-report.js';
+import type { NoisyResult } from './noisy-neighbour.js';
 import { ceilingRatios, type Row, type Target } from './report-rows.js';
 import type { LoadResult } from './load.js';
 import type { AcceptResult, DeliveryResult, FeedResult } from './scenarios.js';
@@ -13,6 +15,7 @@ export interface PhaseResults {
   singles?: DeliveryResult;
   feed?: FeedResult;
   inbox?: InboxResult;
+  noisy?: NoisyResult;
 }
 
 export interface Ceilings {
@@ -203,6 +206,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
   };
   phase('redis', redis, ceilings.bullmqRedis, true);
   if (redis.inbox) rows.push(...inboxRows('redis', redis.inbox, ceilings));
+  if (redis.noisy) rows.push(...noisyRows('redis', redis.noisy));
   phase('pg-queue', pgQueue, ceilings.bullmqPostgres, false);
   return rows;
 }
