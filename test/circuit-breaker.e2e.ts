@@ -40,13 +40,11 @@ describe('circuit breakers per endpoint', () => {
     expect((await sendgrid('down', '/down')).status).toBe(201);
     expect(
       (
-        await t
-          .api('post', '/v1/workflows', apiKey)
-          .send({
-            name: 'notice',
-            identifier: 'notice',
-            steps: [{ template: { type: 'email', subject: 'S', content: 'C' } }],
-          })
+        await t.api('post', '/v1/workflows', apiKey).send({
+          name: 'notice',
+          identifier: 'notice',
+          steps: [{ template: { type: 'email', subject: 'S', content: 'C' } }],
+        })
       ).status,
     ).toBe(201);
     expect(
