@@ -37,6 +37,10 @@ const common = {
 
 export default {
   testTimeout: 60_000,
+  // Every e2e file starts a service (with its own embedded database): in one process their memory adds
+  // up past what the machine has. A limit makes Jest run the files in a worker it replaces when the
+  // worker grows beyond it (without a limit, a single-worker run would stay in Jest's own process).
+  workerIdleMemoryLimit: '1GB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     {
