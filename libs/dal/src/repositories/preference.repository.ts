@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -16,54 +16,35 @@ export class PreferenceRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async findForSubscriber(environmentId: string, subscriberId: string): Promise<PreferenceRow[]> {
-    return this.db
-      .select()
-      .from(preferences)
-      .where(and(eq(preferences.environmentId, environmentId), eq(preferences.subscriberId, subscriberId)));
+    return this.selectInEnvironment(environmentId, eq(preferences.subscriberId, subscriberId));
   }
 
   /** The global rows of these subscribers and their rows for one workflow, in one query. */
   async findLayers(environmentId: string, subscriberIds: string[], workflowId: string): Promise<PreferenceRow[]> {
     if (subscriberIds.length === 0) return [];
-    return this.db
-      .select()
-      .from(preferences)
-      .where(
-        and(
-          eq(preferences.environmentId, environmentId),
-          inArray(preferences.subscriberId, subscriberIds),
-          or(isNull(preferences.workflowId), eq(preferences.workflowId, workflowId)),
-        ),
-      );
+    return this.selectInEnvironment(
+      environmentId,
+      inArray(preferences.subscriberId, subscriberIds),
+      or(isNull(preferences.workflowId), eq(preferences.workflowId, workflowId)),
+    );
   }
 
   /** The global preference rows (schedules among them) of many subscribers, in one query. */
   async findGlobals(environmentId: string, subscriberIds: string[]): Promise<PreferenceRow[]> {
     if (subscriberIds.length === 0) return [];
-    return this.db
-      .select()
-      .from(preferences)
-      .where(
-        and(
-          eq(preferences.environmentId, environmentId),
-          inArray(preferences.subscriberId, subscriberIds),
-          isNull(preferences.workflowId),
-        ),
-      );
+    return this.selectInEnvironment(
+      environmentId,
+      inArray(preferences.subscriberId, subscriberIds),
+      isNull(preferences.workflowId),
+    );
   }
 
   async findGlobal(environmentId: string, subscriberId: string): Promise<PreferenceRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(preferences)
-      .where(
-        and(
-          eq(preferences.environmentId, environmentId),
-          eq(preferences.subscriberId, subscriberId),
-          isNull(preferences.workflowId),
-        ),
-      )
-      .limit(1);
+    const [row] = await this.selectInEnvironment(
+      environmentId,
+      eq(preferences.subscriberId, subscriberId),
+      isNull(preferences.workflowId),
+    ).limit(1);
     return row;
   }
 
@@ -99,5 +80,12 @@ export class PreferenceRepository {
       })
       .returning();
     return row;
+  }
+
+  private selectInEnvironment(environmentId: string, ...conditions: (SQL | undefined)[]) {
+    return this.db
+      .select()
+      .from(preferences)
+      .where(and(eq(preferences.environmentId, environmentId), ...conditions));
   }
 }
