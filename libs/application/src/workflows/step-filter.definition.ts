@@ -1,6 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsOptional, IsString, ValidateBy, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
 import { FILTER_ON, FILTER_OPERATORS, FILTER_TYPES, type FilterOperator } from '#common';
 import { LIST_OPERATORS, MAX_FILTER_LIST_VALUES, parseList } from '../filters/step-filters.js';
 
@@ -17,46 +26,67 @@ export const IsBoundedFilterList = () =>
     },
   });
 
-export class FieldFilterPartDefinition {
+/**
+ * A filter part's value, operator and `on`, for the sources `on` may name; the subclass adds `field`,
+ * whose rules depend on those sources. A factory rather than one base class whose `on` a subclass
+ * redeclares: each class gets its `on` rule and documented enum once, with nothing inherited to override.
+ */
+export function filterPartFields<const On extends readonly string[]>(sources: On) {
+  abstract class FilterPartFields {
+    @ApiProperty({
+      description: `For IN, NOT_IN, ALL_IN, ANY_IN, BETWEEN, NOT_BETWEEN: a comma-separated list or a JSON array of at most ${MAX_FILTER_LIST_VALUES} values`,
+    })
+    @IsString()
+    @IsBoundedFilterList()
+    value: string;
+
+    @ApiProperty({ enum: FILTER_OPERATORS })
+    @IsIn(FILTER_OPERATORS)
+    operator: (typeof FILTER_OPERATORS)[number];
+
+    @ApiProperty({ enum: sources })
+    @IsIn(sources)
+    on: On[number];
+  }
+  return FilterPartFields;
+}
+
+/** No decorator when the list has no cap. */
+const AtMostParts = (maxParts: number | undefined): PropertyDecorator =>
+  maxParts === undefined ? () => undefined : ArrayMaxSize(maxParts);
+
+/** The spec's StepFilter shape over one part class, with `children` capped at `maxParts` when given. */
+export function filterGroup<Part extends object>(part: new () => Part, maxParts?: number) {
+  abstract class FilterGroup {
+    @ApiPropertyOptional({ default: false })
+    @IsOptional()
+    @IsBoolean()
+    isNegated?: boolean;
+
+    @ApiPropertyOptional({ enum: FILTER_TYPES })
+    @IsOptional()
+    @IsIn(FILTER_TYPES)
+    type?: (typeof FILTER_TYPES)[number];
+
+    @ApiProperty({ enum: ['AND', 'OR'] })
+    @IsIn(['AND', 'OR'])
+    value: 'AND' | 'OR';
+
+    @ApiProperty({ type: [part], maxItems: maxParts })
+    @IsArray()
+    @AtMostParts(maxParts)
+    @ValidateNested({ each: true })
+    @Type(() => part)
+    children: Part[];
+  }
+  return FilterGroup;
+}
+
+export class FieldFilterPartDefinition extends filterPartFields(FILTER_ON) {
   @ApiProperty({ description: 'Dotted path read from the subscriber or the payload' })
   @IsString()
   field: string;
-
-  @ApiProperty({
-    description: `For IN, NOT_IN, ALL_IN, ANY_IN, BETWEEN, NOT_BETWEEN: a comma-separated list or a JSON array of at most ${MAX_FILTER_LIST_VALUES} values`,
-  })
-  @IsString()
-  @IsBoundedFilterList()
-  value: string;
-
-  @ApiProperty({ enum: FILTER_OPERATORS })
-  @IsIn(FILTER_OPERATORS)
-  operator: (typeof FILTER_OPERATORS)[number];
-
-  @ApiProperty({ enum: FILTER_ON })
-  @IsIn(FILTER_ON)
-  on: (typeof FILTER_ON)[number];
 }
 
-/** The spec's StepFilter: used by workflow steps and integration conditions. */
-export class StepFilterDefinition {
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
-  isNegated?: boolean;
-
-  @ApiPropertyOptional({ enum: FILTER_TYPES })
-  @IsOptional()
-  @IsIn(FILTER_TYPES)
-  type?: (typeof FILTER_TYPES)[number];
-
-  @ApiProperty({ enum: ['AND', 'OR'] })
-  @IsIn(['AND', 'OR'])
-  value: 'AND' | 'OR';
-
-  @ApiProperty({ type: [FieldFilterPartDefinition] })
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => FieldFilterPartDefinition)
-  children: FieldFilterPartDefinition[];
-}
+/** The spec's StepFilter of a workflow step. */
+export class StepFilterDefinition extends filterGroup(FieldFilterPartDefinition) {}

@@ -1,19 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateBy,
-  ValidateNested,
-} from 'class-validator';
-import { FILTER_ON, FILTER_OPERATORS, FILTER_TYPES } from '#common';
-import { IsBoundedFilterList, MAX_FILTER_LIST_VALUES } from '#application';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { FILTER_ON } from '#common';
+import { filterGroup, filterPartFields } from '#application';
 
 /** Integration conditions read the tenant too: routing a tenant's messages through its own provider. */
 const CONDITION_ON = [...FILTER_ON, 'tenant'] as const;
@@ -32,7 +20,7 @@ const IsTenantField = () =>
     },
   });
 
-export class IntegrationConditionPartDto {
+export class IntegrationConditionPartDto extends filterPartFields(CONDITION_ON) {
   @ApiProperty({
     description: 'Dotted path read from the subscriber, the payload or the tenant (identifier, data.<key>)',
   })
@@ -41,43 +29,7 @@ export class IntegrationConditionPartDto {
   @MaxLength(255)
   @IsTenantField()
   field: string;
-
-  @ApiProperty({
-    description: `For IN, NOT_IN, ALL_IN, ANY_IN, BETWEEN, NOT_BETWEEN: a comma-separated list or a JSON array of at most ${MAX_FILTER_LIST_VALUES} values`,
-  })
-  @IsString()
-  @IsBoundedFilterList()
-  value: string;
-
-  @ApiProperty({ enum: FILTER_OPERATORS })
-  @IsIn(FILTER_OPERATORS)
-  operator: (typeof FILTER_OPERATORS)[number];
-
-  @ApiProperty({ enum: CONDITION_ON })
-  @IsIn(CONDITION_ON)
-  on: (typeof CONDITION_ON)[number];
 }
 
 /** The spec's StepFilter shape, evaluated at delivery like a step's filters. */
-export class IntegrationConditionDto {
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
-  isNegated?: boolean;
-
-  @ApiPropertyOptional({ enum: FILTER_TYPES })
-  @IsOptional()
-  @IsIn(FILTER_TYPES)
-  type?: (typeof FILTER_TYPES)[number];
-
-  @ApiProperty({ enum: ['AND', 'OR'] })
-  @IsIn(['AND', 'OR'])
-  value: 'AND' | 'OR';
-
-  @ApiProperty({ type: [IntegrationConditionPartDto], maxItems: MAX_CONDITION_PARTS })
-  @IsArray()
-  @ArrayMaxSize(MAX_CONDITION_PARTS)
-  @ValidateNested({ each: true })
-  @Type(() => IntegrationConditionPartDto)
-  children: IntegrationConditionPartDto[];
-}
+export class IntegrationConditionDto extends filterGroup(IntegrationConditionPartDto, MAX_CONDITION_PARTS) {}
