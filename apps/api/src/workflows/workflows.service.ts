@@ -33,8 +33,11 @@ export class WorkflowsService {
 
   async setStatus(auth: AuthContext, key: string, active: boolean): Promise<WorkflowResponse> {
     const current = await this.find(auth, key);
-    const row =
-      current.active === active ? current : await this.workflows.update(auth.environmentId, current.id, { active });
+    // As in Novu, activating publishes the workflow (clears `draft`) and deactivating makes it a draft again.
+    const unchanged = current.active === active && current.draft === !active;
+    const row = unchanged
+      ? current
+      : await this.workflows.update(auth.environmentId, current.id, { active, draft: !active });
     this.cache.invalidate(auth.environmentId);
     return this.present(auth, row ?? current);
   }

@@ -51,7 +51,7 @@ export class MessageRepository {
     await bulkInsert(executor, messages, rows, {
       onConflictUpdate: {
         target: ['jobId', 'deliveryKey'],
-        set: ['status', 'errorText', 'providerId', 'deliveredAt', 'updatedAt'],
+        set: ['status', 'errorId', 'errorText', 'providerId', 'deliveredAt', 'updatedAt'],
       },
     });
   }

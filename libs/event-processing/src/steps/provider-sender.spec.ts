@@ -88,7 +88,11 @@ describe('ProviderSender: one try per run, the next attempt handed back', () => 
   it('a non-retryable failure is not retried', async () => {
     const { sender: send } = sender([new ProviderError('HTTP 400', false)]);
     const result = await send.send(MESSAGE, [integration('a')], []);
-    expect(result).toEqual({ ok: false, error: 'Sending through integration a failed: HTTP 400' });
+    expect(result).toEqual({
+      ok: false,
+      error: 'Sending through integration a failed: HTTP 400',
+      errorId: 'provider_rejected',
+    });
   });
 });
 
@@ -102,7 +106,7 @@ describe('ProviderSender: an endpoint that keeps failing is not called while its
     const details: StepDetail[] = [];
     const result = await send.send(MESSAGE, [integration('a')], details);
     expect(calls).toHaveLength(2);
-    expect(result).toMatchObject({ ok: false, retry: { integrationId: 'a', attempt: 2 } });
+    expect(result).toMatchObject({ ok: false, errorId: 'circuit_open', retry: { integrationId: 'a', attempt: 2 } });
     expect((result as { retry: { delayMs: number } }).retry.delayMs).toBeGreaterThan(59_000);
     expect(details[0].detail).toMatch(/^Attempt 1 of 3 through a not made: its endpoint failed 2 times in a row/);
   });

@@ -11,6 +11,7 @@ import {
   type SendResult,
 } from '#providers';
 import { CircuitBreakers } from './circuit-breakers.js';
+import { MESSAGE_ERROR_IDS, type MessageErrorId } from './message-error-ids.js';
 import type { StepDetail } from './step-outcome.js';
 import { overriddenSend, type StepOverrides } from './trigger-overrides.js';
 
@@ -23,7 +24,7 @@ interface NextAttempt {
 
 export type SendAttempt =
   | { ok: true; result: SendResult; integration: IntegrationRow }
-  | { ok: false; error: string; invalidDeviceToken?: boolean; retry?: NextAttempt };
+  | { ok: false; error: string; errorId: MessageErrorId; invalidDeviceToken?: boolean; retry?: NextAttempt };
 
 const MAX_BACKOFF_MS = 30_000;
 const SECRET_CREDENTIAL = /key|secret|token|password|serviceaccount|webhookurl/i;
@@ -53,6 +54,14 @@ function sourceOf(failure: ProviderError, message: ProviderMessage, providerId: 
   const toWebhook =
     (message.channel === 'chat' && providerId !== 'whatsapp-business') || providerId.endsWith('-webhook');
   return failure.kind === 'target' || toWebhook ? 'Webhook' : 'Internal';
+}
+
+/** The message's errorId for a provider failure: what it is about, and whether trying again could have helped. */
+function errorIdOf(failure: ProviderError): MessageErrorId {
+  if (failure instanceof InvalidDeviceTokenError) return MESSAGE_ERROR_IDS.invalidDeviceToken;
+  if (failure.kind === 'credentials') return MESSAGE_ERROR_IDS.invalidCredentials;
+  if (failure.kind === 'target') return MESSAGE_ERROR_IDS.targetRefused;
+  return failure.retryable ? MESSAGE_ERROR_IDS.providerUnavailable : MESSAGE_ERROR_IDS.providerRejected;
 }
 
 /** The endpoint a send reaches, for its circuit: the integration, and for a chat entry its webhook host. */
@@ -97,7 +106,11 @@ export class ProviderSender {
     resume?: { integrationId: string; attempt: number },
     overrides?: StepOverrides,
   ): Promise<SendAttempt> {
-    let last: SendAttempt = { ok: false, error: 'No integration to send through' };
+    let last: SendAttempt = {
+      ok: false,
+      error: 'No integration to send through',
+      errorId: MESSAGE_ERROR_IDS.noActiveIntegration,
+    };
     const resumeAt = resume ? integrations.findIndex((integration) => integration.id === resume.integrationId) : -1;
     for (let index = Math.max(0, resumeAt); index < integrations.length; index++) {
       const integration = integrations[index];
@@ -145,8 +158,10 @@ export class ProviderSender {
         : `Integration ${identifier} (${providerId}) skipped: ${why}`,
       isRetry: attempt > 1,
     });
-    if (retrying) return { ok: false, error, retry: { integrationId: integration.id, attempt: attempt + 1, delayMs } };
-    return { ok: false, error };
+    const errorId = MESSAGE_ERROR_IDS.circuitOpen;
+    if (retrying)
+      return { ok: false, error, errorId, retry: { integrationId: integration.id, attempt: attempt + 1, delayMs } };
+    return { ok: false, error, errorId };
   }
 
   private async sendThrough(
@@ -161,13 +176,13 @@ export class ProviderSender {
     const overridden = overriddenSend(message, overrides?.forProvider(providerId));
     if ('refusal' in overridden) {
       details.push({ status: 'Failed', source: 'Payload', providerId, detail: overridden.refusal });
-      return { ok: false, error: overridden.refusal };
+      return { ok: false, error: overridden.refusal, errorId: MESSAGE_ERROR_IDS.invalidAddress };
     }
     const adapter = this.registry.get(providerId);
     if (!adapter) {
       const error = `Provider ${providerId} of integration ${identifier} is not supported for delivery`;
       details.push({ status: 'Failed', source: 'Internal', providerId, detail: error });
-      return { ok: false, error };
+      return { ok: false, error, errorId: MESSAGE_ERROR_IDS.providerUnsupported };
     }
     let credentials: Record<string, unknown>;
     try {
@@ -175,7 +190,7 @@ export class ProviderSender {
     } catch {
       const error = `Credentials of integration ${identifier} cannot be decrypted`;
       details.push({ status: 'Failed', source: 'Credentials', providerId, detail: error });
-      return { ok: false, error };
+      return { ok: false, error, errorId: MESSAGE_ERROR_IDS.invalidCredentials };
     }
     const secrets = secretValues(credentials);
     const maxAttempts = this.config.providerMaxAttempts;
@@ -222,10 +237,11 @@ export class ProviderSender {
         raw: failure.raw ? redact(failure.raw, secrets) : null,
         isRetry,
       });
-      if (failure instanceof InvalidDeviceTokenError) return { ok: false, error, invalidDeviceToken: true };
+      const errorId = errorIdOf(failure);
+      if (failure instanceof InvalidDeviceTokenError) return { ok: false, error, errorId, invalidDeviceToken: true };
       if (retrying)
-        return { ok: false, error, retry: { integrationId: integration.id, attempt: attempt + 1, delayMs } };
-      return { ok: false, error };
+        return { ok: false, error, errorId, retry: { integrationId: integration.id, attempt: attempt + 1, delayMs } };
+      return { ok: false, error, errorId };
     }
   }
 

@@ -91,7 +91,9 @@ export class TriggerEventUseCase {
     ) {
       return answer('no_tenant_found');
     }
-    if (!workflow.active) return answer('trigger_not_active');
+    // Novu keeps `draft` the opposite of `active` (create and the status route write both); a
+    // workflow stored with both set is still unpublished, so it is not run either.
+    if (!workflow.active || workflow.draft) return answer('trigger_not_active');
     if (workflow.steps.length === 0) return answer('no_workflow_steps_defined');
     if (!workflow.steps.some((step) => step.active)) return answer('no_workflow_active_steps_defined');
     // A broadcast names no recipients: the fan-out reads the environment's subscribers.

@@ -4,6 +4,7 @@ import type { ProviderMessage } from '#providers';
 import { record, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
 import { ProviderSender } from '../provider-sender.js';
+import { MESSAGE_ERROR_IDS } from '../message-error-ids.js';
 import { routeDirect } from '../integration-routing.js';
 import { StepOverrides } from '../trigger-overrides.js';
 import { messageRow, text, type Rendered } from './channel-message.js';
@@ -41,6 +42,7 @@ export class DirectDelivery {
       const row = messageRow(context, {
         ...addressField,
         status: 'warning',
+        errorId: MESSAGE_ERROR_IDS.missingAddress,
         errorText: missing,
         content: text(rendered.content),
       });
@@ -52,6 +54,7 @@ export class DirectDelivery {
       const row = messageRow(context, {
         ...addressField,
         status: 'error',
+        errorId: MESSAGE_ERROR_IDS.invalidAddress,
         errorText: refusal,
         content: text(rendered.content),
       });
@@ -81,7 +84,7 @@ export class DirectDelivery {
     if (!sent.ok && sent.retry) return outcome.retry(context.now, '', sent.retry);
     const fields = { ...addressField, subject, content: channel.content(rendered) };
     if (!sent.ok) {
-      const row = messageRow(context, { ...fields, status: 'error', errorText: sent.error });
+      const row = messageRow(context, { ...fields, status: 'error', errorId: sent.errorId, errorText: sent.error });
       return outcome.failed(sent.error, { messages: [row] });
     }
     const providerId = sent.integration.providerId;

@@ -5,6 +5,7 @@ import type { ProviderMessage } from '#providers';
 import { record, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
 import { ProviderSender } from '../provider-sender.js';
+import { MESSAGE_ERROR_IDS } from '../message-error-ids.js';
 import { conditionsChosen, conditionsRefusal } from '../integration-routing.js';
 import { StepOverrides } from '../trigger-overrides.js';
 import { messageRow, text, type Rendered } from './channel-message.js';
@@ -82,7 +83,12 @@ export class SubscriberChannelDelivery {
     if (targets.length === 0) {
       const missing = `Subscriber does not have a configured ${job.type} channel with an active integration`;
       record(context, { status: 'Warning', source: 'Credentials', detail: `${missing}: step skipped` });
-      const row = messageRow(context, { status: 'warning', errorText: missing, content: text(rendered.content) });
+      const row = messageRow(context, {
+        status: 'warning',
+        errorId: MESSAGE_ERROR_IDS.missingChannel,
+        errorText: missing,
+        content: text(rendered.content),
+      });
       return outcome.skipped({ messages: [row] });
     }
     // Each run is one round: every target not decided by an earlier round is sent at once (bounded),
@@ -127,7 +133,9 @@ export class SubscriberChannelDelivery {
         messages.push(messageRow(context, { ...fields, status: 'sent', deliveredAt: [context.now.toISOString()] }));
       } else {
         lastError = sent.error;
-        messages.push(messageRow(context, { ...fields, status: 'error', errorText: sent.error }));
+        messages.push(
+          messageRow(context, { ...fields, status: 'error', errorId: sent.errorId, errorText: sent.error }),
+        );
         if (sent.invalidDeviceToken) await channel.onDeadTarget?.(context, target);
       }
     }
