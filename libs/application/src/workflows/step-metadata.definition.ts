@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { plainToInstance, Type } from 'class-transformer';
 import {
   IsArray,
@@ -91,17 +92,23 @@ const FiresWithinAYear = () =>
     },
   });
 
+/** Applies decorators as if stacked above a property (bottom first), so messages keep their order. */
+const Stacked = (...decorators: PropertyDecorator[]) => applyDecorators(...decorators.reverse());
+
+const Documented = (optional: boolean, options?: ApiPropertyOptions) =>
+  optional ? [ApiPropertyOptional(options), IsOptional()] : [ApiProperty(options)];
+
+/** A window's amount, a positive number with amount × `unitProperty` within the cap. */
+const WindowAmount = ({ optional = false, unitProperty = 'unit' } = {}) =>
+  Stacked(...Documented(optional), IsNumber(), IsPositive(), WithinDeferCap(unitProperty));
+
+const WindowUnit = ({ optional = false } = {}) =>
+  Stacked(...Documented(optional, { enum: TIME_UNITS }), IsIn(TIME_UNITS));
+
 /** amount × unit: required for the regular forms, so a workflow cannot fail at run time for want of them. */
 class WindowDefinition {
-  @ApiProperty()
-  @IsNumber()
-  @IsPositive()
-  @WithinDeferCap('unit')
-  amount: number;
-
-  @ApiProperty({ enum: TIME_UNITS })
-  @IsIn(TIME_UNITS)
-  unit: TimeUnit;
+  @WindowAmount() amount: number;
+  @WindowUnit() unit: TimeUnit;
 }
 
 export class DigestRegularMetadata extends WindowDefinition {
@@ -115,13 +122,8 @@ export class DigestRegularMetadata extends WindowDefinition {
   digestKey?: string;
 
   @ApiPropertyOptional() @IsOptional() @IsBoolean() backoff?: boolean;
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsNumber()
-  @IsPositive()
-  @WithinDeferCap('backoffUnit')
-  backoffAmount?: number;
-  @ApiPropertyOptional({ enum: TIME_UNITS }) @IsOptional() @IsIn(TIME_UNITS) backoffUnit?: TimeUnit;
+  @WindowAmount({ optional: true, unitProperty: 'backoffUnit' }) backoffAmount?: number;
+  @WindowUnit({ optional: true }) backoffUnit?: TimeUnit;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() updateMode?: boolean;
 }
 
@@ -130,8 +132,8 @@ export class DigestTimedMetadata {
   @IsIn(['timed'])
   type: 'timed';
 
-  @ApiPropertyOptional() @IsOptional() @IsNumber() @IsPositive() @WithinDeferCap('unit') amount?: number;
-  @ApiPropertyOptional({ enum: TIME_UNITS }) @IsOptional() @IsIn(TIME_UNITS) unit?: TimeUnit;
+  @WindowAmount({ optional: true }) amount?: number;
+  @WindowUnit({ optional: true }) unit?: TimeUnit;
   @ApiPropertyOptional() @IsOptional() @IsString() digestKey?: string;
 
   @ApiPropertyOptional({ type: TimedConfigDefinition })
@@ -183,15 +185,8 @@ export class ThrottleFixedMetadata extends ThrottleCounter {
   @IsIn(['fixed'])
   type: 'fixed';
 
-  @ApiProperty()
-  @IsNumber()
-  @IsPositive()
-  @WithinDeferCap('unit')
-  amount: number;
-
-  @ApiProperty({ enum: TIME_UNITS })
-  @IsIn(TIME_UNITS)
-  unit: TimeUnit;
+  @WindowAmount() amount: number;
+  @WindowUnit() unit: TimeUnit;
 }
 
 export class ThrottleDynamicMetadata extends ThrottleCounter {
