@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { TERMINAL_JOB_STATUSES, type JobStatus } from '#common';
 import { triggerEvents, type JobRow } from '#dal';
 import { detailsOf, jobsOf, messagesOf } from './support/engine-fixtures.js';
+import { createProviderEnvironment } from './support/provider-environment.js';
 import {
   startProviderReceiver,
   startSmtpReceiver,
@@ -71,36 +72,15 @@ describe('trigger overrides', () => {
 
   /** A fresh environment with subscribers ada and bob and a one-step workflow `notify`. */
   async function environment(step: Record<string, unknown>) {
-    const { apiKey } = await t.createForeignKey();
-    const integration = async (body: Record<string, unknown>) => {
-      const res = await t.api('post', '/v1/integrations', apiKey).send(body);
-      expect(res.status).toBe(201);
-      return res.body as { _id: string; identifier: string };
-    };
-    const sendgrid = (identifier: string, extra: Record<string, unknown> = {}) =>
-      integration({
-        providerId: 'sendgrid',
-        channel: 'email',
-        identifier,
-        credentials: {
-          apiKey: `SG.${identifier}`,
-          from: 'no-reply@acme.test',
-          baseUrl: `${receiver.url}/${identifier}`,
-        },
-        ...extra,
-      });
-    for (const subscriberId of ['ada', 'bob'])
-      expect(
-        (
-          await t
-            .api('post', '/v2/subscribers', apiKey)
-            .send({ subscriberId, firstName: subscriberId, email: `${subscriberId}@example.com` })
-        ).status,
-      ).toBe(201);
-    expect(
-      (await t.api('post', '/v1/workflows', apiKey).send({ name: 'notify', identifier: 'notify', steps: [step] }))
-        .status,
-    ).toBe(201);
+    const { apiKey, integration, sendgrid } = await createProviderEnvironment(t, receiver, {
+      workflowIdentifier: 'notify',
+      step,
+      subscribers: ['ada', 'bob'].map((subscriberId) => ({
+        subscriberId,
+        firstName: subscriberId,
+        email: `${subscriberId}@example.com`,
+      })),
+    });
     const trigger = async (body: Record<string, unknown>) => {
       const before = receiver.requests.length;
       const mailsBefore = smtp.mails.length;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { detailsOf, messagesOf, triggerWithKeyAndSettle } from './support/engine-fixtures.js';
+import { createProviderEnvironment } from './support/provider-environment.js';
 import { startProviderReceiver, type ProviderReceiver } from './support/receivers.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -32,39 +33,20 @@ describe('integration conditions (per-tenant providers)', () => {
 
   /** A fresh environment with a subscriber, a tenant `acme` and a workflow of one step. */
   async function environment(step: Record<string, unknown>) {
-    const { apiKey, environment: env } = await t.createForeignKey();
-    const create = async (body: Record<string, unknown>): Promise<Integration> => {
-      const res = await t.api('post', '/v1/integrations', apiKey).send(body);
-      expect(res.status).toBe(201);
-      return res.body;
-    };
-    const sendgrid = (identifier: string, extra: Record<string, unknown> = {}) =>
-      create({
-        providerId: 'sendgrid',
-        channel: 'email',
-        identifier,
-        credentials: {
-          apiKey: `SG.${identifier}`,
-          from: 'no-reply@acme.test',
-          baseUrl: `${receiver.url}/${identifier}`,
-        },
-        ...extra,
-      });
-    expect((await t.api('post', '/v1/tenants', apiKey).send({ identifier: 'acme', name: 'Acme' })).status).toBe(201);
-    expect(
-      (
-        await t
-          .api('post', '/v2/subscribers', apiKey)
-          .send({ subscriberId: 'ada', firstName: 'Ada', email: 'ada@example.com' })
-      ).status,
-    ).toBe(201);
-    const workflow = await t
-      .api('post', '/v1/workflows', apiKey)
-      .send({ name: 'routed', identifier: 'routed', steps: [step] });
-    expect(workflow.status).toBe(201);
+    const base = await createProviderEnvironment(t, receiver, {
+      workflowIdentifier: 'routed',
+      step,
+      subscribers: [{ subscriberId: 'ada', firstName: 'Ada', email: 'ada@example.com' }],
+    });
+    const tenant = await t.api('post', '/v1/tenants', base.apiKey).send({ identifier: 'acme', name: 'Acme' });
+    expect(tenant.status).toBe(201);
     const trigger = async (extra: Record<string, unknown> = {}) => {
       const before = receiver.requests.length;
-      const { transactionId, jobs } = await triggerWithKeyAndSettle(t, apiKey, { name: 'routed', to: 'ada', ...extra });
+      const { transactionId, jobs } = await triggerWithKeyAndSettle(t, base.apiKey, {
+        name: 'routed',
+        to: 'ada',
+        ...extra,
+      });
       return {
         job: jobs[0],
         details: await detailsOf(t, jobs[0].id),
@@ -72,7 +54,7 @@ describe('integration conditions (per-tenant providers)', () => {
         paths: receiver.requests.slice(before).map((request) => request.path),
       };
     };
-    return { apiKey, environmentId: env.id, create, sendgrid, trigger };
+    return { ...base, trigger };
   }
 
   it("an acme trigger goes through acme's integration; one without tenant goes through the primary", async () => {
@@ -149,7 +131,7 @@ describe('integration conditions (per-tenant providers)', () => {
 
   it('chat: an integration with conditions is used only when they pass', async () => {
     const env = await environment(CHAT_STEP);
-    await env.create({
+    await env.integration({
       providerId: 'chat-webhook',
       channel: 'chat',
       identifier: 'hook-acme',
