@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
+import type { ApiProcessRepository } from './repositories/api-process.repository.js';
 import type { EnvironmentRepository } from './repositories/environment.repository.js';
 import type { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
 import type { IdempotencyRepository } from './repositories/idempotency.repository.js';
@@ -18,6 +19,7 @@ import type { WorkflowRepository } from './repositories/workflow.repository.js';
 /** The repository classes, one per aggregate; every method touching tenant data takes the environment id. */
 export type RepositoryClass =
   | typeof ActivityFeedRepository
+  | typeof ApiProcessRepository
   | typeof EnvironmentRepository
   | typeof ExecutionDetailRepository
   | typeof IdempotencyRepository

@@ -21,3 +21,4 @@ export * from './repositories/message.repository.js';
 export * from './repositories/inbox-message.repository.js';
 export * from './repositories/idempotency.repository.js';
 export * from './repositories/activity-feed.repository.js';
+export * from './repositories/api-process.repository.js';

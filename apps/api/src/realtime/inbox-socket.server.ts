@@ -6,6 +6,7 @@ import { Server } from 'socket.io';
 import { AppConfig, Clock, LOGGER } from '#common';
 import { RealtimePublisher } from '#application';
 import { SessionTokens, type InboxSession } from '../inbox/session-token.js';
+import { PresenceSweeper } from './presence-sweeper.js';
 import { createSocketAdapter, type SocketAdapter } from './socket-adapter.js';
 import { SubscriberPresence, type InboxSocket, type InboxSocketData } from './subscriber-presence.js';
 
@@ -34,12 +35,13 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     private readonly config: AppConfig,
     private readonly tokens: SessionTokens,
     private readonly presence: SubscriberPresence,
+    private readonly sweeper: PresenceSweeper,
     private readonly publisher: RealtimePublisher,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     this.adapter = createSocketAdapter(this.config, this.logger);
     const server = new Server<never, never, never, InboxSocketData>(
       this.httpAdapterHost.httpAdapter.getHttpServer() as HttpServer,
@@ -58,6 +60,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
       if (open >= MAX_SOCKETS_PER_SUBSCRIBER) return next(new Error('Too many open sockets for this subscriber'));
       socket.data.session = session;
       socket.data.expiresAt = expiresAt;
+      socket.data.processId = this.sweeper.processId;
       next();
     });
     server.on('connection', (socket: InboxSocket) => {
@@ -72,6 +75,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     });
     this.server = server;
     this.publisher.useServer(server);
+    await this.sweeper.start(server);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -83,6 +87,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     server.local.disconnectSockets(true);
     server.engine.close();
     await this.presence.stopped(server, sessions);
+    await this.sweeper.stop();
     void server.of('/').adapter.close();
     await this.adapter?.close();
     this.server = undefined;

@@ -6,19 +6,24 @@ import { SubscriberRepository } from '#dal';
 import type { InboxSession } from '../inbox/session-token.js';
 import { CLUSTER_REQUEST_TIMEOUT_MS } from './socket-adapter.js';
 
-/** What a socket carries from its handshake: its session and when the session's token expires (ms). */
+/**
+ * What a socket carries from its handshake: its session, when the session's token expires (ms), and
+ * the api process holding it (PresenceSweeper's id), which fetchSockets reports from every process.
+ */
 export interface InboxSocketData {
   session: InboxSession;
   expiresAt: number;
+  processId: string;
 }
 export type InboxSocket = Socket<never, never, never, InboxSocketData>;
-type InboxServer = Server<never, never, never, InboxSocketData>;
+export type InboxServer = Server<never, never, never, InboxSocketData>;
 
 /**
  * A subscriber's `isOnline` / `lastOnlineAt`: online from its first socket on any api process,
  * offline after its last one closes. One process's updates for one subscriber run in order; across
  * processes, the last-disconnect check asks every process (the adapter's fetchSockets) and, after
  * writing offline, asks again, so a socket opened meanwhile elsewhere is never left marked offline.
+ * An online row names the process holding one of its sockets, for PresenceSweeper when that one dies.
  */
 @Injectable()
 export class SubscriberPresence {
@@ -33,14 +38,15 @@ export class SubscriberPresence {
   connected(socket: InboxSocket): void {
     const { session } = socket.data;
     void socket.join(session.subscriberRowId);
-    this.inOrder(session, () => this.setOnline(session, true));
+    this.inOrder(session, () => this.setOnline(session, socket.data.processId));
   }
 
   disconnected(server: InboxServer, session: InboxSession): void {
     this.inOrder(session, async () => {
-      if (await this.hasSockets(server, session)) return;
-      await this.setOnline(session, false);
-      if (await this.hasSockets(server, session)) await this.setOnline(session, true);
+      if (await this.holderOf(server, session)) return;
+      await this.setOnline(session, undefined);
+      const holder = await this.holderOf(server, session);
+      if (holder) await this.setOnline(session, holder);
     });
   }
 
@@ -76,13 +82,16 @@ export class SubscriberPresence {
     );
   }
 
-  private async hasSockets(server: InboxServer, session: InboxSession): Promise<boolean> {
+  /** The api process holding one of the subscriber's sockets, if any process holds one. */
+  private async holderOf(server: InboxServer, session: InboxSession): Promise<string | undefined> {
     const sockets = await server.timeout(CLUSTER_REQUEST_TIMEOUT_MS).in(session.subscriberRowId).fetchSockets();
-    return sockets.length > 0;
+    return sockets[0]?.data.processId;
   }
 
-  private async setOnline(session: InboxSession, online: boolean): Promise<void> {
-    await this.subscribers.setOnline(session.environmentId, session.subscriberId, online, this.clock.now());
+  /** Online, held by the given process, or offline without one. */
+  private async setOnline(session: InboxSession, heldBy: string | undefined): Promise<void> {
+    const { environmentId, subscriberId } = session;
+    await this.subscribers.setOnline(environmentId, subscriberId, heldBy !== undefined, this.clock.now(), heldBy);
   }
 
   private inOrder(session: InboxSession, update: () => Promise<void>): void {

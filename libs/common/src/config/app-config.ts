@@ -74,6 +74,10 @@ export class AppConfig {
   inboxRateLimit: RateLimitSetting;
   /** Token bucket per environment for `POST /v1/inbox/session`, the inbox's one unauthenticated route. */
   inboxSessionRateLimit: RateLimitSetting;
+  /** How often each api process records its heartbeat and sweeps presence left by dead processes (ms). */
+  presenceSweepIntervalMs: number;
+  /** An api process silent this long (ms) is dead: the subscribers its sockets set online go offline. */
+  presenceStaleAfterMs: number;
 }
 
 /**
@@ -221,6 +225,15 @@ export function parseConfig(env: Env): AppConfig {
   config.inboxAllowedOrigins = readOrigins(env, 'INBOX_ALLOWED_ORIGINS');
   config.inboxRateLimit = readRateLimit(env, 'INBOX', { perSecond: 20, burst: 100 });
   config.inboxSessionRateLimit = readRateLimit(env, 'INBOX_SESSION', { perSecond: 100, burst: 1_000 });
+  config.presenceSweepIntervalMs = readInt(env, 'PRESENCE_SWEEP_INTERVAL_MS', 10_000, 100, 3_600_000);
+  // Two beats at least: one late heartbeat (a slow query, a GC pause) must not declare a process dead.
+  config.presenceStaleAfterMs = readInt(
+    env,
+    'PRESENCE_STALE_AFTER_MS',
+    Math.max(30_000, 2 * config.presenceSweepIntervalMs),
+    2 * config.presenceSweepIntervalMs,
+    24 * 3_600_000,
+  );
   return config;
 }
 

@@ -27,6 +27,12 @@ export interface SubscriberUpsertInput {
   channels?: StoredChannelSettings[];
 }
 
+/** A subscriber (row id) held online by an api process's socket. */
+export interface OnlineHold {
+  id: string;
+  processId: string;
+}
+
 export interface SubscriberUpsertResult {
   row: SubscriberRow;
   created: boolean;
@@ -352,15 +358,26 @@ export class SubscriberRepository {
     return row;
   }
 
+  /**
+   * `heldBy`: the api process whose inbox socket makes the subscriber online, so a sweep can undo it
+   * once that process dies; without it (the API's online-status route) the presence stays as set.
+   */
   async setOnline(
     environmentId: string,
     subscriberId: string,
     isOnline: boolean,
     at: Date,
+    heldBy?: string,
   ): Promise<SubscriberRow | undefined> {
     const [row] = await this.db
       .update(subscribers)
-      .set({ isOnline, lastOnlineAt: at, version: sql`${subscribers.version} + 1`, updatedAt: sql`now()` })
+      .set({
+        isOnline,
+        lastOnlineAt: at,
+        onlineProcessId: isOnline ? (heldBy ?? null) : null,
+        version: sql`${subscribers.version} + 1`,
+        updatedAt: sql`now()`,
+      })
       .where(this.live(environmentId, subscriberId))
       .returning();
     return row;
@@ -382,10 +399,61 @@ export class SubscriberRepository {
     if (ids.length === 0) return;
     await this.db
       .update(subscribers)
-      .set({ isOnline: false, lastOnlineAt: at, version: sql`${subscribers.version} + 1`, updatedAt: sql`now()` })
+      .set({
+        isOnline: false,
+        lastOnlineAt: at,
+        onlineProcessId: null,
+        version: sql`${subscribers.version} + 1`,
+        updatedAt: sql`now()`,
+      })
       .where(
         and(eq(subscribers.environmentId, environmentId), inArray(subscribers.id, ids), eq(subscribers.deleted, false)),
       );
+  }
+
+  /**
+   * Subscribers (row id and holder) that a process set online and that has not heartbeated within
+   * `staleAfterMs`: it crashed. Across environments, as the process's sockets were. The holders are
+   * read by a skip scan of the partial index (a few probes per process), so the usual answer, none,
+   * costs the same however many subscribers are online.
+   */
+  async onlineOnDeadProcesses(staleAfterMs: number, limit: number): Promise<OnlineHold[]> {
+    const result = await this.db.execute<{ id: string; processId: string }>(sql`
+      WITH RECURSIVE holder AS (
+        (SELECT online_process_id AS id FROM subscribers WHERE online_process_id IS NOT NULL ORDER BY 1 LIMIT 1)
+        UNION ALL
+        SELECT (SELECT s.online_process_id FROM subscribers s WHERE s.online_process_id > holder.id
+                ORDER BY s.online_process_id LIMIT 1)
+        FROM holder WHERE holder.id IS NOT NULL
+      )
+      SELECT s.id, s.online_process_id AS "processId"
+      FROM holder JOIN subscribers s ON s.online_process_id = holder.id
+      WHERE NOT EXISTS (
+        SELECT 1 FROM api_processes p
+        WHERE p.id = holder.id AND p.heartbeat_at >= now() - make_interval(secs => ${staleAfterMs / 1000})
+      )
+      LIMIT ${limit}`);
+    return result.rows.map((row) => ({ id: row.id, processId: row.processId }));
+  }
+
+  /**
+   * Settles what onlineOnDeadProcesses found: a subscriber whose room still has a socket (`holder`, the
+   * live process holding it) stays online, now held by that process; the others go offline. A row
+   * is touched only while the dead process still holds it, so a socket that opened or closed since
+   * (its own write) is never overwritten.
+   */
+  async settleOnlineOnDeadProcesses(settled: (OnlineHold & { holder?: string })[], at: Date): Promise<void> {
+    if (settled.length === 0) return;
+    const input = settled.map(({ id, processId, holder }) => ({ id, dead: processId, holder: holder ?? null }));
+    await this.db.execute(sql`
+      UPDATE subscribers s SET
+        is_online = c.holder IS NOT NULL,
+        online_process_id = c.holder,
+        last_online_at = CASE WHEN c.holder IS NULL THEN ${at.toISOString()}::timestamptz ELSE s.last_online_at END,
+        version = CASE WHEN c.holder IS NULL THEN s.version + 1 ELSE s.version END,
+        updated_at = CASE WHEN c.holder IS NULL THEN now() ELSE s.updated_at END
+      FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb) AS c(id uuid, dead uuid, holder uuid)
+      WHERE s.id = c.id AND s.online_process_id = c.dead`);
   }
 
   async softDelete(environmentId: string, subscriberId: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, customType, index, pgTable, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, customType, index, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
@@ -18,3 +18,13 @@ export const socketIoAttachments = pgTable(
   // The adapter's expiry deletes by age.
   (t) => [index('socket_io_attachments_created_idx').on(t.createdAt)],
 );
+
+/**
+ * One row per running api process (a random id per boot), its heartbeat refreshed periodically and
+ * removed at a graceful stop: a subscriber set online by a process without a recent heartbeat was
+ * left behind by a crash (see the api's presence sweeper).
+ */
+export const apiProcesses = pgTable('api_processes', {
+  id: uuid('id').primaryKey(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }).notNull(),
+});

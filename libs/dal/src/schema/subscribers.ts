@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenantColumns, timestamps, tz } from './columns.js';
 
 export interface StoredChannelSettings {
@@ -38,6 +38,11 @@ export const subscribers = pgTable(
       .default(sql`'[]'::jsonb`),
     isOnline: boolean('is_online'),
     lastOnlineAt: tz('last_online_at'),
+    /**
+     * The api process (api_processes.id) whose inbox socket set the subscriber online; null when the
+     * presence was set through the API, which no sweep undoes.
+     */
+    onlineProcessId: uuid('online_process_id'),
     /** Novu's __v: incremented on every change. */
     version: integer('version').notNull().default(0),
     deleted: boolean('deleted').notNull().default(false),
@@ -46,6 +51,10 @@ export const subscribers = pgTable(
   (t) => [
     uniqueIndex('subscribers_env_subscriber_id_uq').on(t.environmentId, t.subscriberId),
     index('subscribers_env_email_idx').on(t.environmentId, t.email),
+    // The presence sweep's lookups: the distinct holders, then one holder's subscribers.
+    index('subscribers_online_process_idx')
+      .on(t.onlineProcessId)
+      .where(sql`${t.onlineProcessId} IS NOT NULL`),
   ],
 );
 
