@@ -1,64 +1,25 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TERMINAL_JOB_STATUSES, type JobStatus } from '#common';
 import { createWorkflow, detailsOf, inApp, jobsOf } from './support/engine-fixtures.js';
+import { startStalledReceiver, type StalledReceiver } from './support/receivers.js';
 import { waitFor } from './support/wait.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** Slots of the worker; one environment gets half of them (the default share). */
 const WORKER_CONCURRENCY = 4;
-const PROVIDER_TIMEOUT_MS = 1_000;
+const PROVIDER_TIMEOUT_MS = 500;
 const NOISY_TRIGGERS = 40;
 const QUIET_TRIGGERS = 20;
 /**
- * B's p99 bound under A's load, with room for a busy 2-core machine (without the lanes B waited 9 s on
- * the server pass). The embedded database makes each queue hop wait for a 200 ms poll (it cannot wake
- * a worker), so its latencies are several times the server pass's.
+ * B's slowest delivery under A's load, with room for a busy 2-core machine (without the lanes B waited
+ * 9 s on the server pass). The embedded database makes each queue hop wait for a 200 ms poll (it cannot
+ * wake a worker), so its latencies are several times the server pass's.
  */
-const QUIET_P99_LIMIT_MS = process.env.DATABASE_URL ? 2_000 : 5_000;
+const QUIET_MAX_LIMIT_MS = process.env.DATABASE_URL ? 2_000 : 5_000;
 /** The same polls make a latency on the embedded database a multiple of them: allow two (fan-out, step). */
 const POLL_SLACK_MS = process.env.DATABASE_URL ? 0 : 400;
 /** A's jobs wait for their turn longer than this, so a worker's /health turns degraded. */
 const DEGRADED_WAIT_MS = 3_000;
-
-/** A chat webhook that takes every request and never answers: each call ends at the provider timeout. */
-async function startSilentReceiver(): Promise<{ url: string; received: () => number; close(): Promise<void> }> {
-  let received = 0;
-  const server: Server = createServer(() => received++);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/chat`,
-    received: () => received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** A chat webhook that answers every request with a 500 after half the provider timeout. */
-async function startFailingReceiver(): Promise<{ url: string; received: () => number; close(): Promise<void> }> {
-  let received = 0;
-  const server: Server = createServer((request, response) => {
-    received++;
-    setTimeout(
-      () => response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"error":"down"}'),
-      PROVIDER_TIMEOUT_MS / 2,
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/chat`,
-    received: () => received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const isTerminal = (status: string) => TERMINAL_JOB_STATUSES.includes(status as JobStatus);
 
@@ -68,14 +29,30 @@ function percentile(values: number[], p: number): number {
 }
 
 /**
+ * B's latencies against its own baseline. Of 20 samples the p99 is the slowest one, which a single
+ * pause of the machine (CI runs other test files beside this one) decides: the relative bound is on the
+ * p90, the slowest sample has the absolute bound. The benchmark (`npm run bench -- --parts=noisy`)
+ * measures B's p99 over enough samples.
+ */
+function expectQuietPace(baseline: number[], loaded: number[]): void {
+  expect(Math.max(...loaded)).toBeLessThanOrEqual(QUIET_MAX_LIMIT_MS);
+  expect(percentile(loaded, 90)).toBeLessThanOrEqual(2 * percentile(baseline, 90) + POLL_SLACK_MS);
+}
+
+const latencySummary = (baseline: number[], loaded: number[]) => ({
+  baseline: { p50: percentile(baseline, 50), p90: percentile(baseline, 90), max: Math.max(...baseline) },
+  loaded: { p50: percentile(loaded, 50), p90: percentile(loaded, 90), max: Math.max(...loaded) },
+});
+
+/**
  * The noisy neighbour: environment A's chat steps all hang until the provider timeout, environment
  * B sends in-app notifications meanwhile. A holds at most its share of the worker's slots, so B's
  * deliveries keep their pace while A's jobs are still pending.
  */
 describe('fair scheduling between environments (noisy neighbour)', () => {
   let t: TestApp;
-  let silent: Awaited<ReturnType<typeof startSilentReceiver>>;
-  let failing: Awaited<ReturnType<typeof startFailingReceiver>>;
+  let silent: StalledReceiver;
+  let failing: StalledReceiver;
   let noisyKey: string;
   let noisyEnvironmentId: string;
   let quietWorkflow: string;
@@ -93,9 +70,9 @@ describe('fair scheduling between environments (noisy neighbour)', () => {
           WORKER_DEGRADED_WAIT_MS: String(DEGRADED_WAIT_MS),
         },
       }),
-      startSilentReceiver(),
+      startStalledReceiver(),
     ]);
-    failing = await startFailingReceiver();
+    failing = await startStalledReceiver({ answerAfterMs: PROVIDER_TIMEOUT_MS / 2, status: 500 });
     const noisy = await t.createKeyFor('Production');
     [noisyKey, noisyEnvironmentId] = [noisy.apiKey, noisy.environment.id];
     await t
@@ -103,8 +80,8 @@ describe('fair scheduling between environments (noisy neighbour)', () => {
       .send({ providerId: 'chat-webhook', channel: 'chat', credentials: {} })
       .expect(201);
     for (const [subscriberId, webhookUrl] of [
-      ['noisy-sub', silent.url],
-      ['failing-sub', failing.url],
+      ['noisy-sub', `${silent.url}/chat`],
+      ['failing-sub', `${failing.url}/chat`],
     ]) {
       await t.api('post', '/v2/subscribers', noisyKey).send({ subscriberId }).expect(201);
       await t
@@ -160,18 +137,13 @@ describe('fair scheduling between environments (noisy neighbour)', () => {
     const noisyJobs = async () => (await Promise.all(noisy.map((id) => jobsOf(t, id)))).flat();
     const pendingAfter = (await noisyJobs()).filter((row) => !isTerminal(row.status)).length;
 
-    const summary = {
-      baseline: { p50: percentile(baseline, 50), p99: percentile(baseline, 99) },
-      loaded: { p50: percentile(loaded, 50), p99: percentile(loaded, 99) },
-      noisyPendingAfter: pendingAfter,
-    };
+    const summary = { ...latencySummary(baseline, loaded), noisyPendingAfter: pendingAfter };
     console.log(`quiet environment latency (ms): ${JSON.stringify(summary)}`);
     expect(pendingAfter).toBeGreaterThan(0);
-    expect(summary.loaded.p99).toBeLessThanOrEqual(QUIET_P99_LIMIT_MS);
-    expect(summary.loaded.p99).toBeLessThanOrEqual(2 * summary.baseline.p99 + POLL_SLACK_MS);
+    expectQuietPace(baseline, loaded);
 
     // The wait is visible: A's jobs have waited past WORKER_DEGRADED_WAIT_MS, still 200.
-    // (B may finish before A's waits pass the threshold on a fast machine: A's backlog takes ~20 s.)
+    // (B may finish before A's waits pass the threshold on a fast machine: A's backlog takes 10–20 s.)
     let health = await t.http.get('/health');
     await waitFor(
       async () => {
@@ -212,7 +184,7 @@ describe('fair scheduling between environments (noisy neighbour)', () => {
       description: '/health to be ok again',
     });
   }, 240_000);
-  it("B's in-app deliveries keep their pace while A's endpoint answers 500 after half a second; A's jobs all fail with details", async () => {
+  it("B's in-app deliveries keep their pace while A's endpoint answers 500 after half the provider timeout; A's jobs all fail with details", async () => {
     const baseline = await quietLatencies(QUIET_TRIGGERS);
     const noisy: string[] = [];
     for (let index = 0; index < NOISY_TRIGGERS; index++) {
@@ -224,13 +196,9 @@ describe('fair scheduling between environments (noisy neighbour)', () => {
     }
     await waitFor(() => failing.received() >= 2, { timeoutMs: 10_000, description: "A's chat calls to fail" });
     const loaded = await quietLatencies(QUIET_TRIGGERS);
-    const summary = {
-      baseline: { p50: percentile(baseline, 50), p99: percentile(baseline, 99) },
-      loaded: { p50: percentile(loaded, 50), p99: percentile(loaded, 99) },
-    };
+    const summary = latencySummary(baseline, loaded);
     console.log(`quiet environment latency beside a failing endpoint (ms): ${JSON.stringify(summary)}`);
-    expect(summary.loaded.p99).toBeLessThanOrEqual(QUIET_P99_LIMIT_MS);
-    expect(summary.loaded.p99).toBeLessThanOrEqual(2 * summary.baseline.p99 + POLL_SLACK_MS);
+    expectQuietPace(baseline, loaded);
 
     const noisyJobs = async () => (await Promise.all(noisy.map((id) => jobsOf(t, id)))).flat();
     await waitFor(async () => (await noisyJobs()).every((row) => isTerminal(row.status)), {

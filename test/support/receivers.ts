@@ -154,3 +154,39 @@ export async function startProviderReceiver(
     });
   return state;
 }
+
+export interface StalledReceiver {
+  url: string;
+  /** Requests taken so far. */
+  received(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * An endpoint that is slow to answer: every request gets `status` after `answerAfterMs`, or, without
+ * it, no answer at all (each call ends at the caller's timeout).
+ */
+export async function startStalledReceiver(
+  options: { answerAfterMs?: number; status?: number } = {},
+): Promise<StalledReceiver> {
+  let received = 0;
+  const server: Server = createServer((_request, response) => {
+    received++;
+    if (options.answerAfterMs === undefined) return;
+    setTimeout(
+      () => response.writeHead(options.status ?? 500, { 'content-type': 'application/json' }).end('{"error":"down"}'),
+      options.answerAfterMs,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: () => received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Held requests would otherwise keep close() waiting.
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
