@@ -20,7 +20,7 @@ const IsTenantField = () =>
     },
   });
 
-export class IntegrationConditionPartDto extends filterPartFields(CONDITION_ON) {
+class IntegrationConditionPartDto extends filterPartFields(CONDITION_ON) {
   @ApiProperty({
     description: 'Dotted path read from the subscriber, the payload or the tenant (identifier, data.<key>)',
   })
