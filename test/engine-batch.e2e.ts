@@ -250,4 +250,42 @@ describe('workflow engine: batched step entries', () => {
     );
     expect(contents).toEqual(events.map((event) => `burst ${event.payload.n}`));
   }, 60_000);
+  it('a burst of triggers naming new subscribers with fields: every subscriber written, fields of one named twice merged, a deleted one not restored', async () => {
+    const workflow = await createWorkflow(t, { steps: [inApp('hello {{subscriber.firstName}}')] });
+    await t.api('post', '/v2/subscribers').send({ subscriberId: 'fields-gone' }).expect(201);
+    await t.api('delete', '/v2/subscribers/fields-gone').expect(200);
+    const events = [
+      ...Array.from({ length: 40 }, (_, n) => ({
+        name: workflow.identifier,
+        to: { subscriberId: `fields-${n}`, firstName: `First ${n}`, email: `fields-${n}@example.com` },
+      })),
+      { name: workflow.identifier, to: { subscriberId: 'fields-twice', firstName: 'Twice' } },
+      { name: workflow.identifier, to: { subscriberId: 'fields-twice', lastName: 'Named' } },
+      { name: workflow.identifier, to: { subscriberId: 'fields-gone', firstName: 'Back' } },
+    ];
+    const res = await t.api('post', '/v1/events/trigger/bulk').send({ events });
+    expect(res.status).toBe(201);
+    const transactionIds = (res.body as { transactionId: string }[]).map((item) => item.transactionId);
+    await waitFor(
+      async () => {
+        const rows = await t.db.select().from(triggerEvents).where(eq(triggerEvents.workflowId, workflow.id));
+        return rows.length === events.length && rows.every((row) => row.status === 'done');
+      },
+      { timeoutMs: 30_000, description: 'every event fanned out' },
+    );
+    const live = transactionIds.slice(0, -1);
+    await waitFor(
+      async () => (await Promise.all(live.map((id) => messagesOf(t, id)))).every((rows) => rows.length === 1),
+      { timeoutMs: 30_000, description: 'one message per live recipient' },
+    );
+    const messages = await Promise.all(transactionIds.map((id) => messagesOf(t, id)));
+    expect(messages.at(-1)).toEqual([]);
+    for (const n of [0, 17, 39]) {
+      const subscriber = await t.api('get', `/v2/subscribers/fields-${n}`).expect(200);
+      expect(subscriber.body).toMatchObject({ firstName: `First ${n}`, email: `fields-${n}@example.com` });
+    }
+    const twice = await t.api('get', '/v2/subscribers/fields-twice').expect(200);
+    expect(twice.body).toMatchObject({ firstName: 'Twice', lastName: 'Named' });
+    await t.api('get', '/v2/subscribers/fields-gone').expect(404);
+  }, 60_000);
 });

@@ -22,6 +22,7 @@ import {
   type TriggerEventRow,
 } from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
+import { WriteBatcher } from '../database/write-batcher.js';
 import type { Recipient } from './build-notification-jobs.js';
 import { ChunkPipeline } from './chunk-pipeline.js';
 import { ChunkWriter } from './chunk-writer.js';
@@ -33,12 +34,25 @@ const CHUNKS_IN_FLIGHT = 2;
 
 const UPSERT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'data'] as const;
 
+interface SubscriberUpsert {
+  organizationId: string;
+  input: SubscriberUpsertInput;
+}
+
 /**
  * Expands one trigger event into notifications and step jobs. Safe to run again: notifications are
  * unique per (event, subscriber) and jobs per (notification, step), so a retried chunk adds nothing.
  */
 @Injectable()
 export class FanOutService {
+  /**
+   * Subscriber writes of concurrent fan-outs share one upsert: a burst of triggers that each name a
+   * new subscriber (or send its fields) costs one statement per batch, not one per trigger.
+   */
+  private readonly upserts = new WriteBatcher<SubscriberUpsert, string | undefined>((environmentId, items) =>
+    this.upsertBatch(environmentId, items),
+  );
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly events: TriggerEventRepository,
@@ -202,8 +216,8 @@ export class FanOutService {
   }
 
   /**
-   * One upsert for the actor and every subscriber of `to`; returns external → internal id of the live
-   * ones. A bare subscriberId of an existing subscriber changes nothing, so it is only read: the
+   * Writes the actor and every subscriber of `to` (through the shared upsert); returns external →
+   * internal id of the live ones. A bare subscriberId of an existing subscriber changes nothing, so it is only read: the
    * upsert (a row write even when nothing changed) is left to new subscribers and sent fields.
    */
   private async upsertSubscribers(
@@ -220,10 +234,26 @@ export class FanOutService {
     const toWrite = recipients.filter((recipient) => recipient.fields || !ids.has(recipient.subscriberId));
     if (toWrite.length === 0) return ids;
     const inputs = await Promise.all(toWrite.map((recipient) => this.toUpsertInput(event.environmentId, recipient)));
-    const scope = { environmentId: event.environmentId, organizationId: event.organizationId };
-    const rows = await this.subscribers.upsertMany(scope, inputs, { restoreDeleted: false });
-    for (const row of rows) ids.set(row.subscriberId, row.id);
+    const written = await Promise.all(
+      inputs.map((input) => this.upserts.submit(event.environmentId, { organizationId: event.organizationId, input })),
+    );
+    inputs.forEach((input, index) => {
+      const id = written[index];
+      if (id) ids.set(input.subscriberId, id);
+    });
     return ids;
+  }
+
+  /** One upsert for the batch (a subscriber named twice is written once, its fields merged); no id for a deleted one. */
+  private async upsertBatch(environmentId: string, items: SubscriberUpsert[]): Promise<(string | undefined)[]> {
+    const scope = { environmentId, organizationId: items[0].organizationId };
+    const rows = await this.subscribers.upsertMany(
+      scope,
+      items.map((item) => item.input),
+      { restoreDeleted: false },
+    );
+    const ids = new Map(rows.map((row) => [row.subscriberId, row.id]));
+    return items.map((item) => ids.get(item.input.subscriberId));
   }
 
   private async toUpsertInput(environmentId: string, recipient: SubscriberRecipient): Promise<SubscriberUpsertInput> {
