@@ -7,7 +7,7 @@ import { databaseUrlFor, runPrefix, serverDatabaseUrl, withAdminClient } from '.
 import { waitFor } from '../support/wait.js';
 
 const RELEASE = join(process.cwd(), 'release', 'dist');
-const TRIGGERS = 10_000;
+const TRIGGERS = 3_000;
 const CONCURRENCY = 50;
 const API_KEY = 'scale-test-key-0123456789';
 
