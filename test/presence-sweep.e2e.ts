@@ -4,7 +4,7 @@ import { newId } from '#common';
 import { apiProcesses, subscribers } from '#dal';
 import { PresenceSweeper } from '#api/realtime/presence-sweeper.js';
 import { createSubscriber } from './support/builders.js';
-import { connected, openInboxSocket, sessionTokens, type RecordedSocket } from './support/inbox-socket.js';
+import { connected, openInboxSocket, sessionTokenFor, type RecordedSocket } from './support/inbox-socket.js';
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from './support/test-app.js';
 import type { Body } from './support/untyped-json.js';
 import { sleep, waitFor } from './support/wait.js';
@@ -22,12 +22,7 @@ describe('presence sweep of dead api processes', () => {
   const open: RecordedSocket[] = [];
 
   const socketFor = async (subscriber: Body) => {
-    const token = sessionTokens(TEST_ENCRYPTION_KEY, t.clock).issue({
-      environmentId: subscriber._environmentId as string,
-      organizationId: subscriber._organizationId as string,
-      subscriberRowId: subscriber._id as string,
-      subscriberId: subscriber.subscriberId as string,
-    });
+    const token = sessionTokenFor(TEST_ENCRYPTION_KEY, t.clock, subscriber);
     const recorded = openInboxSocket(url, token);
     open.push(recorded);
     await connected(recorded);

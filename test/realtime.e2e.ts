@@ -6,7 +6,7 @@ import { SESSION_TOKEN_TTL_SECONDS } from '#api/inbox/session-token.js';
 import { RecoverySweeper } from '#event-processing';
 import { createSubscriber } from './support/builders.js';
 import { createWorkflow, inApp, messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
-import { connected, openInboxSocket, sessionTokens, type RecordedSocket } from './support/inbox-socket.js';
+import { connected, openInboxSocket, sessionTokenFor, type RecordedSocket } from './support/inbox-socket.js';
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from './support/test-app.js';
 import type { Body } from './support/untyped-json.js';
 import { waitFor } from './support/wait.js';
@@ -17,13 +17,7 @@ describe('realtime inbox socket', () => {
   let workflowId: string;
   const open: RecordedSocket[] = [];
 
-  const tokenFor = (subscriber: Body) =>
-    sessionTokens(TEST_ENCRYPTION_KEY, t.clock).issue({
-      environmentId: subscriber._environmentId as string,
-      organizationId: subscriber._organizationId as string,
-      subscriberRowId: subscriber._id as string,
-      subscriberId: subscriber.subscriberId as string,
-    });
+  const tokenFor = (subscriber: Body) => sessionTokenFor(TEST_ENCRYPTION_KEY, t.clock, subscriber);
   const socketFor = async (subscriber: Body) => {
     const recorded = openInboxSocket(url, tokenFor(subscriber));
     open.push(recorded);
@@ -104,12 +98,7 @@ describe('realtime inbox socket', () => {
   it('refuses a missing, forged or foreign-key token at the handshake, and a browser origin not allowed', async () => {
     const subscriber = await createSubscriber(t);
     const good = tokenFor(subscriber);
-    const forged = sessionTokens('b'.repeat(64), t.clock).issue({
-      environmentId: subscriber._environmentId as string,
-      organizationId: subscriber._organizationId as string,
-      subscriberRowId: subscriber._id as string,
-      subscriberId: subscriber.subscriberId as string,
-    });
+    const forged = sessionTokenFor('b'.repeat(64), t.clock, subscriber);
     for (const token of ['', 'not-a-token', `${good}x`, forged]) {
       const recorded = openInboxSocket(url, token);
       open.push(recorded);
@@ -237,12 +226,7 @@ describe('realtime inbox socket', () => {
     const subscriber = await createSubscriber(t);
     const issuedEarlier = new AdjustableClock();
     issuedEarlier.set(new Date(Date.now() - SESSION_TOKEN_TTL_SECONDS * 1000 + 1_500));
-    const token = sessionTokens(TEST_ENCRYPTION_KEY, issuedEarlier).issue({
-      environmentId: subscriber._environmentId as string,
-      organizationId: subscriber._organizationId as string,
-      subscriberRowId: subscriber._id as string,
-      subscriberId: subscriber.subscriberId as string,
-    });
+    const token = sessionTokenFor(TEST_ENCRYPTION_KEY, issuedEarlier, subscriber);
     const inbox = openInboxSocket(url, token);
     open.push(inbox);
     await connected(inbox);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SystemClock } from '#common';
-import { connected, openInboxSocket, sessionTokens, type RecordedSocket } from '../support/inbox-socket.js';
+import { connected, openInboxSocket, sessionTokenFor, type RecordedSocket } from '../support/inbox-socket.js';
 import {
   ensureBuilt,
   freePort,
@@ -51,12 +51,7 @@ describe.each([
     return created.body;
   };
   const socketTo = async (api: string, subscriber: Body) => {
-    const token = sessionTokens(ENCRYPTION_KEY, new SystemClock()).issue({
-      environmentId: subscriber._environmentId as string,
-      organizationId: subscriber._organizationId as string,
-      subscriberRowId: subscriber._id as string,
-      subscriberId: subscriber.subscriberId as string,
-    });
+    const token = sessionTokenFor(ENCRYPTION_KEY, new SystemClock(), subscriber);
     const recorded = openInboxSocket(api, token);
     sockets.push(recorded);
     await connected(recorded);

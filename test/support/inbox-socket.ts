@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { AppConfig, type Clock } from '#common';
 import { SessionTokens } from '#api/inbox/session-token.js';
+import type { Body } from './untyped-json.js';
 
 /** What a socket received, in order, and a way to wait for the next event of a name. */
 export interface RecordedSocket {
@@ -66,4 +67,14 @@ export function connected(recorded: RecordedSocket): Promise<void> {
 /** Session tokens signed with a deployment's encryption key, as POST /v1/inbox/session issues them. */
 export function sessionTokens(encryptionKey: string, clock: Clock): SessionTokens {
   return new SessionTokens(Object.assign(new AppConfig(), { encryptionKey }), clock);
+}
+
+/** A session token for a subscriber as the API returns it (its _id, _environmentId, _organizationId). */
+export function sessionTokenFor(encryptionKey: string, clock: Clock, subscriber: Body): string {
+  return sessionTokens(encryptionKey, clock).issue({
+    environmentId: subscriber._environmentId as string,
+    organizationId: subscriber._organizationId as string,
+    subscriberRowId: subscriber._id as string,
+    subscriberId: subscriber.subscriberId as string,
+  });
 }
