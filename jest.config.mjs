@@ -48,10 +48,15 @@ export default {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e.ts'],
       // test/server-only needs a PostgreSQL server (several processes on one database): CI's server pass runs it.
-      // test/process.e2e.ts and test/inbox/inbox-cli.e2e.ts start the service on its embedded defaults
-      // whatever DATABASE_URL says: the embedded pass runs them.
+      // test/process.e2e.ts, test/quick-start.e2e.ts and test/inbox/inbox-cli.e2e.ts start the service on
+      // its embedded defaults whatever DATABASE_URL says: the embedded pass runs them.
       testPathIgnorePatterns: process.env.DATABASE_URL
-        ? ['<rootDir>/test/process.e2e.ts', '<rootDir>/test/inbox/inbox-cli.e2e.ts', ...BACKEND_AGNOSTIC]
+        ? [
+            '<rootDir>/test/process.e2e.ts',
+            '<rootDir>/test/quick-start.e2e.ts',
+            '<rootDir>/test/inbox/inbox-cli.e2e.ts',
+            ...BACKEND_AGNOSTIC,
+          ]
         : ['<rootDir>/test/server-only/'],
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',

@@ -65,7 +65,7 @@ export function connected(recorded: RecordedSocket): Promise<void> {
 }
 
 /** Session tokens signed with a deployment's encryption key, as POST /v1/inbox/session issues them. */
-export function sessionTokens(encryptionKey: string, clock: Clock): SessionTokens {
+function sessionTokens(encryptionKey: string, clock: Clock): SessionTokens {
   return new SessionTokens(Object.assign(new AppConfig(), { encryptionKey }), clock);
 }
 
