@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SystemClock } from '#common';
 import { connected, openInboxSocket, sessionTokenFor, type RecordedSocket } from '../support/inbox-socket.js';
 import {
+  apiCaller,
   ensureBuilt,
   freePort,
   startService,
@@ -33,18 +34,7 @@ describe.each([
   let apiA: string;
   let apiB: string;
 
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(url, {
-      method,
-      headers: {
-        Authorization: `ApiKey ${API_KEY}`,
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Body };
-  };
+  const call = apiCaller(API_KEY);
   const socketTo = async (api: string, subscriber: Body) => {
     const token = sessionTokenFor(ENCRYPTION_KEY, new SystemClock(), subscriber);
     const recorded = openInboxSocket(api, token);

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { Body } from './untyped-json.js';
 
 const ROOT = process.cwd();
 export const MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
@@ -82,4 +83,20 @@ export async function waitForHealthy(service: ServiceProcess, timeoutMs = 20_000
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`service not healthy within ${timeoutMs} ms:\n${service.output()}`);
+}
+
+/** JSON over HTTP to a service process with an API key: status and parsed body (undefined when empty). */
+export function apiCaller(apiKey: string) {
+  return async (method: string, url: string, body?: unknown): Promise<{ status: number; body: Body }> => {
+    const res = await fetch(url, {
+      method,
+      headers: {
+        Authorization: `ApiKey ${apiKey}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Body };
+  };
 }
