@@ -1,22 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ensureBuilt, freePort, startService, waitForHealthy } from '../support/service-process.js';
-import { databaseUrlFor, runPrefix, serverDatabaseUrl, withAdminClient } from '../support/test-database.js';
+import { emptyServerDatabase, withAdminClient } from '../support/test-database.js';
 
 /** Runs only against a PostgreSQL server (the embedded database is single-process by design). */
 describe('two instances booting at once on one empty PostgreSQL database', () => {
-  const base = serverDatabaseUrl()!;
-  const name = `${runPrefix()}_boot_${randomBytes(4).toString('hex')}`;
+  const database = emptyServerDatabase('boot');
   beforeAll(async () => {
     ensureBuilt();
-    await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name}`));
+    await database.create();
   });
-  afterAll(async () => {
-    await withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  });
+  afterAll(() => database.drop());
 
   it('both come up, migrations and first-boot seeding happen once', async () => {
-    const env = { DATABASE_URL: databaseUrlFor(base, name), ENCRYPTION_KEY: 'b'.repeat(64) };
+    const env = { DATABASE_URL: database.url, ENCRYPTION_KEY: 'b'.repeat(64) };
     const [portA, portB] = [await freePort(), await freePort()];
     const a = startService(env, portA);
     const b = startService(env, portB);
@@ -24,7 +20,7 @@ describe('two instances booting at once on one empty PostgreSQL database', () =>
       await Promise.all([waitForHealthy(a, 30_000), waitForHealthy(b, 30_000)]);
       const printedKeys = [a.output(), b.output()].filter((output) => output.includes('Development API key')).length;
       expect(printedKeys).toBe(1);
-      const counts = await withAdminClient(databaseUrlFor(base, name), async (client) => ({
+      const counts = await withAdminClient(database.url, async (client) => ({
         organizations: (await client.query('SELECT count(*)::int AS n FROM organizations')).rows[0].n,
         environments: (await client.query('SELECT count(*)::int AS n FROM environments')).rows[0].n,
       }));

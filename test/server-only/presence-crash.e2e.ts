@@ -10,7 +10,7 @@ import {
   waitForHealthy,
   type ServiceProcess,
 } from '../support/service-process.js';
-import { databaseUrlFor, runPrefix, serverDatabaseUrl, withAdminClient } from '../support/test-database.js';
+import { emptyServerDatabase, withAdminClient } from '../support/test-database.js';
 import type { Body } from '../support/untyped-json.js';
 import { waitFor } from '../support/wait.js';
 
@@ -27,8 +27,7 @@ describe.each([
   { transport: 'redis', redisUrl: 'redis://127.0.0.1:6379' },
   { transport: 'postgres', redisUrl: undefined },
 ])('presence after an api process crashes ($transport)', ({ transport, redisUrl }) => {
-  const base = serverDatabaseUrl()!;
-  const database = `${runPrefix()}_presence_${transport}_${randomBytes(4).toString('hex')}`;
+  const database = emptyServerDatabase(`presence_${transport}`);
   const processes: ServiceProcess[] = [];
   const sockets: RecordedSocket[] = [];
   let apiA: string;
@@ -54,7 +53,7 @@ describe.each([
   };
   /** The api process a subscriber's row names as holding its socket (null: none, or set through the API). */
   const holderOf = (subscriberId: string) =>
-    withAdminClient(databaseUrlFor(base, database), async (client) => {
+    withAdminClient(database.url, async (client) => {
       const result = await client.query<{ online_process_id: string | null }>(
         'SELECT online_process_id FROM subscribers WHERE subscriber_id = $1',
         [subscriberId],
@@ -64,9 +63,9 @@ describe.each([
 
   beforeAll(async () => {
     ensureBuilt();
-    await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${database}`));
+    await database.create();
     const env: Record<string, string> = {
-      DATABASE_URL: databaseUrlFor(base, database),
+      DATABASE_URL: database.url,
       ENCRYPTION_KEY,
       API_KEY,
       QUEUE_PREFIX: `presence-${randomBytes(4).toString('hex')}`,
@@ -88,7 +87,7 @@ describe.each([
   afterAll(async () => {
     for (const recorded of sockets) recorded.close();
     for (const service of processes) await service.stop('SIGKILL');
-    await withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+    await database.drop();
   });
 
   it('after kill -9 of api A its subscribers go offline, one with a socket on B stays online, API-set presence stays', async () => {
@@ -150,7 +149,7 @@ describe.each([
 
   it('a graceful stop removes the heartbeat row, and a kill leaves a stale one that the next heartbeat drops', async () => {
     const rows = () =>
-      withAdminClient(databaseUrlFor(base, database), async (client) => {
+      withAdminClient(database.url, async (client) => {
         const result = await client.query<{ id: string }>('SELECT id FROM api_processes');
         return result.rows.map((row) => row.id);
       });

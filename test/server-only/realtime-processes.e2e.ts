@@ -11,7 +11,7 @@ import {
   WORKER_MAIN,
   type ServiceProcess,
 } from '../support/service-process.js';
-import { databaseUrlFor, runPrefix, serverDatabaseUrl, withAdminClient } from '../support/test-database.js';
+import { emptyServerDatabase } from '../support/test-database.js';
 import type { Body } from '../support/untyped-json.js';
 import { waitFor } from '../support/wait.js';
 
@@ -27,8 +27,7 @@ describe.each([
   { transport: 'redis', redisUrl: 'redis://127.0.0.1:6379' },
   { transport: 'postgres', redisUrl: undefined },
 ])('realtime across processes ($transport)', ({ transport, redisUrl }) => {
-  const base = serverDatabaseUrl()!;
-  const database = `${runPrefix()}_rt_${transport}_${randomBytes(4).toString('hex')}`;
+  const database = emptyServerDatabase(`rt_${transport}`);
   const processes: ServiceProcess[] = [];
   const sockets: RecordedSocket[] = [];
   let apiA: string;
@@ -47,9 +46,9 @@ describe.each([
 
   beforeAll(async () => {
     ensureBuilt();
-    await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${database}`));
+    await database.create();
     const env: Record<string, string> = {
-      DATABASE_URL: databaseUrlFor(base, database),
+      DATABASE_URL: database.url,
       ENCRYPTION_KEY,
       API_KEY,
       QUEUE_PREFIX: `rt-${randomBytes(4).toString('hex')}`,
@@ -70,7 +69,7 @@ describe.each([
   afterAll(async () => {
     for (const recorded of sockets) recorded.close();
     for (const service of processes) expect(await service.stop()).toBe(0);
-    await withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+    await database.drop();
   });
 
   it('a socket on api A receives what api B accepted and the worker delivered, and the counts after a read on B', async () => {

@@ -61,3 +61,26 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       ),
   };
 }
+
+export interface EmptyServerDatabase {
+  url: string;
+  create(): Promise<void>;
+  drop(): Promise<void>;
+}
+
+/**
+ * An empty database on the PostgreSQL server, named after `label`, for tests whose service processes
+ * migrate and seed it themselves (several processes on one database).
+ */
+export function emptyServerDatabase(label: string): EmptyServerDatabase {
+  const base = serverDatabaseUrl()!;
+  const name = `${runPrefix()}_${label}_${randomBytes(4).toString('hex')}`;
+  return {
+    url: databaseUrlFor(base, name),
+    create: () => withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name}`)).then(() => undefined),
+    drop: () =>
+      withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
+  };
+}
