@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SystemClock } from '#common';
-import { connected, openInboxSocket, sessionTokenFor, type RecordedSocket } from '../support/inbox-socket.js';
+import { connectInbox, type RecordedSocket } from '../support/inbox-socket.js';
 import {
   apiCaller,
   ensureBuilt,
@@ -40,10 +40,8 @@ describe.each([
     return created.body;
   };
   const socketTo = async (api: string, subscriber: Body) => {
-    const token = sessionTokenFor(ENCRYPTION_KEY, new SystemClock(), subscriber);
-    const recorded = openInboxSocket(api, token);
+    const recorded = await connectInbox(api, ENCRYPTION_KEY, new SystemClock(), subscriber);
     sockets.push(recorded);
-    await connected(recorded);
     return recorded;
   };
   const presenceOf = async (subscriberId: string) => {

@@ -78,3 +78,20 @@ export function sessionTokenFor(encryptionKey: string, clock: Clock, subscriber:
     subscriberId: subscriber.subscriberId as string,
   });
 }
+
+/** Opens an inbox socket for the subscriber at `url` and waits for it to connect (closed again if it cannot). */
+export async function connectInbox(
+  url: string,
+  encryptionKey: string,
+  clock: Clock,
+  subscriber: Body,
+): Promise<RecordedSocket> {
+  const recorded = openInboxSocket(url, sessionTokenFor(encryptionKey, clock, subscriber));
+  try {
+    await connected(recorded);
+  } catch (error) {
+    recorded.close();
+    throw error;
+  }
+  return recorded;
+}
