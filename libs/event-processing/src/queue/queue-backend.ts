@@ -9,6 +9,7 @@ import {
   type PostgresConnectionOptions,
   type WorkerOptions,
 } from 'bullmq';
+import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { AppConfig } from '#common';
 
@@ -31,15 +32,56 @@ export interface QueueBackend {
 export const EMBEDDED_POLL_SECONDS = 0.2;
 
 /**
+ * Jobs added in this process, by queue name. Embedded PGlite runs the api and the worker in one
+ * process, so an in-process signal reaches every worker that could take the job.
+ */
+const jobsAddedHere = new EventEmitter().setMaxListeners(0);
+
+/** The part of BullMQ's PostgreSQL backend that ends the wait in progress (private in its types). */
+interface CancellableWait {
+  cancelWait?: () => void;
+}
+
+/**
  * BullMQ's PostgreSQL backend for a database whose NOTIFY never arrives. A worker with a delayed
  * entry pending (a delay, a digest window, a schedule hold hours away) waits until that entry is
  * due, capped by the backend's maximumBlockTimeout (up to an hour on PostgreSQL), trusting a NOTIFY
  * to wake it for work added meanwhile; here the cap has to be the poll interval. (An empty queue's
  * wait is the worker's drainDelay, which the consumers set to the same interval.)
+ *
+ * Adds made in this process stand in for the NOTIFY: they end the waits of this process's workers
+ * of that queue at once, so a job added by the api is taken without waiting for the next poll.
+ * Entries that become ready otherwise (a delayed entry falling due, a retry) are found by the poll.
  */
 class PolledPostgresQueueBackend extends PostgresQueueBackend {
   override get maximumBlockTimeout(): number {
     return EMBEDDED_POLL_SECONDS;
+  }
+
+  override async addJob(...args: Parameters<PostgresQueueBackend['addJob']>): Promise<string> {
+    const id = await super.addJob(...args);
+    jobsAddedHere.emit(this.queueName);
+    return id;
+  }
+
+  override async addJobs(...args: Parameters<PostgresQueueBackend['addJobs']>): Promise<string[]> {
+    const ids = await super.addJobs(...args);
+    jobsAddedHere.emit(this.queueName);
+    return ids;
+  }
+
+  override async waitForJob(
+    ...args: Parameters<PostgresQueueBackend['waitForJob']>
+  ): ReturnType<PostgresQueueBackend['waitForJob']> {
+    // BullMQ's worker treats an ended wait like a timeout and looks for a job right away; a job
+    // added before the wait began is found by the backend's own check when the wait starts.
+    const endWait = (): void => (this as unknown as CancellableWait).cancelWait?.();
+    jobsAddedHere.on(this.queueName, endWait);
+    try {
+      return await super.waitForJob(...args);
+    } finally {
+      jobsAddedHere.off(this.queueName, endWait);
+    }
   }
 }
 
