@@ -112,6 +112,23 @@ describe('messages: /v1/messages, the subscriber feed and unseen count', () => {
       });
     });
 
+    it('shows text that looks like JSON as the text it is (the feed, the v2 list and /v1/messages)', async () => {
+      const texts = ['42', 'true', 'null', '[1]', '{"a":1}', '"quoted"'];
+      const carol = await createSubscriber(t, { subscriberId: 'carol-json-text' });
+      await insertMessages(
+        t,
+        carol,
+        texts.map((content) => ({ content })),
+      );
+      const newestFirst = [...texts].reverse();
+      const feed = await t.api('get', '/v1/subscribers/carol-json-text/notifications/feed');
+      expect(feed.body.data.map((m: Body) => m.content)).toEqual(newestFirst);
+      const v2 = await t.api('get', '/v2/subscribers/carol-json-text/notifications');
+      expect(v2.body.data.map((m: Body) => m.body)).toEqual(newestFirst);
+      const v1 = await t.api('get', '/v1/messages?subscriberId=carol-json-text');
+      expect(v1.body.data.map((m: Body) => m.content)).toEqual(newestFirst);
+    });
+
     it('filters by read and seen, and pages', async () => {
       const contents = async (query: string) =>
         (await t.api('get', `/v1/subscribers/alice/notifications/feed?${query}`)).body.data.map((m: Body) => m.content);

@@ -1,4 +1,4 @@
-import { timestamp, uuid } from 'drizzle-orm/pg-core';
+import { customType, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Columns every tenant-owned row carries. */
 export const tenantColumns = () => ({
@@ -13,3 +13,13 @@ export const timestamps = () => ({
 });
 
 export const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * A jsonb column that takes the value as the pg driver returns it, already parsed. drizzle-orm's own
+ * jsonb parses a string value a second time, so stored text such as "42", "true" or "[1]" came back
+ * as a number, a boolean or an array, and every other string cost a thrown SyntaxError.
+ */
+export const jsonb = customType<{ data: unknown; driverData: unknown }>({
+  dataType: () => 'jsonb',
+  toDriver: (value) => JSON.stringify(value),
+});

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { StoredStep } from './workflows.js';
-import { tenantColumns, timestamps, tz } from './columns.js';
+import { tenantColumns, timestamps, tz, jsonb } from './columns.js';
 
 /** One accepted trigger: the dedup key (transactionId) and the outbox the worker fans out from. */
 export const triggerEvents = pgTable(

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { tenantColumns, timestamps, tz } from './columns.js';
+import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { tenantColumns, timestamps, tz, jsonb } from './columns.js';
 
 export const messages = pgTable(
   'messages',

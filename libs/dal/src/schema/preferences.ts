@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { jsonb, pgTable, unique, uuid } from 'drizzle-orm/pg-core';
-import { tenantColumns, timestamps } from './columns.js';
+import { pgTable, unique, uuid } from 'drizzle-orm/pg-core';
+import { tenantColumns, timestamps, jsonb } from './columns.js';
 
 export interface StoredSchedule {
   isEnabled: boolean;

@@ -1,5 +1,5 @@
-import { jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { tenantColumns, timestamps } from './columns.js';
+import { pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { tenantColumns, timestamps, jsonb } from './columns.js';
 
 export const topics = pgTable(
   'topics',

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { tenantColumns, timestamps, tz } from './columns.js';
+import { boolean, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { tenantColumns, timestamps, tz, jsonb } from './columns.js';
 
 /** A workflow step as stored: the spec's NotificationStep (validated by the workflows module). */
 export interface StoredStep {

@@ -80,7 +80,7 @@ describe('polled PostgreSQL backend on the embedded database', () => {
       createPolledPostgresBackend,
     );
     const queue = new Queue('wake', { connection: embedded }, createPolledPostgresBackend);
-    const drained = new Promise((resolve) => worker.once('drained', resolve));
+    const drained = new Promise<void>((resolve) => worker.once('drained', () => resolve()));
     try {
       await worker.waitUntilReady();
       await drained;
