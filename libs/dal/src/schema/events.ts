@@ -132,11 +132,19 @@ export const jobs = pgTable(
     error: text('error'),
     ...timestamps(),
   },
+  // Every job's row changes status a few times, and a change writes an entry in each index whose
+  // predicate the row meets: the two partial indexes hold only the rows their readers look for.
   (t) => [
     uniqueIndex('jobs_notification_step_uq').on(t.notificationId, t.stepIndex),
-    index('jobs_status_updated_idx').on(t.status, t.updatedAt),
+    // The recovery sweeper's lookup of jobs left queued, delayed or running.
+    index('jobs_status_updated_idx')
+      .on(t.status, t.updatedAt)
+      .where(sql`${t.status} in ('queued', 'delayed', 'running')`),
     index('jobs_env_transaction_idx').on(t.environmentId, t.transactionId),
-    index('jobs_digest_lookup_idx').on(t.environmentId, t.subscriberId, t.workflowId, t.type, t.status),
+    // The open digest window and the throttle's recent passes of one subscriber and workflow.
+    index('jobs_digest_lookup_idx')
+      .on(t.environmentId, t.subscriberId, t.workflowId, t.type, t.status)
+      .where(sql`${t.type} in ('digest', 'throttle')`),
   ],
 );
 
