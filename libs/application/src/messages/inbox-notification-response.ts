@@ -1,4 +1,4 @@
-import type { MessageRow, SubscriberRow } from '#dal';
+import type { InboxPageMessage, SubscriberRow } from '#dal';
 import { actionButton, isActionCompleted, type ActionType } from './message-state.js';
 
 interface RedirectResponse {
@@ -48,7 +48,7 @@ function redirectOf(value: unknown): RedirectResponse | undefined {
   return typeof target === 'string' && TARGETS.has(target) ? { url, target } : { url };
 }
 
-function actionOf(row: MessageRow, type: ActionType): InboxActionResponse | undefined {
+function actionOf(row: InboxPageMessage, type: ActionType): InboxActionResponse | undefined {
   const button = actionButton(row, type);
   if (!button) return undefined;
   const redirect = redirectOf(button.redirect) ?? redirectOf({ url: button.url, target: button.target });
@@ -63,7 +63,10 @@ function optional<K extends string, V>(key: K, value: V | null | undefined): Par
   return value === null || value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
-export function toInboxNotificationResponse(row: MessageRow, subscriber: SubscriberRow): InboxNotificationResponse {
+export function toInboxNotificationResponse(
+  row: InboxPageMessage,
+  subscriber: SubscriberRow,
+): InboxNotificationResponse {
   const redirect = redirectOf(row.cta?.data);
   const severity = ['high', 'medium', 'low'].includes(row.severity) ? row.severity : 'none';
   return {

@@ -4,6 +4,7 @@ import {
   InboxMessageRepository,
   SubscriberRepository,
   type InboxFilter,
+  type InboxPageMessage,
   type MessageRow,
   type MessageView,
   type SubscriberRow,
@@ -51,7 +52,7 @@ export class MessageStateService {
     subscriberId: ReadingSubscriber,
     filter: InboxFilter,
     page: { limit: number; after?: string; offset?: number },
-  ): Promise<{ subscriber: SubscriberRow; rows: MessageRow[]; hasMore: boolean }> {
+  ): Promise<{ subscriber: SubscriberRow; rows: InboxPageMessage[]; hasMore: boolean }> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
     const { rows, hasMore } = await this.messages.list(environmentId, subscriber.id, listFilter(filter), page);
     return { subscriber, rows, hasMore };

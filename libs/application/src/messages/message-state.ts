@@ -24,7 +24,7 @@ interface CtaAction {
   result?: Record<string, unknown>;
 }
 
-function ctaAction(row: MessageRow): CtaAction {
+function ctaAction(row: Pick<MessageRow, 'cta'>): CtaAction {
   const action = row.cta?.action;
   return typeof action === 'object' && action !== null ? action : {};
 }
@@ -81,11 +81,11 @@ export function transitionChanges(transition: MessageTransition, now: Date, row?
 }
 
 /** The primary or secondary action is done when the last completed action was that one. */
-export function isActionCompleted(row: MessageRow, type: ActionType): boolean {
+export function isActionCompleted(row: Pick<MessageRow, 'cta'>, type: ActionType): boolean {
   const action = ctaAction(row);
   return action.status === 'done' && action.result?.type === type;
 }
 
-export function actionButton(row: MessageRow, type: ActionType): Record<string, unknown> | undefined {
+export function actionButton(row: Pick<MessageRow, 'cta'>, type: ActionType): Record<string, unknown> | undefined {
   return ctaAction(row).buttons?.find((button) => button.type === type);
 }

@@ -47,6 +47,33 @@ export type InboxChanges = Partial<
   >
 > & { deliveredAt?: string };
 
+/**
+ * The columns an inbox page shows, 17 of a message's 39: a page is the inbox's most frequent read, and
+ * each column costs the query builder, the driver and the row mapping on every request.
+ */
+const INBOX_PAGE_COLUMNS = {
+  id: messages.id,
+  transactionId: messages.transactionId,
+  subject: messages.subject,
+  content: messages.content,
+  read: messages.read,
+  seen: messages.seen,
+  archived: messages.archived,
+  snoozedUntil: messages.snoozedUntil,
+  deliveredAt: messages.deliveredAt,
+  createdAt: messages.createdAt,
+  lastReadDate: messages.lastReadDate,
+  lastSeenDate: messages.lastSeenDate,
+  archivedAt: messages.archivedAt,
+  cta: messages.cta,
+  tags: messages.tags,
+  data: messages.data,
+  severity: messages.severity,
+};
+
+/** A message as an inbox page lists it. */
+export type InboxPageMessage = Pick<MessageRow, keyof typeof INBOX_PAGE_COLUMNS>;
+
 /** What an inbox badge shows: unseen messages, and unread ones in all and per severity. */
 export interface InboxBadgeCounts {
   unseen: number;
@@ -72,7 +99,7 @@ export class InboxMessageRepository {
     subscriberId: string,
     filter: InboxFilter,
     page: { limit: number; after?: string; offset?: number },
-  ): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+  ): Promise<{ rows: InboxPageMessage[]; hasMore: boolean }> {
     const conditions = [this.where(environmentId, subscriberId, filter)];
     if (page.after) {
       const anchor = await this.findOne(environmentId, subscriberId, page.after);
@@ -85,7 +112,7 @@ export class InboxMessageRepository {
       );
     }
     const rows = await this.db
-      .select()
+      .select(INBOX_PAGE_COLUMNS)
       .from(messages)
       .where(and(...conditions))
       .orderBy(desc(messages.createdAt), desc(messages.id))
