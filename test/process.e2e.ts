@@ -1,19 +1,20 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { ensureBuilt, freePort, startService, waitForHealthy, type ServiceProcess } from './support/service-process.js';
+import {
+  builtServiceDataDir,
+  freePort,
+  startService,
+  waitForHealthy,
+  type ServiceProcess,
+} from './support/service-process.js';
 
 /** The built service as a real process, on its embedded defaults (what `npm start` runs). */
 describe('service process (embedded defaults)', () => {
-  let dataDir: string;
-  beforeAll(() => {
-    ensureBuilt();
-    dataDir = mkdtempSync(join(tmpdir(), 'ns-process-'));
-  });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = builtServiceDataDir('ns-process-');
 
   it('exits non-zero with one line naming an invalid variable', async () => {
     for (const [name, value] of [
@@ -23,7 +24,7 @@ describe('service process (embedded defaults)', () => {
       ['REDIS_URL', 'http://x'],
       ['DATABASE_URL', 'nonsense'],
     ]) {
-      const service = startService({ [name]: value, DATA_DIR: dataDir }, 0);
+      const service = startService({ [name]: value, DATA_DIR: dataDir() }, 0);
       expect(await service.waitForExit()).toBe(1);
       expect(service.output()).toContain(name);
       expect(service.output().trim().split('\n')).toHaveLength(1);
@@ -33,7 +34,7 @@ describe('service process (embedded defaults)', () => {
   it('API_KEY guarantees that key for the Development environment', async () => {
     const port = await freePort();
     const apiKey = 'fixed-key-for-compose-0001';
-    const service = startService({ DATA_DIR: join(dataDir, 'with-key'), API_KEY: apiKey }, port);
+    const service = startService({ DATA_DIR: join(dataDir(), 'with-key'), API_KEY: apiKey }, port);
     await waitForHealthy(service);
     const res = await fetch(`http://127.0.0.1:${port}/v1/tenants`, { headers: { Authorization: `ApiKey ${apiKey}` } });
     expect(res.status).toBe(200);
@@ -41,7 +42,7 @@ describe('service process (embedded defaults)', () => {
   });
 
   it('the embedded database lets in only its generated password, on 127.0.0.1; DATA_DIR is 0700, its secrets 0600', async () => {
-    const dir = join(dataDir, 'private', 'data'); // missing: the service creates it
+    const dir = join(dataDir(), 'private', 'data'); // missing: the service creates it
     const mode = (path: string) => statSync(path).mode & 0o777;
     const first = startService({ DATA_DIR: dir, LOG_LEVEL: 'info' }, await freePort());
     let password: string;
@@ -96,7 +97,7 @@ describe('service process (embedded defaults)', () => {
   it('logs follow one trigger from the request (reqId) to its delivery (transactionId)', async () => {
     const port = await freePort();
     const apiKey = 'trace-key-for-logs-0001';
-    const service = startService({ DATA_DIR: join(dataDir, 'trace'), API_KEY: apiKey, LOG_LEVEL: 'info' }, port);
+    const service = startService({ DATA_DIR: join(dataDir(), 'trace'), API_KEY: apiKey, LOG_LEVEL: 'info' }, port);
     try {
       await waitForHealthy(service);
       await traceOneTrigger(service, apiKey);

@@ -1,25 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ensureBuilt, freePort, startService, waitForHealthy } from './support/service-process.js';
+import { describe, expect, it } from '@jest/globals';
+import { builtServiceDataDir, freePort, startService, waitForHealthy } from './support/service-process.js';
 
 /**
  * The README's quick start: the built service as `npm start` runs it, on its embedded defaults. CI
  * runs this file on the image's Node and again on the machine's.
  */
 describe('quick start (embedded defaults)', () => {
-  let dataDir: string;
-  beforeAll(() => {
-    ensureBuilt();
-    dataDir = mkdtempSync(join(tmpdir(), 'ns-quick-start-'));
-  });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = builtServiceDataDir('ns-quick-start-');
 
   it('boots on the embedded database, prints the key once, keeps data across a graceful restart', async () => {
     const port = await freePort();
-    const first = startService({ DATA_DIR: dataDir }, port);
+    const first = startService({ DATA_DIR: dataDir() }, port);
     const bootMs = await waitForHealthy(first);
     expect(bootMs).toBeLessThan(20_000);
     const key = /Development API key[^:]*: ([0-9a-f]+)/.exec(first.output())?.[1];
@@ -45,7 +38,7 @@ describe('quick start (embedded defaults)', () => {
       process.execPath,
       [join(process.cwd(), 'dist/apps/api/src/cli.js'), 'api-key', 'create', '--environment', 'Production'],
       {
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir() },
         encoding: 'utf8',
       },
     );
@@ -53,7 +46,7 @@ describe('quick start (embedded defaults)', () => {
     const productionKey = cli.stdout.trim();
     expect(productionKey).toMatch(/^[0-9a-f]{48}$/);
 
-    const second = startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, port);
+    const second = startService({ DATA_DIR: dataDir(), LOG_LEVEL: 'info' }, port);
     await waitForHealthy(second);
     expect(second.output()).not.toContain('Development API key');
     const kept = await fetch(`http://127.0.0.1:${port}/v1/tenants/kept`, {

@@ -1,25 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ensureBuilt, freePort, startService, waitForHealthy } from '../support/service-process.js';
+import { describe, expect, it } from '@jest/globals';
+import { builtServiceDataDir, freePort, startService, waitForHealthy } from '../support/service-process.js';
 
 /** The operator's HMAC switch and a CLI-created key, on the built service (embedded database). */
 describe('inbox HMAC through the operator CLI', () => {
-  let dataDir: string;
+  const dataDir = builtServiceDataDir('ns-inbox-cli-');
   const cli = (...args: string[]) =>
     spawnSync(process.execPath, [join(process.cwd(), 'dist/apps/api/src/cli.js'), ...args], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir() },
       encoding: 'utf8',
     });
-
-  beforeAll(() => {
-    ensureBuilt();
-    dataDir = mkdtempSync(join(tmpdir(), 'ns-inbox-cli-'));
-  });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('`environment require-hmac on` makes sessions need a hash made with a key the CLI created', async () => {
     const created = cli('api-key', 'create', '--environment', 'Development');
@@ -31,7 +23,7 @@ describe('inbox HMAC through the operator CLI', () => {
     expect(cli('environment', 'require-hmac', 'maybe', '--environment', 'Development').status).toBe(2);
 
     const port = await freePort();
-    const service = startService({ DATA_DIR: dataDir }, port);
+    const service = startService({ DATA_DIR: dataDir() }, port);
     try {
       await waitForHealthy(service);
       const base = `http://127.0.0.1:${port}`;

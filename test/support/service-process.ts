@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
 import type { Body } from './untyped-json.js';
 
 const ROOT = process.cwd();
@@ -13,6 +15,21 @@ export function ensureBuilt(): void {
   if (existsSync(MAIN)) return;
   const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('npm run build failed');
+}
+
+/**
+ * For a describe block that starts the built service on its embedded defaults: builds it when
+ * missing and gives the block a temporary data directory, removed after its tests. Returns a reader
+ * of the directory's path (known once the block's setup ran).
+ */
+export function builtServiceDataDir(prefix: string): () => string {
+  let dataDir = '';
+  beforeAll(() => {
+    ensureBuilt();
+    dataDir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  return () => dataDir;
 }
 
 export async function freePort(): Promise<number> {
