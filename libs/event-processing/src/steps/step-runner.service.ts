@@ -10,11 +10,14 @@ import { StepHandlers } from './handlers/step-handlers.js';
 import { StepContextLoader, record, type StepContext } from './step-context.js';
 import { StepFinisher } from './step-finisher.js';
 import { StepGates } from './step-gates.js';
+import { ReadCoalescer, type ReadDone } from './read-coalescer.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 import { withVariant } from './step-variant.js';
 
 /** Step jobs of one environment a worker runs at once (a few batches: one being read while another is written). */
 const STEP_JOBS_IN_FLIGHT = 2 * STEP_BATCH;
+/** Batches of one environment read at once; entries arriving meanwhile merge into the next read. */
+const READS_PER_ENVIRONMENT = 2;
 
 /**
  * Runs step jobs a batch at a time: reads the batch's rows, claims those that must be claimed, loads
@@ -48,6 +51,11 @@ export class StepRunner {
     capacity: 2 * STEP_JOBS_IN_FLIGHT,
     perEnvironment: STEP_JOBS_IN_FLIGHT,
   });
+  private readonly coalescer = new ReadCoalescer<Failure>(
+    (environmentId, jobIds, finalAttempt, readDone) => this.runMerged(environmentId, jobIds, finalAttempt, readDone),
+    READS_PER_ENVIRONMENT,
+    STEP_BATCH,
+  );
 
   constructor(
     private readonly jobs: JobRepository,
@@ -62,7 +70,8 @@ export class StepRunner {
   ) {}
 
   /**
-   * Runs every job of a queue entry. A job that throws is handed back (claimable again) while the
+   * Runs every job of a queue entry, in one batch with the entries of its environment that wait for
+   * a read at the same time (ReadCoalescer). A job that throws is handed back (claimable again) while the
    * others finish; the entry then fails so the queue retries it, and the retry runs only what is
    * still claimable. On the entry's final attempt an unexpected error fails its job instead.
    * `suspect`: the entry may hold a job that stops its worker; its jobs run one at a time.
@@ -73,9 +82,18 @@ export class StepRunner {
     entry: { finalAttempt: boolean; suspect: boolean },
   ): Promise<void> {
     if (entry.suspect) return this.runOneByOne(environmentId, jobIds, entry.finalAttempt);
+    this.throwFirst(await this.coalescer.submit(environmentId, jobIds, entry.finalAttempt));
+  }
+
+  private async runMerged(
+    environmentId: string,
+    jobIds: string[],
+    finalAttempt: boolean,
+    readDone: ReadDone,
+  ): Promise<Failure[]> {
     const release = await this.slots.take(environmentId, jobIds.length);
     try {
-      this.throwFirst(await this.runBatch(environmentId, jobIds, entry.finalAttempt, false));
+      return await this.runBatch(environmentId, jobIds, finalAttempt, false, readDone);
     } finally {
       release();
     }
@@ -105,12 +123,16 @@ export class StepRunner {
     if (failures.length > 0) throw failures[0].error;
   }
 
-  /** Runs the claimable jobs among `jobIds`; `claimAll`: claim in_app jobs too. Returns the jobs that failed unexpectedly. */
+  /**
+   * Runs the claimable jobs among `jobIds`; `claimAll`: claim in_app jobs too; `readDone`: called once
+   * the batch is read, before its steps run. Returns the jobs that failed unexpectedly.
+   */
   private async runBatch(
     environmentId: string,
     jobIds: string[],
     finalAttempt: boolean,
     claimAll: boolean,
+    readDone: ReadDone = () => undefined,
   ): Promise<Failure[]> {
     const now = this.clock.now();
     const rows = await this.jobs.findForRun(
@@ -139,13 +161,19 @@ export class StepRunner {
         ...unclaimed.map((row) => ({ job: { ...row, attempts: row.attempts + 1 }, claimed: false })),
         ...claimed.map((job) => ({ job, claimed: true })),
       ];
-      return await this.runTaken(environmentId, taken, finalAttempt, now);
+      return await this.runTaken(environmentId, taken, finalAttempt, now, readDone);
     } finally {
       for (const row of runnable) this.inFlight.delete(row.id);
     }
   }
 
-  private async runTaken(environmentId: string, taken: Taken[], finalAttempt: boolean, now: Date): Promise<Failure[]> {
+  private async runTaken(
+    environmentId: string,
+    taken: Taken[],
+    finalAttempt: boolean,
+    now: Date,
+    readDone: ReadDone,
+  ): Promise<Failure[]> {
     if (taken.length === 0) return [];
     const claimedIds = taken.filter(({ claimed }) => claimed).map(({ job }) => job.id);
     const heartbeat =
@@ -163,6 +191,8 @@ export class StepRunner {
       } catch (error) {
         // Nothing of the batch could be read: every job goes back (or fails on the final attempt).
         return await this.handBackAll(environmentId, taken, finalAttempt, error);
+      } finally {
+        readDone();
       }
       const results = await Promise.allSettled(
         decided.map(async ({ job, claimed, context, early }) => {
