@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createPostgresBackend, createRedisBackend, withBackend } from 'bullmq';
 import pg from 'pg';
 import type { BenchOptions } from './options.js';
+import { startCpuWindow, type CpuUsage } from './cpu-usage.js';
 import { apiClient, developmentScope, recreateDatabase, type ApiClient, type Scope } from './database.js';
 import { freePort, memory, ROOT, startProcess, waitForHttp, type RunningProcess } from './processes.js';
 
@@ -36,6 +37,8 @@ export interface Deployment {
   assertAlive(): void;
   peakRss(): { apiBytes?: number; workerBytes?: number };
   resetPeakRss(): boolean;
+  /** Starts measuring where the machine's CPU goes (api, worker, PostgreSQL, Redis, the bench itself). */
+  cpuWindow(): { stop(): CpuUsage };
   stop(): Promise<void>;
 }
 
@@ -165,6 +168,7 @@ export async function deploy(
       },
       peakRss: () => ({ apiBytes: memory.peakBytes(api), workerBytes: memory.peakBytes(worker) }),
       resetPeakRss: () => memory.resetPeak(api) && memory.resetPeak(worker),
+      cpuWindow: () => startCpuWindow({ api: api.child.pid, worker: worker.child.pid }),
       async stop() {
         await Promise.all([fanOut, steps].map((queue) => queue.close().catch(() => undefined)));
         await Promise.all(processes.map((proc) => proc.stop()));

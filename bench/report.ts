@@ -3,7 +3,7 @@ import type { InboxResult, SocketCeiling } from './inbox.js';
 import { inboxRows, socketCeilingRows } from './inbox-report.js';
 import { noisyRows } from './noisy-report.js';
 import type { NoisyResult } from './noisy-neighbour.js';
-import { ceilingRatios, type Row, type Target } from './report-rows.js';
+import { ceilingRatios, cpuRow, type Row, type Target } from './report-rows.js';
 import type { LoadResult } from './load.js';
 import type { AcceptResult, DeliveryResult, FeedResult } from './scenarios.js';
 import { sustainedRows, type SustainedResults } from './sustained-report.js';
@@ -179,6 +179,9 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
           .join(', '),
       });
       rows.push(...rssRows(section, `during ${name}`, delivery.rss, withTargets));
+      rows.push(
+        ...cpuRow(section, `CPU during ${name}`, delivery.cpu, { units: delivery.delivered, unit: 'delivery' }),
+      );
     }
     if (feed) {
       for (const [name, r] of [

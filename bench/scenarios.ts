@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { triggerBody, triggerEvent } from './ceilings.js';
 import { countMessages, createWorkflow, seedFeed, SUBSCRIBER_PREFIX, TOPIC_KEY } from './database.js';
+import type { CpuUsage } from './cpu-usage.js';
 import type { Deployment } from './deployment.js';
 import { load, type LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
@@ -117,6 +118,8 @@ export interface DeliveryResult {
   warmUpSeconds: number;
   accept?: LoadResult;
   rss: PeakRss;
+  /** From the first send until the last message existed. */
+  cpu: CpuUsage;
 }
 
 /**
@@ -193,6 +196,7 @@ export async function topicFanOut(deployment: Deployment, options: BenchOptions)
   const warmUpSeconds = await warmUp(deployment, options);
   const transactionId = `bench-fanout-${randomUUID()}`;
   const reset = deployment.resetPeakRss();
+  const cpuWindow = deployment.cpuWindow();
   const startedAt = performance.now();
   const body = {
     name: 'bench-fanout',
@@ -210,10 +214,11 @@ export async function topicFanOut(deployment: Deployment, options: BenchOptions)
     startedAt,
     options,
   );
+  const cpu = cpuWindow.stop();
   deployment.assertAlive();
   const rss = readRss(deployment, reset);
   if (!waited.complete) await deployment.discardBacklog();
-  return { expected: options.topicSize, ...waited, warmUpSeconds, backlogDiscarded: !waited.complete, rss };
+  return { expected: options.topicSize, ...waited, warmUpSeconds, backlogDiscarded: !waited.complete, rss, cpu };
 }
 
 /** Many single-recipient triggers to distinct subscribers: seconds until every one is delivered. */
@@ -221,6 +226,7 @@ export async function singleTriggers(deployment: Deployment, options: BenchOptio
   const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, 'bench-single');
   const warmUpSeconds = await warmUp(deployment, options);
   const reset = deployment.resetPeakRss();
+  const cpuWindow = deployment.cpuWindow();
   const startedAt = performance.now();
   let accepted: number | undefined;
   // Polled while sending too, so the first delivery is timed from the start.
@@ -251,6 +257,7 @@ export async function singleTriggers(deployment: Deployment, options: BenchOptio
   }
   const sendSeconds = (performance.now() - startedAt) / 1000;
   const waited = await delivered;
+  const cpu = cpuWindow.stop();
   deployment.assertAlive();
   const rss = readRss(deployment, reset);
   if (!waited.complete) await deployment.discardBacklog();
@@ -262,6 +269,7 @@ export async function singleTriggers(deployment: Deployment, options: BenchOptio
     warmUpSeconds,
     backlogDiscarded: !waited.complete,
     rss,
+    cpu,
   };
 }
 

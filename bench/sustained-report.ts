@@ -1,6 +1,6 @@
 import type { QueueCeiling } from './ceilings.js';
 import type { LoadResult } from './load.js';
-import { ceilingRatios, type Row, type Target } from './report-rows.js';
+import { ceilingRatios, cpuRow, type Row, type Target } from './report-rows.js';
 import type { FeedUnderLoadResult, SustainedRun } from './sustained.js';
 
 export interface SustainedResults {
@@ -74,6 +74,10 @@ function runRows(section: string, run: SustainedRun, bounds: Bounds, target: (t:
       target: target(RSS_TARGET),
       note: rssNote,
     },
+    ...cpuRow(section, `  CPU during it (${who})`, run.cpu, {
+      units: Math.min(run.delivered, a.ok2xx),
+      unit: 'trigger',
+    }),
   ];
   return rows;
 }
@@ -105,6 +109,7 @@ function feedRows(
   return [
     ...feedRow('idle', feed.idle, loadNote(feed.idle)),
     ...feedRow(`under ${s.rate}/s triggers`, feed.underLoad, loadNote(feed.underLoad)),
+    ...cpuRow(section, `  CPU during the feed load under triggers`, feed.cpuUnderLoad),
     {
       section,
       metric: `  paced triggers accepted during the feed load`,

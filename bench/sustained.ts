@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { countMessages, createWorkflow, settle, SUBSCRIBER_PREFIX } from './database.js';
+import type { CpuUsage } from './cpu-usage.js';
 import type { Deployment } from './deployment.js';
 import { load, type LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
@@ -29,6 +30,8 @@ export interface SustainedRun {
   backlogDiscarded: boolean;
   warmUpSeconds: number;
   rss: PeakRss;
+  /** From the first send until the last message existed. */
+  cpu: CpuUsage;
 }
 
 /** Waits until `expected` messages of the workflow exist; drops the queued rest when the wait gives up. */
@@ -77,6 +80,7 @@ export async function sustainedTriggers(
     });
   const warmUpSeconds = await warmUp(deployment, options);
   const reset = deployment.resetPeakRss();
+  const cpuWindow = deployment.cpuWindow();
   const startedAt = performance.now();
   const accept = await load({
     url: `${deployment.client.baseUrl}/v1/events/trigger`,
@@ -90,6 +94,7 @@ export async function sustainedTriggers(
   deployment.assertAlive();
   if (accept.ok2xx === 0) throw new Error(`no trigger accepted: ${accept.firstError ?? 'no answer'}`);
   const waited = await drain(deployment, options, workflow.id, accept.ok2xx, startedAt);
+  const cpu = cpuWindow.stop();
   const rss = readRss(deployment, reset);
   return {
     recipients,
@@ -103,6 +108,7 @@ export async function sustainedTriggers(
     backlogDiscarded: !waited.complete,
     warmUpSeconds,
     rss,
+    cpu,
   };
 }
 
@@ -112,6 +118,8 @@ export interface FeedUnderLoadResult {
   seedSeconds?: number;
   idle: LoadResult;
   underLoad: LoadResult;
+  /** While the feed load and the paced triggers ran. */
+  cpuUnderLoad: CpuUsage;
   sender: PacedResult;
   delivered: number;
   complete: boolean;
@@ -147,11 +155,13 @@ export async function feedUnderLoad(deployment: Deployment, options: BenchOption
         payload: { orderId: `paced-${n}` },
       }),
   });
+  const cpuWindow = deployment.cpuWindow();
   // The sender is stopped even when the feed load fails, so it never outlives the scenario.
   const underLoad = await feedLoad(deployment, options, FEED_QUERY).catch(async (error: unknown) => {
     await sender.stop();
     throw error;
   });
+  const cpuUnderLoad = cpuWindow.stop();
   const sent = await sender.stop();
   const sendSeconds = (performance.now() - startedAt) / 1000;
   deployment.assertAlive();
@@ -162,6 +172,7 @@ export async function feedUnderLoad(deployment: Deployment, options: BenchOption
     seedSeconds,
     idle,
     underLoad,
+    cpuUnderLoad,
     sender: sent,
     delivered: waited.delivered,
     complete: waited.complete,
