@@ -20,6 +20,7 @@ import { DATABASE } from '../database/database.tokens.js';
 import { messages, subscribers, type MessageRow, type NewMessageRow, type SubscriberRow } from '../schema/index.js';
 import type { MessageView } from './message.repository.js';
 import { findNotificationTriggers } from './notification-triggers.js';
+import { checkOnly, uuids } from './table-sql.js';
 
 /** Which of a subscriber's in-app messages an inbox operation reads or changes; a field left out matches any value. */
 export interface InboxFilter {
@@ -217,7 +218,12 @@ export class InboxMessageRepository {
     });
   }
 
-  /** The in-app messages among `ids` whose subscriber has an open inbox socket, with that subscriber. */
+  /**
+   * The in-app messages among `ids` whose subscriber has an open inbox socket, with that subscriber.
+   * Found by primary key, the rest checked on what is found: run after every delivered batch, on a
+   * table that grows by that batch, where a plain environment condition made the planner scan every
+   * in-app message of the environment (20-160 ms a batch in the sustained benchmark).
+   */
   async findForOnlineSubscribers(
     environmentId: string,
     ids: string[],
@@ -229,11 +235,15 @@ export class InboxMessageRepository {
       .innerJoin(subscribers, eq(subscribers.id, messages.subscriberId))
       .where(
         and(
-          eq(messages.environmentId, environmentId),
-          inArray(messages.id, ids),
-          eq(messages.channel, 'in_app'),
-          eq(messages.deleted, false),
-          eq(subscribers.isOnline, true),
+          sql`${messages.id} = ANY(${uuids(ids)})`,
+          checkOnly(
+            and(
+              eq(messages.environmentId, environmentId),
+              eq(messages.channel, 'in_app'),
+              eq(messages.deleted, false),
+              eq(subscribers.isOnline, true),
+            )!,
+          ),
         ),
       );
   }
