@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 /** The processes that share the machine during a scenario; `other` is whatever else ran. */
-export const CPU_GROUPS = ['api', 'worker', 'postgres', 'redis', 'bench', 'other'] as const;
-export type CpuGroup = (typeof CPU_GROUPS)[number];
+const CPU_GROUPS = ['api', 'worker', 'postgres', 'redis', 'bench', 'other'] as const;
+type CpuGroup = (typeof CPU_GROUPS)[number];
 
 export interface CpuUsage {
   /** Wall-clock seconds of the window. */
