@@ -23,7 +23,7 @@ interface Entry<F> {
  * endpoint all deferred at once when its circuit opens — would otherwise cost that many queries per
  * job. Only the read is serialized: once a batch is read, its steps run and its outcomes are written
  * while the next batch reads, so a slow provider call holds up no other entry. An entry that arrives
- * when no read of its environment is under way starts at once, so a quiet environment waits for nothing.
+ * while its environment has a read to spare starts at once, so a quiet environment waits for nothing.
  */
 export class ReadCoalescer<F extends { jobId: string }> {
   private readonly waiting = new Map<string, Entry<F>[]>();
