@@ -95,6 +95,25 @@ describe('realtime inbox socket', () => {
     });
   });
 
+  it("sends the new counts to an online subscriber whose messages are deleted through the API key's /v1/messages", async () => {
+    const subscriber = await createSubscriber(t, { firstName: 'Grace' });
+    const inbox = await socketFor(subscriber);
+    const { transactionId } = await triggerAndSettle(t, {
+      name: workflowId,
+      to: { subscriberId: subscriber.subscriberId },
+      payload: {},
+    });
+    expect(await inbox.next('unseen_count_changed')).toEqual({ unseenCount: 1, hasMore: false });
+    await inbox.next('unread_count_changed');
+
+    expect((await t.api('delete', `/v1/messages/transaction/${transactionId}`)).status).toBe(204);
+    expect(await inbox.next('unseen_count_changed')).toEqual({ unseenCount: 0, hasMore: false });
+    expect((await inbox.next('unread_count_changed')).counts).toEqual({
+      total: 0,
+      severity: { high: 0, medium: 0, low: 0, none: 0 },
+    });
+  });
+
   it('refuses a missing, forged or foreign-key token at the handshake, and a browser origin not allowed', async () => {
     const subscriber = await createSubscriber(t);
     const good = tokenFor(subscriber);

@@ -383,13 +383,16 @@ export class SubscriberRepository {
     return row;
   }
 
-  /** The row ids among `ids` of subscribers with an open inbox socket. */
+  /** The row ids among `ids` of subscribers with an open inbox socket (found by primary key, the rest checked on them). */
   async onlineAmong(environmentId: string, ids: string[]): Promise<string[]> {
     const rows = await this.db
       .select({ id: subscribers.id })
       .from(subscribers)
       .where(
-        and(eq(subscribers.environmentId, environmentId), inArray(subscribers.id, ids), eq(subscribers.isOnline, true)),
+        and(
+          sql`${subscribers.id} = ANY(${uuids(ids)})`,
+          checkOnly(and(eq(subscribers.environmentId, environmentId), eq(subscribers.isOnline, true))!),
+        ),
       );
     return rows.map((row) => row.id);
   }
