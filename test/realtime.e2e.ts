@@ -11,6 +11,9 @@ import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from './support/test-
 import type { Body } from './support/untyped-json.js';
 import { waitFor } from './support/wait.js';
 
+/** The unread counts of a subscriber with nothing unread. */
+const NOTHING_UNREAD = { total: 0, severity: { high: 0, medium: 0, low: 0, none: 0 } };
+
 describe('realtime inbox socket', () => {
   let t: TestApp;
   let url: string;
@@ -24,6 +27,9 @@ describe('realtime inbox socket', () => {
     await connected(recorded);
     return recorded;
   };
+  /** One in-app message to the subscriber, waited for until its jobs have ended. */
+  const deliverTo = (subscriber: Body) =>
+    triggerAndSettle(t, { name: workflowId, to: { subscriberId: subscriber.subscriberId }, payload: {} });
   const subscriberNow = async (subscriberId: string) =>
     (await t.api('get', `/v2/subscribers/${subscriberId}`)).body as Body;
 
@@ -54,11 +60,7 @@ describe('realtime inbox socket', () => {
   it('pushes a delivered in-app message with the fields @novu/js maps, then the counts after a read', async () => {
     const subscriber = await createSubscriber(t, { firstName: 'Ada' });
     const inbox = await socketFor(subscriber);
-    const { transactionId } = await triggerAndSettle(t, {
-      name: workflowId,
-      to: { subscriberId: subscriber.subscriberId },
-      payload: {},
-    });
+    const { transactionId } = await deliverTo(subscriber);
     const [row] = await messagesOf(t, transactionId);
 
     const { message } = (await inbox.next('notification_received')) as { message: Body };
@@ -89,29 +91,19 @@ describe('realtime inbox socket', () => {
     const read = await t.api('patch', `/v2/subscribers/${subscriber.subscriberId}/notifications/${row.id}/read`);
     expect(read.status).toBe(200);
     expect(await inbox.next('unseen_count_changed')).toEqual({ unseenCount: 0, hasMore: false });
-    expect((await inbox.next('unread_count_changed')).counts).toEqual({
-      total: 0,
-      severity: { high: 0, medium: 0, low: 0, none: 0 },
-    });
+    expect((await inbox.next('unread_count_changed')).counts).toEqual(NOTHING_UNREAD);
   });
 
   it("sends the new counts to an online subscriber whose messages are deleted through the API key's /v1/messages", async () => {
     const subscriber = await createSubscriber(t, { firstName: 'Grace' });
     const inbox = await socketFor(subscriber);
-    const { transactionId } = await triggerAndSettle(t, {
-      name: workflowId,
-      to: { subscriberId: subscriber.subscriberId },
-      payload: {},
-    });
+    const { transactionId } = await deliverTo(subscriber);
     expect(await inbox.next('unseen_count_changed')).toEqual({ unseenCount: 1, hasMore: false });
     await inbox.next('unread_count_changed');
 
     expect((await t.api('delete', `/v1/messages/transaction/${transactionId}`)).status).toBe(204);
     expect(await inbox.next('unseen_count_changed')).toEqual({ unseenCount: 0, hasMore: false });
-    expect((await inbox.next('unread_count_changed')).counts).toEqual({
-      total: 0,
-      severity: { high: 0, medium: 0, low: 0, none: 0 },
-    });
+    expect((await inbox.next('unread_count_changed')).counts).toEqual(NOTHING_UNREAD);
   });
 
   it('refuses a missing, forged or foreign-key token at the handshake, and a browser origin not allowed', async () => {
@@ -139,12 +131,12 @@ describe('realtime inbox socket', () => {
     const bob = await createSubscriber(t, { firstName: 'Bob' });
     const aliceInbox = await socketFor(alice);
     const bobInbox = await socketFor(bob);
-    await triggerAndSettle(t, { name: workflowId, to: { subscriberId: alice.subscriberId }, payload: {} });
+    await deliverTo(alice);
     const { message } = (await aliceInbox.next('notification_received')) as { message: Body };
     expect(message.content).toBe('Hello Alice');
     await aliceInbox.next('unread_count_changed');
     await t.api('post', `/v2/subscribers/${alice.subscriberId}/notifications/read`).send({});
-    await triggerAndSettle(t, { name: workflowId, to: { subscriberId: bob.subscriberId }, payload: {} });
+    await deliverTo(bob);
     const forBob = (await bobInbox.next('notification_received')) as { message: Body };
     expect(forBob.message.content).toBe('Hello Bob');
     await bobInbox.next('unread_count_changed');
@@ -181,8 +173,8 @@ describe('realtime inbox socket', () => {
   it('pushes the counts after an archive and a snooze, and the message again when it wakes', async () => {
     const subscriber = await createSubscriber(t);
     const inbox = await socketFor(subscriber);
-    await triggerAndSettle(t, { name: workflowId, to: { subscriberId: subscriber.subscriberId }, payload: {} });
-    await triggerAndSettle(t, { name: workflowId, to: { subscriberId: subscriber.subscriberId }, payload: {} });
+    await deliverTo(subscriber);
+    await deliverTo(subscriber);
     const first = ((await inbox.next('notification_received')) as { message: Body }).message._id as string;
     const second = ((await inbox.next('notification_received')) as { message: Body }).message._id as string;
     await waitFor(() => inbox.events.filter((event) => event.name === 'unread_count_changed').length >= 2);
@@ -204,8 +196,8 @@ describe('realtime inbox socket', () => {
   it('pushes the counts after DELETE /v1/messages/:id, and a snooze whose wake-up was lost comes back through the sweeper', async () => {
     const subscriber = await createSubscriber(t);
     const inbox = await socketFor(subscriber);
-    await triggerAndSettle(t, { name: workflowId, to: { subscriberId: subscriber.subscriberId }, payload: {} });
-    await triggerAndSettle(t, { name: workflowId, to: { subscriberId: subscriber.subscriberId }, payload: {} });
+    await deliverTo(subscriber);
+    await deliverTo(subscriber);
     const first = ((await inbox.next('notification_received')) as { message: Body }).message._id as string;
     const second = ((await inbox.next('notification_received')) as { message: Body }).message._id as string;
     await waitFor(() => inbox.events.filter((event) => event.name === 'unread_count_changed').length >= 2);
