@@ -121,7 +121,7 @@ export class MessageStateService {
   /** The scheduled end of a snooze; a snooze changed since it was scheduled is left alone. */
   async wake(environmentId: string, messageId: string, until: Date): Promise<MessageRow | undefined> {
     const row = await this.messages.wake(environmentId, messageId, until, this.clock.now());
-    if (row) this.realtime.delivered(environmentId, [row.id]);
+    if (row) this.realtime.delivered(environmentId, [row]);
     return row;
   }
 }

@@ -5,6 +5,12 @@ import { InboxMessageRepository, SubscriberRepository, type SubscriberRow } from
 import { createRealtimeEmitter, type RealtimeEmitter, type RoomBroadcaster } from './realtime-emitter.js';
 import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
 
+/** A message that reached a subscriber's inbox: its row id and its subscriber's row id. */
+export interface DeliveredMessage {
+  id: string;
+  subscriberId: string;
+}
+
 /** Publishes beyond this many at once are dropped: a slow database must not pile up work behind deliveries. */
 const MAX_PENDING_PUBLISHES = 256;
 
@@ -39,11 +45,20 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
     this.broadcaster = server;
   }
 
-  /** New or returning in-app messages: each to its subscriber, then the subscribers' new counts. */
-  delivered(environmentId: string, messageIds: string[]): void {
-    if (!this.broadcaster || messageIds.length === 0) return;
+  /**
+   * New or returning in-app messages: each to its subscriber, then the subscribers' new counts. Who
+   * is online is asked first (an index of online subscribers only), so a batch nobody watches costs
+   * one probe and never reads its messages back.
+   */
+  delivered(environmentId: string, delivered: DeliveredMessage[]): void {
+    if (!this.broadcaster || delivered.length === 0) return;
     this.track(async (broadcaster) => {
-      const deliveries = await this.messages.findForOnlineSubscribers(environmentId, messageIds);
+      const online = new Set(
+        await this.subscribers.onlineAmong(environmentId, [...new Set(delivered.map((row) => row.subscriberId))]),
+      );
+      if (online.size === 0) return;
+      const watched = delivered.filter((row) => online.has(row.subscriberId)).map((row) => row.id);
+      const deliveries = await this.messages.findForOnlineSubscribers(environmentId, watched);
       if (deliveries.length === 0) return;
       for (const { message, subscriber } of deliveries) {
         broadcaster.to(subscriber.id).emit(SOCKET_EVENTS.notificationReceived, {

@@ -188,7 +188,11 @@ export class InboxMessageRepository {
    * Ends every snooze that was due before `dueBefore` and is still in place (its queued wake-up was lost),
    * up to `limit` of them, oldest first; returns the messages that came back.
    */
-  async wakeOverdue(dueBefore: Date, now: Date, limit: number): Promise<{ id: string; environmentId: string }[]> {
+  async wakeOverdue(
+    dueBefore: Date,
+    now: Date,
+    limit: number,
+  ): Promise<{ id: string; environmentId: string; subscriberId: string }[]> {
     const overdue = this.db
       .select({ id: messages.id })
       .from(messages)
@@ -203,7 +207,7 @@ export class InboxMessageRepository {
         updatedAt: now,
       })
       .where(and(inArray(messages.id, overdue), isNotNull(messages.snoozedUntil)))
-      .returning({ id: messages.id, environmentId: messages.environmentId });
+      .returning({ id: messages.id, environmentId: messages.environmentId, subscriberId: messages.subscriberId });
     return woken;
   }
 

@@ -51,6 +51,11 @@ export const subscribers = pgTable(
   (t) => [
     uniqueIndex('subscribers_env_subscriber_id_uq').on(t.environmentId, t.subscriberId),
     index('subscribers_env_email_idx').on(t.environmentId, t.email),
+    // Who among a delivered batch has an open inbox socket: only online rows are in it, so each id
+    // of the batch probes a small index whether nobody or thousands are online.
+    index('subscribers_online_idx')
+      .on(t.id)
+      .where(sql`${t.isOnline}`),
     // The presence sweep's lookups: the distinct holders, then one holder's subscribers.
     index('subscribers_online_process_idx')
       .on(t.onlineProcessId)

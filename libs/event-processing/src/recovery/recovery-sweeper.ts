@@ -84,7 +84,7 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     // A snooze's end is a delayed queue entry; one lost with the queue is ended here, a grace late.
     const now = this.clock.now();
     const woken = await this.inbox.wakeOverdue(new Date(now.getTime() - graceMs), now, BATCH);
-    for (const [environmentId, ids] of groupIds(woken)) this.realtime.delivered(environmentId, ids);
+    for (const [environmentId, rows] of byEnvironment(woken)) this.realtime.delivered(environmentId, rows);
     const snoozes = woken.length;
     if (events.length + jobs.length + snoozes > 0)
       this.logger.info({ events: events.length, jobs: jobs.length, snoozes }, 'recovery sweep re-enqueued work');
@@ -98,9 +98,8 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
   }
 }
 
-function groupIds(rows: { id: string; environmentId: string }[]): Map<string, string[]> {
-  const byEnvironment = new Map<string, string[]>();
-  for (const { id, environmentId } of rows)
-    byEnvironment.set(environmentId, [...(byEnvironment.get(environmentId) ?? []), id]);
-  return byEnvironment;
+function byEnvironment<Row extends { environmentId: string }>(rows: Row[]): Map<string, Row[]> {
+  const grouped = new Map<string, Row[]>();
+  for (const row of rows) grouped.set(row.environmentId, [...(grouped.get(row.environmentId) ?? []), row]);
+  return grouped;
 }

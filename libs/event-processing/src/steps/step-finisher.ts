@@ -127,7 +127,9 @@ export class StepFinisher {
       environmentId,
       kept
         .flatMap(({ result }) => result.messages ?? [])
-        .flatMap((message) => (message.channel === 'in_app' ? [message.id] : [])),
+        .flatMap((message) =>
+          message.channel === 'in_app' ? [{ id: message.id, subscriberId: message.subscriberId }] : [],
+        ),
     );
     if (this.logger.isLevelEnabled('info')) for (const entry of kept) this.logFinished(entry);
     await this.queue.addBulk('run-step', stepEntries(toQueue)).catch((error: unknown) => {

@@ -1,0 +1,1 @@
+CREATE INDEX "subscribers_online_idx" ON "subscribers" USING btree ("id") WHERE "subscribers"."is_online";
