@@ -8,6 +8,7 @@ import type { BenchOptions } from './options.js';
 import { sleep } from './processes.js';
 
 const POLL_MS = 200;
+const MAX_POLL_MS = 1_000;
 
 export interface PeakRss {
   apiMb?: number;
@@ -155,8 +156,22 @@ export async function waitForDeliveries(
         firstMessageSeconds: firstAt === undefined ? undefined : (firstAt - startedAt) / 1000,
       };
     }
-    await sleep(POLL_MS);
+    await sleep(nextPollMs(delivered, expected, firstAt, now));
   }
+}
+
+/**
+ * Every count is a query over the growing messages table on the database the service is using, so
+ * once the total is known, polls are spaced by a quarter of the estimated time left (at least
+ * POLL_MS, at most MAX_POLL_MS): frequent at the start and near the end, where they set the reported
+ * times, rare in between.
+ */
+function nextPollMs(delivered: number, expected: number | undefined, firstAt: number | undefined, now: number) {
+  // While triggers are still being sent the end is unknown, and the first poll after it must come soon.
+  if (firstAt === undefined || delivered === 0 || expected === undefined) return POLL_MS;
+  const perMs = delivered / Math.max(1, now - firstAt);
+  const remainingMs = (expected - delivered) / perMs;
+  return Math.min(MAX_POLL_MS, Math.max(POLL_MS, remainingMs / 4));
 }
 
 /**
