@@ -9,3 +9,4 @@ export * from './logger.js';
 export * from './metrics.js';
 export * from './concurrency/batcher.js';
 export * from './concurrency/slots.js';
+export * from './group-by.js';

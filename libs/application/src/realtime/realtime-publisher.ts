@@ -50,14 +50,14 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
    * is online is asked first (an index of online subscribers only), so a batch nobody watches costs
    * one probe and never reads its messages back.
    */
-  delivered(environmentId: string, delivered: DeliveredMessage[]): void {
-    if (!this.broadcaster || delivered.length === 0) return;
+  delivered(environmentId: string, messages: DeliveredMessage[]): void {
+    if (!this.broadcaster || messages.length === 0) return;
     this.track(async (broadcaster) => {
       const online = new Set(
-        await this.subscribers.onlineAmong(environmentId, [...new Set(delivered.map((row) => row.subscriberId))]),
+        await this.subscribers.onlineAmong(environmentId, [...new Set(messages.map((row) => row.subscriberId))]),
       );
       if (online.size === 0) return;
-      const watched = delivered.filter((row) => online.has(row.subscriberId)).map((row) => row.id);
+      const watched = messages.filter((row) => online.has(row.subscriberId)).map((row) => row.id);
       const deliveries = await this.messages.findForOnlineSubscribers(environmentId, watched);
       if (deliveries.length === 0) return;
       for (const { message, subscriber } of deliveries) {

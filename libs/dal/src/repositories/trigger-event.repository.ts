@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
-import type { TriggerEventStatus } from '#common';
+import { groupBy, type TriggerEventStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { triggerEvents, type TriggerEventRow } from '../schema/index.js';
@@ -34,12 +34,7 @@ export class TriggerEventRepository {
    * inserted and not returned.
    */
   async insertMany(rows: NewTriggerEventRow[]): Promise<StoredEventRef[]> {
-    const byEnvironment = new Map<string, NewTriggerEventRow[]>();
-    for (const row of rows) {
-      const group = byEnvironment.get(row.environmentId);
-      if (group) group.push(row);
-      else byEnvironment.set(row.environmentId, [row]);
-    }
+    const byEnvironment = groupBy(rows, (row) => row.environmentId);
     const inserted = await Promise.all([...byEnvironment.values()].map((group) => this.insertForEnvironment(group)));
     return inserted.flat();
   }

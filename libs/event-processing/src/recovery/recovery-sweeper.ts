@@ -1,7 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { JobType } from 'bullmq';
 import type { Logger } from 'pino';
-import { AppConfig, Clock, LOGGER } from '#common';
+import { AppConfig, Clock, groupBy, LOGGER } from '#common';
 import { RealtimePublisher } from '#application';
 import { InboxMessageRepository, JobRepository, TriggerEventRepository } from '#dal';
 import { QUEUE_NAMES, type QueueName } from '../queue/job-catalogue.js';
@@ -84,7 +84,8 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     // A snooze's end is a delayed queue entry; one lost with the queue is ended here, a grace late.
     const now = this.clock.now();
     const woken = await this.inbox.wakeOverdue(new Date(now.getTime() - graceMs), now, BATCH);
-    for (const [environmentId, rows] of byEnvironment(woken)) this.realtime.delivered(environmentId, rows);
+    for (const [environmentId, rows] of groupBy(woken, (row) => row.environmentId))
+      this.realtime.delivered(environmentId, rows);
     const snoozes = woken.length;
     if (events.length + jobs.length + snoozes > 0)
       this.logger.info({ events: events.length, jobs: jobs.length, snoozes }, 'recovery sweep re-enqueued work');
@@ -96,10 +97,4 @@ export class RecoverySweeper implements OnApplicationBootstrap, BeforeApplicatio
     const counts = await this.queue.queue(name).getJobCounts('waiting', 'prioritized', 'paused' as JobType);
     return Object.values(counts).some((count) => count > 0);
   }
-}
-
-function byEnvironment<Row extends { environmentId: string }>(rows: Row[]): Map<string, Row[]> {
-  const grouped = new Map<string, Row[]>();
-  for (const row of rows) grouped.set(row.environmentId, [...(grouped.get(row.environmentId) ?? []), row]);
-  return grouped;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '#common';
+import { DomainError, groupBy } from '#common';
 import { templateVariables } from '#application';
 import {
   ActivityFeedRepository,
@@ -99,16 +99,6 @@ export function items(page: ActivityPage): NotificationItemDto[] {
       detailsByJob,
     ),
   );
-}
-
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(key(item));
-    if (group) group.push(item);
-    else groups.set(key(item), [item]);
-  }
-  return groups;
 }
 
 function toSubscriber(subscriber: FeedSubscriber): NotificationSubscriberDto {
