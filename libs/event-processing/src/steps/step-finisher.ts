@@ -122,14 +122,10 @@ export class StepFinisher {
       await this.details.insertMany(detailRows, tx);
     });
     for (const { result } of kept) if (result.messages) countDeliveries(result.messages);
-    // Committed: the inbox sockets may learn of the new messages (not awaited, one batched read).
+    // Committed: the inbox sockets may learn of the new messages (not awaited; one probe of who is online).
     this.realtime.delivered(
       environmentId,
-      kept
-        .flatMap(({ result }) => result.messages ?? [])
-        .flatMap((message) =>
-          message.channel === 'in_app' ? [{ id: message.id, subscriberId: message.subscriberId }] : [],
-        ),
+      kept.flatMap(({ result }) => result.messages ?? []).filter((message) => message.channel === 'in_app'),
     );
     if (this.logger.isLevelEnabled('info')) for (const entry of kept) this.logFinished(entry);
     await this.queue.addBulk('run-step', stepEntries(toQueue)).catch((error: unknown) => {
