@@ -65,7 +65,15 @@ describe('spec fields observed end to end', () => {
     const send = async () =>
       (await t.api('post', '/v1/events/trigger').send({ name: workflow.triggers[0].identifier, to: 'gathered' })).body
         .transactionId as string;
-    const [first, second] = [await send(), await send()];
+    // The second trigger is sent once the first one's digest is open, so the first is the one that leads.
+    const first = await send();
+    await waitFor(
+      async () => (await jobsOf(t, first)).some((job) => job.type === 'digest' && job.status === 'delayed'),
+      {
+        description: 'the first digest to open',
+      },
+    );
+    const second = await send();
     const settled = (rows: { status: string }[]) =>
       rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
     await waitFor(async () => (await Promise.all([first, second].map((txn) => jobsOf(t, txn)))).every(settled), {
