@@ -78,7 +78,16 @@ describe('realtime inbox socket', () => {
       severity: 'none',
       subscriber: { _id: subscriber._id, subscriberId: subscriber.subscriberId, firstName: 'Ada' },
     });
-    expect(typeof message.createdAt).toBe('string');
+    // Published from the rows the worker wrote, not read back: they must be what was stored.
+    expect(message).toMatchObject({
+      createdAt: row.createdAt.toISOString(),
+      deliveredAt: row.deliveredAt,
+      _notificationId: row.notificationId,
+      _templateId: row.workflowId,
+      templateIdentifier: row.templateIdentifier,
+      _environmentId: row.environmentId,
+      _organizationId: row.organizationId,
+    });
     expect(message.deliveredAt).toHaveLength(1);
     expect(message.subscriber).not.toHaveProperty('channels');
     expect(await inbox.next('unseen_count_changed')).toEqual({ unseenCount: 1, hasMore: false });

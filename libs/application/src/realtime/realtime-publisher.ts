@@ -1,15 +1,9 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig, LOGGER } from '#common';
-import { InboxMessageRepository, SubscriberRepository, type SubscriberRow } from '#dal';
+import { InboxMessageRepository, SubscriberRepository, type MessageRow, type SubscriberRow } from '#dal';
 import { createRealtimeEmitter, type RealtimeEmitter, type RoomBroadcaster } from './realtime-emitter.js';
 import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
-
-/** A message that reached a subscriber's inbox: its row id and its subscriber's row id. */
-export interface DeliveredMessage {
-  id: string;
-  subscriberId: string;
-}
 
 /** Publishes beyond this many at once are dropped: a slow database must not pile up work behind deliveries. */
 const MAX_PENDING_PUBLISHES = 256;
@@ -18,7 +12,7 @@ const MAX_PENDING_PUBLISHES = 256;
  * Pushes inbox changes to the sockets of a subscriber (room = its row id), from api and worker
  * processes alike. Never awaited by its callers and never throws: a lost event costs a stale badge
  * until the inbox's next fetch, a failed delivery would cost the notification. Subscribers without
- * an open socket (`isOnline` false) are left out by the batch's one read and get no count query.
+ * an open socket (`isOnline` false) are left out by one probe of the online ones and cost nothing more.
  */
 @Injectable()
 export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
@@ -46,28 +40,25 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * New or returning in-app messages: each to its subscriber, then the subscribers' new counts. Who
-   * is online is asked first (an index of online subscribers only), so a batch nobody watches costs
-   * one probe and never reads its messages back.
+   * New or returning in-app messages, as stored (committed): each to its subscriber, then the
+   * subscribers' new counts. Messages come from the caller's hands, never read back.
    */
-  delivered(environmentId: string, messages: DeliveredMessage[]): void {
+  delivered(environmentId: string, messages: MessageRow[]): void {
     if (!this.broadcaster || messages.length === 0) return;
     this.track(async (broadcaster) => {
-      const online = new Set(
-        await this.subscribers.onlineAmong(environmentId, [...new Set(messages.map((row) => row.subscriberId))]),
-      );
-      if (online.size === 0) return;
-      const watched = messages.filter((row) => online.has(row.subscriberId)).map((row) => row.id);
-      const deliveries = await this.messages.findForOnlineSubscribers(environmentId, watched);
-      if (deliveries.length === 0) return;
-      for (const { message, subscriber } of deliveries) {
-        broadcaster.to(subscriber.id).emit(SOCKET_EVENTS.notificationReceived, {
-          message: toSocketMessage(message, subscriber),
-        });
-      }
-      await this.emitCounts(broadcaster, environmentId, [
-        ...new Set(deliveries.map(({ subscriber }) => subscriber.id)),
+      const online = await this.subscribers.onlineAmong(environmentId, [
+        ...new Set(messages.map((row) => row.subscriberId)),
       ]);
+      if (online.length === 0) return;
+      const byId = new Map(online.map((subscriber) => [subscriber.id, subscriber]));
+      for (const message of messages) {
+        const subscriber = byId.get(message.subscriberId);
+        if (subscriber)
+          broadcaster.to(subscriber.id).emit(SOCKET_EVENTS.notificationReceived, {
+            message: toSocketMessage(message, subscriber),
+          });
+      }
+      await this.emitCounts(broadcaster, environmentId, [...byId.keys()]);
     });
   }
 
@@ -82,7 +73,12 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
     if (!this.broadcaster || subscriberIds.length === 0) return;
     this.track(async (broadcaster) => {
       const online = await this.subscribers.onlineAmong(environmentId, subscriberIds);
-      if (online.length > 0) await this.emitCounts(broadcaster, environmentId, online);
+      if (online.length > 0)
+        await this.emitCounts(
+          broadcaster,
+          environmentId,
+          online.map((subscriber) => subscriber.id),
+        );
     });
   }
 

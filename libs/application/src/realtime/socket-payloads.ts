@@ -1,4 +1,4 @@
-import type { InboxBadgeCounts, MessageRow, SubscriberRow } from '#dal';
+import type { InboxBadgeCounts, InboxSocketSubscriber, MessageRow } from '#dal';
 
 /** The events an inbox socket receives, with the payloads Novu's clients read. */
 export const SOCKET_EVENTS = {
@@ -9,8 +9,7 @@ export const SOCKET_EVENTS = {
 
 const SEVERITIES = ['high', 'medium', 'low', 'none'] as const;
 
-/** Only what an inbox shows of its own subscriber: never channel credentials or device tokens. */
-function socketSubscriber(row: SubscriberRow) {
+function socketSubscriber(row: InboxSocketSubscriber) {
   return {
     _id: row.id,
     subscriberId: row.subscriberId,
@@ -29,7 +28,7 @@ function socketSubscriber(row: SubscriberRow) {
  * A message as Novu's socket sends it (its stored message document), which @novu/js maps into a
  * notification. `cta` is always an object: the client reads `cta.action` without a guard.
  */
-export function toSocketMessage(row: MessageRow, subscriber: SubscriberRow) {
+export function toSocketMessage(row: MessageRow, subscriber: InboxSocketSubscriber) {
   const seenAt = row.lastSeenDate?.toISOString();
   return {
     _id: row.id,

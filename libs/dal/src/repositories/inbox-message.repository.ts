@@ -17,10 +17,9 @@ import {
 } from 'drizzle-orm';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { messages, subscribers, type MessageRow, type NewMessageRow, type SubscriberRow } from '../schema/index.js';
+import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import type { MessageView } from './message.repository.js';
 import { findNotificationTriggers } from './notification-triggers.js';
-import { checkOnly, uuids } from './table-sql.js';
 
 /** Which of a subscriber's in-app messages an inbox operation reads or changes; a field left out matches any value. */
 export interface InboxFilter {
@@ -188,11 +187,7 @@ export class InboxMessageRepository {
    * Ends every snooze that was due before `dueBefore` and is still in place (its queued wake-up was lost),
    * up to `limit` of them, oldest first; returns the messages that came back.
    */
-  async wakeOverdue(
-    dueBefore: Date,
-    now: Date,
-    limit: number,
-  ): Promise<{ id: string; environmentId: string; subscriberId: string }[]> {
+  async wakeOverdue(dueBefore: Date, now: Date, limit: number): Promise<MessageRow[]> {
     const overdue = this.db
       .select({ id: messages.id })
       .from(messages)
@@ -207,7 +202,7 @@ export class InboxMessageRepository {
         updatedAt: now,
       })
       .where(and(inArray(messages.id, overdue), isNotNull(messages.snoozedUntil)))
-      .returning({ id: messages.id, environmentId: messages.environmentId, subscriberId: messages.subscriberId });
+      .returning();
     return woken;
   }
 
@@ -220,36 +215,6 @@ export class InboxMessageRepository {
       const trigger = triggers.get(row.notificationId);
       return Object.assign(row, { payload: trigger?.payload ?? {}, overrides: trigger?.overrides ?? {} });
     });
-  }
-
-  /**
-   * The in-app messages among `ids` whose subscriber has an open inbox socket, with that subscriber.
-   * Found by primary key, the rest checked on what is found: run after every delivered batch, on a
-   * table that grows by that batch, where a plain environment condition made the planner scan every
-   * in-app message of the environment (20-160 ms a batch in the sustained benchmark).
-   */
-  async findForOnlineSubscribers(
-    environmentId: string,
-    ids: string[],
-  ): Promise<{ message: MessageRow; subscriber: SubscriberRow }[]> {
-    if (ids.length === 0) return [];
-    return this.db
-      .select({ message: messages, subscriber: subscribers })
-      .from(messages)
-      .innerJoin(subscribers, eq(subscribers.id, messages.subscriberId))
-      .where(
-        and(
-          sql`${messages.id} = ANY(${uuids(ids)})`,
-          checkOnly(
-            and(
-              eq(messages.environmentId, environmentId),
-              eq(messages.channel, 'in_app'),
-              eq(messages.deleted, false),
-              eq(subscribers.isOnline, true),
-            )!,
-          ),
-        ),
-      );
   }
 
   /**

@@ -31,6 +31,60 @@ export interface FeedFilter {
   seen?: boolean;
 }
 
+/** The columns a new message row may leave out, at their table defaults. */
+type MessageDefaults = Omit<
+  MessageRow,
+  'id' | 'environmentId' | 'organizationId' | 'notificationId' | 'subscriberId' | 'transactionId' | 'channel'
+>;
+
+function messageDefaults(): MessageDefaults {
+  const now = new Date();
+  return {
+    jobId: null,
+    workflowId: null,
+    templateIdentifier: null,
+    deliveryKey: '',
+    subject: null,
+    title: null,
+    content: null,
+    cta: {},
+    read: false,
+    seen: false,
+    lastReadDate: null,
+    lastSeenDate: null,
+    deliveredAt: [],
+    snoozedUntil: null,
+    archived: false,
+    archivedAt: null,
+    tags: [],
+    severity: 'none',
+    data: null,
+    status: 'sent',
+    errorId: null,
+    errorText: null,
+    providerId: null,
+    deviceTokens: null,
+    email: null,
+    phone: null,
+    directWebhookUrl: null,
+    contextKeys: [],
+    feedId: null,
+    deleted: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * A new row as the table stores it once inserted, defaults applied, so that what was just written
+ * can be published without reading it back. Exact when the row sets its own timestamps.
+ */
+export function asStoredMessage(row: NewMessageRow): MessageRow {
+  const stored: Record<string, unknown> = messageDefaults();
+  for (const [key, value] of Object.entries(row)) if (value !== undefined) stored[key] = value;
+  return stored as MessageRow;
+}
+
 @Injectable()
 export class MessageRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}

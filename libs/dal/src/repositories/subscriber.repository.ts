@@ -153,6 +153,22 @@ export interface UpsertOptions {
   restoreDeleted?: boolean;
 }
 
+/** What an inbox socket event shows of its subscriber: never channel credentials or device tokens. */
+const SOCKET_SUBSCRIBER_COLUMNS = {
+  id: subscribers.id,
+  subscriberId: subscribers.subscriberId,
+  firstName: subscribers.firstName,
+  lastName: subscribers.lastName,
+  avatar: subscribers.avatar,
+  locale: subscribers.locale,
+  timezone: subscribers.timezone,
+  email: subscribers.email,
+  phone: subscribers.phone,
+  data: subscribers.data,
+};
+
+export type InboxSocketSubscriber = Pick<SubscriberRow, keyof typeof SOCKET_SUBSCRIBER_COLUMNS>;
+
 @Injectable()
 export class SubscriberRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
@@ -384,14 +400,14 @@ export class SubscriberRepository {
   }
 
   /**
-   * The row ids among `ids` of subscribers with an open inbox socket, probed in the index of online
-   * subscribers (`subscribers_online_idx`), which is small whether none or thousands are online; the
-   * primary key would visit a row per id of a delivered batch.
+   * The subscribers among `ids` (row ids) with an open inbox socket, with what a socket event shows
+   * of them. Probed in the index of online subscribers (`subscribers_online_idx`), which is small
+   * whether none or thousands are online; the primary key would visit a row per id of a delivered batch.
    */
-  async onlineAmong(environmentId: string, ids: string[]): Promise<string[]> {
+  async onlineAmong(environmentId: string, ids: string[]): Promise<InboxSocketSubscriber[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db
-      .select({ id: subscribers.id })
+    return this.db
+      .select(SOCKET_SUBSCRIBER_COLUMNS)
       .from(subscribers)
       .where(
         and(
@@ -400,7 +416,6 @@ export class SubscriberRepository {
           sql`${subscribers.id} = ANY(${uuids(ids)})`,
         ),
       );
-    return rows.map((row) => row.id);
   }
 
   /** Several subscribers (by row id) of one environment go offline at once: an api process stopping. */

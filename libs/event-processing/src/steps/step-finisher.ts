@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { LOGGER, newId } from '#common';
 import { RealtimePublisher } from '#application';
 import {
+  asStoredMessage,
   DATABASE,
   ExecutionDetailRepository,
   JobRepository,
@@ -122,10 +123,15 @@ export class StepFinisher {
       await this.details.insertMany(detailRows, tx);
     });
     for (const { result } of kept) if (result.messages) countDeliveries(result.messages);
-    // Committed: the inbox sockets may learn of the new messages (not awaited; one probe of who is online).
+    // Committed: the inbox sockets may learn of the new messages (not awaited). The rows in hand are
+    // the rows stored: an in-app job's outcome and message are written together, and a job whose
+    // outcome was written already is not kept, so no in-app row here met an earlier one.
     this.realtime.delivered(
       environmentId,
-      kept.flatMap(({ result }) => result.messages ?? []).filter((message) => message.channel === 'in_app'),
+      kept
+        .flatMap(({ result }) => result.messages ?? [])
+        .filter((message) => message.channel === 'in_app')
+        .map(asStoredMessage),
     );
     if (this.logger.isLevelEnabled('info')) for (const entry of kept) this.logFinished(entry);
     await this.queue.addBulk('run-step', stepEntries(toQueue)).catch((error: unknown) => {

@@ -30,6 +30,9 @@ export function messageRow(context: StepContext, fields: Partial<NewMessageRow>)
     // The workflow's tags at sending time: the inbox filters messages on them.
     tags: workflow?.tags ?? [],
     contextKeys: contextKeysOf(context.triggerContext ?? {}),
+    // Set here rather than by the database, so that the row in hand is the row stored (see asStoredMessage).
+    createdAt: context.now,
+    updatedAt: context.now,
     ...fields,
   };
 }
