@@ -20,6 +20,7 @@ export * from './workflows/index.js';
 export * from './trigger/recipients.js';
 export * from './trigger/trigger-context.js';
 export * from './realtime/realtime.module.js';
+export * from './realtime/room-events.js';
 export * from './realtime/realtime-publisher.js';
 export * from './realtime/realtime-transport.js';
 export * from './realtime/socket-payloads.js';

@@ -8,7 +8,8 @@ import { RealtimePublisher } from '#application';
 import { SessionTokens, type InboxSession } from '../inbox/session-token.js';
 import { PresenceSweeper } from './presence-sweeper.js';
 import { createSocketAdapter, type SocketAdapter } from './socket-adapter.js';
-import { SubscriberPresence, type InboxSocket, type InboxSocketData } from './subscriber-presence.js';
+import { roomRelay } from './room-relay.js';
+import { SubscriberPresence, type InboxServer, type InboxSocket } from './subscriber-presence.js';
 
 /** Clients only listen: what they may send is a ping, so a frame beyond this is refused. */
 const MAX_CLIENT_FRAME_BYTES = 4096;
@@ -26,7 +27,7 @@ const MAX_SOCKETS_PER_SUBSCRIBER = 50;
  */
 @Injectable()
 export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private server?: Server<never, never, never, InboxSocketData>;
+  private server?: InboxServer;
   private adapter?: SocketAdapter;
   private stopping = false;
 
@@ -43,16 +44,13 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
 
   async onApplicationBootstrap(): Promise<void> {
     this.adapter = createSocketAdapter(this.config, this.logger);
-    const server = new Server<never, never, never, InboxSocketData>(
-      this.httpAdapterHost.httpAdapter.getHttpServer() as HttpServer,
-      {
-        transports: ['websocket'],
-        serveClient: false,
-        maxHttpBufferSize: MAX_CLIENT_FRAME_BYTES,
-        allowRequest: (request, callback) => callback(null, this.originAllowed(request)),
-        adapter: this.adapter.adapter,
-      },
-    );
+    const server: InboxServer = new Server(this.httpAdapterHost.httpAdapter.getHttpServer() as HttpServer, {
+      transports: ['websocket'],
+      serveClient: false,
+      maxHttpBufferSize: MAX_CLIENT_FRAME_BYTES,
+      allowRequest: (request, callback) => callback(null, this.originAllowed(request)),
+      adapter: this.adapter.adapter,
+    });
     server.use((socket, next) => {
       const { session, expiresAt } = this.authenticate(socket) ?? {};
       if (!session || !expiresAt) return next(new Error('Unauthorized: a valid inbox session token is required'));
@@ -74,7 +72,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
       });
     });
     this.server = server;
-    this.publisher.useServer(server);
+    this.publisher.useServer(roomRelay(server, this.adapter.adapter !== undefined));
     await this.sweeper.start(server);
   }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { RemoteSocket, Server, Socket } from 'socket.io';
+import { ROOM_EVENTS, type RoomEvent } from '#application';
 import { Clock, LOGGER } from '#common';
 import { SubscriberRepository } from '#dal';
 import type { InboxSession } from '../inbox/session-token.js';
@@ -15,8 +16,12 @@ export interface InboxSocketData {
   expiresAt: number;
   processId: string;
 }
-export type InboxSocket = Socket<never, never, never, InboxSocketData>;
-export type InboxServer = Server<never, never, never, InboxSocketData>;
+/** Between api processes: the room events one of them (or a worker) sends to the sockets of all. */
+interface InboxServerSideEvents {
+  [ROOM_EVENTS]: (events: RoomEvent[]) => void;
+}
+export type InboxSocket = Socket<never, never, InboxServerSideEvents, InboxSocketData>;
+export type InboxServer = Server<never, never, InboxServerSideEvents, InboxSocketData>;
 
 /**
  * A subscriber's `isOnline` / `lastOnlineAt`: online from its first socket on any api process,

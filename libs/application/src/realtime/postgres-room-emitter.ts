@@ -3,10 +3,10 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { getTableName } from 'drizzle-orm';
 import { socketIoAttachments } from '#dal';
+import { ROOM_EVENTS, type RoomBroadcaster, type RoomEvent } from './room-events.js';
 
-/** socket.io's cluster protocol: the adapter's BROADCAST message type and the parser's EVENT packet. */
-const BROADCAST = 3;
-const EVENT_PACKET = 2;
+/** socket.io's cluster protocol: the adapter's SERVER_SIDE_EMIT message type. */
+const SERVER_SIDE_EMIT = 9;
 /** An emitter's messages carry this uid; the adapter does not count it as a server. */
 const EMITTER_UID = 'emitter';
 const NAMESPACE = '/';
@@ -15,36 +15,29 @@ const CHANNEL = `socket.io#${NAMESPACE}`;
 const NOTIFY_LIMIT_BYTES = 7900;
 
 /**
- * Emits to a room of every api process through socket.io's PostgreSQL adapter, in the message
- * format that adapter reads. socket.io's own postgres-emitter (0.1.x) omits the message's namespace,
- * which the adapter's cluster protocol requires, so its broadcasts are silently dropped. A failed
- * publish is logged, never thrown: a lost event costs a stale badge, not a delivery.
+ * Sends room events to every api process through socket.io's PostgreSQL adapter, as a server-side
+ * emit in the message format that adapter reads (socket.io's own postgres-emitter 0.1.x omits the
+ * message's namespace, which the adapter's cluster protocol requires, so its messages are silently
+ * dropped). A failed publish is logged, never thrown: a lost event costs a stale badge, not a delivery.
  */
-export class PostgresRoomEmitter {
+export class PostgresRoomEmitter implements RoomBroadcaster {
   constructor(
     private readonly pool: pg.Pool,
     private readonly logger: Logger,
   ) {}
 
-  to(room: string): { emit(event: string, payload: unknown): void } {
-    return {
-      emit: (event, payload) => {
-        this.publish(room, event, payload).catch((error: unknown) =>
-          this.logger.warn({ err: error, event }, 'realtime event not published to postgres'),
-        );
-      },
-    };
+  broadcast(events: RoomEvent[]): void {
+    this.publish(events).catch((error: unknown) =>
+      this.logger.warn({ err: error, events: events.length }, 'realtime events not published to postgres'),
+    );
   }
 
-  private async publish(room: string, event: string, payload: unknown): Promise<void> {
+  private async publish(events: RoomEvent[]): Promise<void> {
     const message = {
       uid: EMITTER_UID,
       nsp: NAMESPACE,
-      type: BROADCAST,
-      data: {
-        packet: { type: EVENT_PACKET, nsp: NAMESPACE, data: [event, payload] },
-        opts: { rooms: [room], except: [], flags: {} },
-      },
+      type: SERVER_SIDE_EMIT,
+      data: { packet: [ROOM_EVENTS, events] },
     };
     const text = JSON.stringify(message);
     if (Buffer.byteLength(text) < NOTIFY_LIMIT_BYTES) {
@@ -55,7 +48,7 @@ export class PostgresRoomEmitter {
       `INSERT INTO ${getTableName(socketIoAttachments)} (payload) VALUES ($1) RETURNING id`,
       [Buffer.from(encode(message))],
     );
-    const header = { uid: EMITTER_UID, nsp: NAMESPACE, type: BROADCAST, attachmentId: rows[0].id };
+    const header = { uid: EMITTER_UID, nsp: NAMESPACE, type: SERVER_SIDE_EMIT, attachmentId: rows[0].id };
     await this.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(header)]);
   }
 }

@@ -2,12 +2,8 @@ import { Emitter as RedisEmitter } from '@socket.io/redis-emitter';
 import type { Logger } from 'pino';
 import type { AppConfig } from '#common';
 import { PostgresRoomEmitter } from './postgres-room-emitter.js';
+import { ROOM_EVENTS, type RoomBroadcaster } from './room-events.js';
 import { createRealtimePool, createRealtimeRedis, realtimeTransport } from './realtime-transport.js';
-
-/** Something that emits to a room on every api process: the api's socket server or an emitter. */
-export interface RoomBroadcaster {
-  to(room: string): { emit(event: string, payload: unknown): unknown };
-}
 
 export interface RealtimeEmitter {
   broadcaster: RoomBroadcaster;
@@ -16,14 +12,16 @@ export interface RealtimeEmitter {
 
 /**
  * An emitter for the deployment's transport: it publishes what an api process's adapter would,
- * without a socket server (socket.io's Redis emitter; our own for PostgreSQL, see PostgresRoomEmitter). Undefined on the embedded database, where no worker runs apart.
+ * without a socket server (socket.io's Redis emitter; our own for PostgreSQL, see PostgresRoomEmitter).
+ * Undefined on the embedded database, where no worker runs apart.
  */
 export function createRealtimeEmitter(config: AppConfig, logger: Logger): RealtimeEmitter | undefined {
   const transport = realtimeTransport(config);
   if (transport.kind === 'redis') {
     const redis = createRealtimeRedis(transport.redisUrl, logger);
+    const emitter = new RedisEmitter(redis, { key: transport.key });
     return {
-      broadcaster: new RedisEmitter(redis, { key: transport.key }),
+      broadcaster: { broadcast: (events) => emitter.serverSideEmit(ROOM_EVENTS, events) },
       close: async () => void (await redis.quit().catch(() => redis.disconnect())),
     };
   }

@@ -2,7 +2,8 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import type { Logger } from 'pino';
 import { AppConfig, LOGGER } from '#common';
 import { InboxMessageRepository, SubscriberRepository, type MessageRow, type SubscriberRow } from '#dal';
-import { createRealtimeEmitter, type RealtimeEmitter, type RoomBroadcaster } from './realtime-emitter.js';
+import { createRealtimeEmitter, type RealtimeEmitter } from './realtime-emitter.js';
+import type { RoomBroadcaster, RoomEvent } from './room-events.js';
 import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
 
 /** Publishes beyond this many at once are dropped: a slow database must not pile up work behind deliveries. */
@@ -34,7 +35,7 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
     this.broadcaster = this.emitter?.broadcaster;
   }
 
-  /** The api's socket server, whose adapter carries an emit to every api process. */
+  /** The api's socket server, which reaches the other api processes through its adapter. */
   useServer(server: RoomBroadcaster | undefined): void {
     this.broadcaster = server;
   }
@@ -51,13 +52,18 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
       ]);
       if (online.length === 0) return;
       const byId = new Map(online.map((subscriber) => [subscriber.id, subscriber]));
+      const received: RoomEvent[] = [];
       for (const message of messages) {
         const subscriber = byId.get(message.subscriberId);
         if (subscriber)
-          broadcaster.to(subscriber.id).emit(SOCKET_EVENTS.notificationReceived, {
-            message: toSocketMessage(message, subscriber),
+          received.push({
+            room: subscriber.id,
+            event: SOCKET_EVENTS.notificationReceived,
+            payload: { message: toSocketMessage(message, subscriber) },
           });
       }
+      // Sent before the counts are read: the message is what the inbox waits for.
+      broadcaster.broadcast(received);
       await this.emitCounts(broadcaster, environmentId, [...byId.keys()]);
     });
   }
@@ -90,10 +96,12 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
 
   private async emitCounts(broadcaster: RoomBroadcaster, environmentId: string, subscriberIds: string[]) {
     const counts = await this.messages.badgeCounts(environmentId, subscriberIds);
-    for (const [subscriberId, badge] of counts) {
-      broadcaster.to(subscriberId).emit(SOCKET_EVENTS.unseenCountChanged, unseenCountPayload(badge));
-      broadcaster.to(subscriberId).emit(SOCKET_EVENTS.unreadCountChanged, unreadCountPayload(badge));
-    }
+    broadcaster.broadcast(
+      [...counts].flatMap(([room, badge]) => [
+        { room, event: SOCKET_EVENTS.unseenCountChanged, payload: unseenCountPayload(badge) },
+        { room, event: SOCKET_EVENTS.unreadCountChanged, payload: unreadCountPayload(badge) },
+      ]),
+    );
   }
 
   private track(work: (broadcaster: RoomBroadcaster) => Promise<void>): void {
