@@ -92,6 +92,17 @@ export function startCpuWindow(pids: { api?: number; worker?: number }): { stop(
   };
 }
 
+/** Several windows as one: their seconds and each group's CPU added up, the busy share weighted by length. */
+export function sumCpu(windows: CpuUsage[]): CpuUsage | undefined {
+  if (windows.length === 0) return undefined;
+  const seconds = windows.reduce((sum, w) => sum + w.seconds, 0);
+  const byGroup = Object.fromEntries(
+    CPU_GROUPS.map((group) => [group, windows.reduce((sum, w) => sum + w.byGroup[group], 0)]),
+  ) as Record<CpuGroup, number>;
+  const busy = seconds > 0 ? windows.reduce((sum, w) => sum + w.busy * w.seconds, 0) / seconds : 0;
+  return { seconds, cores: windows[0].cores, busy, byGroup };
+}
+
 const GROUP_LABELS: Record<CpuGroup, string> = {
   api: 'api',
   worker: 'worker',

@@ -1,6 +1,6 @@
 import type { InboxResult } from './inbox.js';
 import type { Ceilings } from './report.js';
-import { ceilingRatios, type Row, type Target } from './report-rows.js';
+import { ceilingRatios, cpuRow, type Row, type Target } from './report-rows.js';
 import type { SocketLatency } from './socket-latency.js';
 
 function roundsNote(latency: SocketLatency): string {
@@ -98,6 +98,13 @@ export function inboxRows(section: string, inbox: InboxResult, ceilings: Ceiling
       ratios: ceilingRatios(value, [['bare socket.io', bound]]),
       note: name === 'last' ? roundsNote(inbox) : undefined,
     });
+  // The socket client processes count as `other`.
+  rows.push(
+    ...cpuRow(section, '  CPU from each 201 to its last event', inbox.cpu, {
+      units: inbox.topicSize * inbox.rounds.length,
+      unit: 'delivery',
+    }),
+  );
   const list = inbox.list;
   rows.push({ section, metric: 'inbox list p50', value: list.p50Ms, unit: 'ms' });
   rows.push({

@@ -150,8 +150,12 @@ export async function inbox(deployment: Deployment, options: BenchOptions): Prom
     deployment.assertAlive();
     const apiRssMb = mb(residentBytes(deployment.api));
 
-    const rounds = await measureRounds(fleet, options.inboxRounds, options.inboxTopicSize, (transactionId) =>
-      triggerTopic(deployment, transactionId),
+    const rounds = await measureRounds(
+      fleet,
+      options.inboxRounds,
+      options.inboxTopicSize,
+      (transactionId) => triggerTopic(deployment, transactionId),
+      () => deployment.cpuWindow(),
     );
 
     await backfill(deployment, options.inboxTopicSize, options.inboxListBackfill, workflow.id);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sumCpu, type CpuUsage } from './cpu-usage.js';
 import { sleep } from './processes.js';
 import type { FleetRound, SocketFleet } from './socket-fleet.js';
 
@@ -16,6 +17,8 @@ export interface LatencyRound {
   duplicates: number;
   wrongRecipients: number;
   disconnects: number;
+  /** Where the machine's CPU went from the send to the last arrival. */
+  cpu?: CpuUsage;
 }
 
 export interface SocketLatency {
@@ -25,6 +28,8 @@ export interface SocketLatency {
   p50Ms?: number;
   p99Ms?: number;
   lastMs?: number;
+  /** The rounds' CPU windows added up. */
+  cpu?: CpuUsage;
 }
 
 const now = () => performance.timeOrigin + performance.now();
@@ -62,26 +67,30 @@ export function summarize(topicSize: number, rounds: LatencyRound[]): SocketLate
     p50Ms: median(rounds.map((r) => r.p50Ms)),
     p99Ms: median(rounds.map((r) => r.p99Ms)),
     lastMs: median(rounds.map((r) => r.lastMs)),
+    cpu: sumCpu(rounds.flatMap((r) => (r.cpu ? [r.cpu] : []))),
   };
 }
 
 /**
  * One notification to the first `topicSize` sockets per round: `send` answers when its 201 came
- * back; arrivals are timed from then. The first round is a warm-up and is not recorded.
+ * back; arrivals are timed from then. The first round is a warm-up and is not recorded. With
+ * `cpuWindow`, each round also records where the machine's CPU went from the send to its last arrival.
  */
 export async function measureRounds(
   fleet: SocketFleet,
   rounds: number,
   topicSize: number,
   send: (transactionId: string) => Promise<void>,
+  cpuWindow?: () => { stop(): CpuUsage },
 ): Promise<LatencyRound[]> {
   const recorded: LatencyRound[] = [];
   for (let round = 0; round <= rounds; round++) {
     const transactionId = `bench-inbox-${randomUUID()}`;
     fleet.watch(transactionId, topicSize, ROUND_TIMEOUT_MS);
+    const cpu = cpuWindow?.();
     await send(transactionId);
     const acceptedAt = now();
-    const result = toRound(await fleet.collect(), acceptedAt);
+    const result = { ...toRound(await fleet.collect(), acceptedAt), cpu: cpu?.stop() };
     if (round === 0 && result.received === 0)
       throw new Error(`warm-up: no socket received notification_received within ${ROUND_TIMEOUT_MS} ms`);
     if (round > 0) recorded.push(result);
