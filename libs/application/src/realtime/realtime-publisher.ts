@@ -1,7 +1,13 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig, LOGGER } from '#common';
-import { InboxMessageRepository, SubscriberRepository, type MessageRow, type SubscriberRow } from '#dal';
+import {
+  asStoredMessage,
+  InboxMessageRepository,
+  SubscriberRepository,
+  type NewMessageRow,
+  type SubscriberRow,
+} from '#dal';
 import { createRealtimeEmitter, type RealtimeEmitter } from './realtime-emitter.js';
 import type { RoomBroadcaster, RoomEvent } from './room-events.js';
 import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
@@ -41,10 +47,11 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * New or returning in-app messages, as stored (committed): each to its subscriber, then the
-   * subscribers' new counts. Messages come from the caller's hands, never read back.
+   * New or returning in-app messages, as written (committed): each to its subscriber, then the
+   * subscribers' new counts. Messages come from the caller's hands, never read back; only those of
+   * online subscribers are completed with the table's defaults.
    */
-  delivered(environmentId: string, messages: MessageRow[]): void {
+  delivered(environmentId: string, messages: NewMessageRow[]): void {
     if (!this.broadcaster || messages.length === 0) return;
     this.track(async (broadcaster) => {
       const online = await this.subscribers.onlineAmong(environmentId, [
@@ -59,7 +66,7 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
           received.push({
             room: subscriber.id,
             event: SOCKET_EVENTS.notificationReceived,
-            payload: { message: toSocketMessage(message, subscriber) },
+            payload: { message: toSocketMessage(asStoredMessage(message), subscriber) },
           });
       }
       // Sent before the counts are read: the message is what the inbox waits for.

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { LOGGER, newId } from '#common';
 import { RealtimePublisher } from '#application';
 import {
-  asStoredMessage,
   DATABASE,
   ExecutionDetailRepository,
   JobRepository,
@@ -128,10 +127,7 @@ export class StepFinisher {
     // outcome was written already is not kept, so no in-app row here met an earlier one.
     this.realtime.delivered(
       environmentId,
-      kept
-        .flatMap(({ result }) => result.messages ?? [])
-        .filter((message) => message.channel === 'in_app')
-        .map(asStoredMessage),
+      kept.flatMap(({ result }) => result.messages ?? []).filter((message) => message.channel === 'in_app'),
     );
     if (this.logger.isLevelEnabled('info')) for (const entry of kept) this.logFinished(entry);
     await this.queue.addBulk('run-step', stepEntries(toQueue)).catch((error: unknown) => {
