@@ -46,6 +46,11 @@ export const subscribers = pgTable(
     /** Novu's __v: incremented on every change. */
     version: integer('version').notNull().default(0),
     deleted: boolean('deleted').notNull().default(false),
+    /**
+     * Moves on every delete. Inbox session tokens carry it, so a token issued before a delete never
+     * speaks for the subscriber restored under the same subscriberId (the row is restored, not new).
+     */
+    generation: integer('generation').notNull().default(0),
     ...timestamps(),
   },
   (t) => [

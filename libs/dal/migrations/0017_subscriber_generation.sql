@@ -1,0 +1,1 @@
+ALTER TABLE "subscribers" ADD COLUMN "generation" integer DEFAULT 0 NOT NULL;
