@@ -10,7 +10,7 @@ describe('GET /v1/environments/me', () => {
     await t?.close();
   });
 
-  it("answers the key's environment in Novu's shape, with its public identifier and HMAC off by default", async () => {
+  it("answers the key's environment in Novu's shape, with its public identifier, HMAC off and no inbox topic open by default", async () => {
     const res = await t.api('get', '/v1/environments/me');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -20,6 +20,7 @@ describe('GET /v1/environments/me', () => {
       identifier: expect.any(String),
       type: 'dev',
       requireHmac: false,
+      inboxTopics: { allow: [], maxPerSubscriber: 20 },
     });
     expect(res.body.identifier).toBe(t.environment.identifier);
     expect(res.body.identifier).toMatch(/^[A-Za-z0-9_-]{16}$/);

@@ -2,15 +2,24 @@ import 'reflect-metadata';
 import { ConfigError, createLogger, loadConfig } from '#common';
 import { EnvironmentRepository } from '#dal';
 import { CredentialsCipher, TenancyService } from '#application';
-import { prepareRuntime } from './runtime.js';
+import { prepareCliRuntime } from './cli-runtime.js';
+import {
+  INBOX_TOPICS_USAGE,
+  parseInboxTopicsCommand,
+  runInboxTopicsCommand,
+  type InboxTopicsCommand,
+} from './environments/inbox-topics.command.js';
 
 const USAGE = [
   'usage: npm run cli -- api-key create --environment <Development|Production>',
   '       npm run cli -- environment require-hmac <on|off> --environment <Development|Production>',
+  `       ${INBOX_TOPICS_USAGE}`,
 ].join('\n');
 
 type Command =
-  { kind: 'create-key'; environmentName: string } | { kind: 'require-hmac'; environmentName: string; on: boolean };
+  | { kind: 'create-key'; environmentName: string }
+  | { kind: 'require-hmac'; environmentName: string; on: boolean }
+  | ({ kind: 'inbox-topics' } & InboxTopicsCommand);
 
 function parse(argv: string[]): Command | undefined {
   const [resource, action, ...rest] = argv;
@@ -19,10 +28,14 @@ function parse(argv: string[]): Command | undefined {
   if (resource === 'environment' && action === 'require-hmac' && ['on', 'off'].includes(rest[0]))
     if (rest[1] === '--environment' && rest[2])
       return { kind: 'require-hmac', environmentName: rest[2], on: rest[0] === 'on' };
+  if (resource === 'environment' && action === 'inbox-topics') {
+    const command = parseInboxTopicsCommand(rest);
+    return command && { kind: 'inbox-topics', ...command };
+  }
   return undefined;
 }
 
-/** Operator commands that need the database but not a running server. */
+/** Operator commands on the database: the running embedded service's when one holds DATA_DIR (cli-runtime.ts). */
 async function main(argv: string[]): Promise<number> {
   const command = parse(argv);
   if (!command) {
@@ -31,13 +44,17 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const logger = createLogger('warn');
-  const runtime = await prepareRuntime(config, logger);
+  const runtime = await prepareCliRuntime(config, logger);
   try {
     const environments = new EnvironmentRepository(runtime.database.db);
     const tenancy = new TenancyService(environments, new CredentialsCipher(config));
     await tenancy.ensureFirstBoot(config.apiKey);
     if (command.kind === 'create-key') {
       process.stdout.write(`${await tenancy.createKey(command.environmentName)}\n`);
+      return 0;
+    }
+    if (command.kind === 'inbox-topics') {
+      process.stdout.write(`${await runInboxTopicsCommand(environments, command)}\n`);
       return 0;
     }
     const environment = await environments.findEnvironmentByName(command.environmentName);

@@ -1,6 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Environment } from '#dal';
 
+/** Which topics inbox sessions may join; not in Novu, whose sessions may join any topic. */
+export class InboxTopicsSettingDto {
+  @ApiProperty({
+    type: [String],
+    description:
+      'Topic keys, or prefixes ending in *, that inbox sessions may join or create; empty (the default): none',
+  })
+  allow: string[];
+
+  @ApiProperty({ description: 'How many topics one subscriber may join through inbox sessions' })
+  maxPerSubscriber: number;
+}
+
 /** Novu's environment shape (the fields @novu/api's EnvironmentResponseDto reads); no API keys: they are stored hashed. */
 export class EnvironmentResponseDto {
   @ApiProperty()
@@ -21,6 +34,9 @@ export class EnvironmentResponseDto {
   @ApiProperty({ description: 'Whether an inbox session needs the subscriber HMAC hash' })
   requireHmac: boolean;
 
+  @ApiProperty({ type: InboxTopicsSettingDto })
+  inboxTopics: InboxTopicsSettingDto;
+
   static from(row: Environment): EnvironmentResponseDto {
     return {
       _id: row.id,
@@ -29,6 +45,7 @@ export class EnvironmentResponseDto {
       identifier: row.identifier,
       type: row.name === 'Production' ? 'prod' : 'dev',
       requireHmac: row.requireHmac,
+      inboxTopics: { allow: row.inboxTopicPatterns, maxPerSubscriber: row.inboxTopicsPerSubscriber },
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiForbiddenResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '#common';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import {
@@ -27,8 +27,13 @@ export class InboxTopicsController {
   }
 
   @Post('topics/:key/subscriptions')
-  @ApiOperation({ summary: 'Subscribe to a topic', description: 'The topic is created when it does not exist.' })
+  @ApiOperation({
+    summary: 'Subscribe to a topic',
+    description:
+      "Only a topic the environment opens to inbox sessions (none by default, unlike Novu), created when it does not exist; at most the environment's cap of topics per subscriber.",
+  })
   @ApiOkResponse({ type: InboxSubscriptionEnvelopeDto })
+  @ApiForbiddenResponse({ description: 'The topic is not open to inbox sessions, or the subscriber is at the cap' })
   async subscribe(
     @InboxSubscriber() session: InboxSession,
     @Param('key') key: string,

@@ -6,6 +6,12 @@ import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { apiKeys, environments, organizations, type Environment } from '../schema/index.js';
 
+/** The environment's rule for inbox sessions' topic joins; a field left out keeps its value. */
+export interface InboxTopicPolicyChange {
+  patterns?: string[];
+  perSubscriber?: number;
+}
+
 export interface ApiKeyOwner {
   apiKeyId: string;
   environmentId: string;
@@ -93,6 +99,19 @@ export class EnvironmentRepository {
     const [row] = await this.db
       .update(environments)
       .set({ requireHmac, updatedAt: sql`now()` })
+      .where(eq(environments.id, environmentId))
+      .returning();
+    return row;
+  }
+
+  async setInboxTopicPolicy(environmentId: string, change: InboxTopicPolicyChange): Promise<Environment | undefined> {
+    const [row] = await this.db
+      .update(environments)
+      .set({
+        inboxTopicPatterns: change.patterns,
+        inboxTopicsPerSubscriber: change.perSubscriber,
+        updatedAt: sql`now()`,
+      })
       .where(eq(environments.id, environmentId))
       .returning();
     return row;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, desc, eq, getTableColumns, gt, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gt, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -42,6 +42,12 @@ export interface SubscriberTopic {
   joinedAt: Date;
   membershipUpdatedAt: Date;
 }
+
+/** What a session's join did: joined (the topic created when missing), already a member, or refused at the cap. */
+export type SessionJoin = 'joined' | 'member' | 'full';
+
+/** Advisory lock class ("TOPS") of a subscriber's session joins, the second key its id's hash. */
+const SESSION_JOIN_LOCK_CLASS = 0x544f5053;
 
 export interface KeysetCursor {
   after?: string;
@@ -201,6 +207,63 @@ export class TopicRepository {
       .insert(topicSubscribers)
       .values(members.map((member) => ({ topicId, ...scope, ...member })))
       .onConflictDoNothing();
+  }
+
+  /**
+   * A subscriber joining through an inbox session, at most `cap` such joins each. The count and the
+   * insert run under a lock per subscriber, so concurrent joins cannot pass the cap together; the
+   * topic is created only when the join is allowed, so a refused join leaves no empty topic behind.
+   */
+  async joinBySession(
+    scope: TopicScope,
+    key: string,
+    name: string | undefined,
+    member: TopicMember,
+    cap: number,
+  ): Promise<SessionJoin> {
+    // Only the scope's two ids: a caller may pass a wider object (an inbox session names a subscriber too).
+    const { environmentId, organizationId } = scope;
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${SESSION_JOIN_LOCK_CLASS}, hashtext(${member.subscriberId}))`);
+      const [existing] = await tx
+        .select({ id: topics.id })
+        .from(topics)
+        .where(and(eq(topics.environmentId, environmentId), eq(topics.key, key)))
+        .limit(1);
+      if (existing) {
+        const [membership] = await tx
+          .select({ subscriberId: topicSubscribers.subscriberId })
+          .from(topicSubscribers)
+          .where(
+            and(eq(topicSubscribers.topicId, existing.id), eq(topicSubscribers.subscriberId, member.subscriberId)),
+          );
+        if (membership) return 'member';
+      }
+      const [{ joined }] = await tx
+        .select({ joined: count() })
+        .from(topicSubscribers)
+        .where(
+          and(
+            eq(topicSubscribers.environmentId, environmentId),
+            eq(topicSubscribers.subscriberId, member.subscriberId),
+            sql`${topicSubscribers.joinedBySession}`,
+          ),
+        );
+      if (joined >= cap) return 'full';
+      const [topic] = existing
+        ? [existing]
+        : await tx
+            .insert(topics)
+            .values({ id: newId(), environmentId, organizationId, key, name: name ?? null })
+            // Created meanwhile by another subscriber's session: join that one.
+            .onConflictDoUpdate({ target: [topics.environmentId, topics.key], set: { key: sql`excluded.key` } })
+            .returning({ id: topics.id });
+      await tx
+        .insert(topicSubscribers)
+        .values({ topicId: topic.id, environmentId, organizationId, ...member, joinedBySession: true })
+        .onConflictDoNothing();
+      return 'joined';
+    });
   }
 
   /** The memberships of these subscribers (internal ids) in the topic, by primary key. */

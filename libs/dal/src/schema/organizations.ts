@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.js';
 
 export const organizations = pgTable('organizations', {
@@ -19,6 +19,13 @@ export const environments = pgTable(
     identifier: text('identifier').notNull(),
     /** When on, an inbox session needs the subscriber's HMAC hash, so a browser cannot pose as any subscriber. */
     requireHmac: boolean('require_hmac').notNull().default(false),
+    /**
+     * Topic keys (or prefixes ending in `*`) that inbox sessions may join or create. Empty by default:
+     * a browser session joining any topic would receive what the tenant sends to it.
+     */
+    inboxTopicPatterns: text('inbox_topic_patterns').array().notNull().default([]),
+    /** How many topics one subscriber may join through inbox sessions. */
+    inboxTopicsPerSubscriber: integer('inbox_topics_per_subscriber').notNull().default(20),
     ...timestamps(),
   },
   (t) => [

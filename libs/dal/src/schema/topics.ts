@@ -1,4 +1,5 @@
-import { pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenantColumns, timestamps, jsonb } from './columns.js';
 
 export const topics = pgTable(
@@ -24,9 +25,18 @@ export const topicSubscribers = pgTable(
     organizationId: uuid('organization_id').notNull(),
     /** External subscriberId, copied so listings need no join. */
     externalSubscriberId: text('external_subscriber_id').notNull(),
+    /** Joined through an inbox session: these count against the environment's per-subscriber cap. */
+    joinedBySession: boolean('joined_by_session').notNull().default(false),
     ...timestamps(),
   },
-  (t) => [primaryKey({ name: 'topic_subscribers_pk', columns: [t.topicId, t.subscriberId] })],
+  (t) => [
+    primaryKey({ name: 'topic_subscribers_pk', columns: [t.topicId, t.subscriberId] }),
+    // Counts one subscriber's session joins at each join; partial, so the fan-out's memberships
+    // (added by the API, millions per topic) are not indexed by subscriber for it.
+    index('topic_subscribers_session_joins_idx')
+      .on(t.subscriberId)
+      .where(sql`${t.joinedBySession}`),
+  ],
 );
 
 export const tenants = pgTable(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
-import { TopicRepository } from '#dal';
+import { EnvironmentRepository, TopicRepository, type Environment } from '#dal';
+import { inboxTopicAllowed } from '../inbox-topic-policy.js';
 import { toSubscription } from '../../topics/subscription-response.js';
 import type { InboxSubscriptionBodyDto, InboxSubscriptionDto } from '../dto/inbox-topics.dto.js';
 import type { InboxSession } from '../session-token.js';
@@ -8,7 +9,10 @@ import type { InboxSession } from '../session-token.js';
 /** The session's subscriber's own membership of a topic, in @novu/js's subscription shape. */
 @Injectable()
 export class InboxTopicSubscriptionsUseCase {
-  constructor(private readonly topics: TopicRepository) {}
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly environments: EnvironmentRepository,
+  ) {}
 
   async list(session: InboxSession, key: string): Promise<InboxSubscriptionDto[]> {
     const own = await this.find(session, key);
@@ -21,14 +25,19 @@ export class InboxTopicSubscriptionsUseCase {
     return own && own.identifier === identifier ? own : null;
   }
 
+  /**
+   * Only topics the environment opens to sessions (none by default), and at most its cap of them per
+   * subscriber. The setting is read at every join, uncached: closing topics takes effect at once.
+   */
   async subscribe(session: InboxSession, key: string, body: InboxSubscriptionBodyDto): Promise<InboxSubscriptionDto> {
-    const name = typeof body.topic?.name === 'string' ? body.topic.name : undefined;
+    const environment = await this.environments.findEnvironmentById(session.environmentId);
+    if (!environment) throw new DomainError('UNAUTHORIZED', 'The environment of this inbox session no longer exists');
+    if (!inboxTopicAllowed(environment.inboxTopicPatterns, key)) throw topicClosed(environment, key);
     // An existing topic keeps its name: the browser only names a topic it creates.
-    const existing = await this.topics.findByKey(session.environmentId, key);
-    const topic = existing ?? (await this.topics.upsert(session, key, name)).row;
-    await this.topics.addMembers(session, topic.id, [
-      { subscriberId: session.subscriberRowId, externalSubscriberId: session.subscriberId },
-    ]);
+    const name = typeof body.topic?.name === 'string' ? body.topic.name : undefined;
+    const member = { subscriberId: session.subscriberRowId, externalSubscriberId: session.subscriberId };
+    const join = await this.topics.joinBySession(session, key, name, member, environment.inboxTopicsPerSubscriber);
+    if (join === 'full') throw capReached(environment, session.subscriberId);
     const own = await this.find(session, key);
     if (!own) throw new DomainError('NOT_FOUND', `Subscription to topic ${key} not found`);
     return own;
@@ -66,6 +75,26 @@ export class InboxTopicSubscriptionsUseCase {
     );
     return { id: subscription._id, identifier: subscription.identifier, preferences: [] };
   }
+}
+
+const CLI = 'npm run cli -- environment inbox-topics';
+
+function topicClosed(environment: Environment, key: string): DomainError {
+  const why = environment.inboxTopicPatterns.length
+    ? `topic ${key} is not among the topics this environment opens to inbox sessions`
+    : 'this environment opens no topic to inbox sessions (the default)';
+  return new DomainError(
+    'FORBIDDEN',
+    `Inbox sessions may not join ${key}: ${why}. The operator opens topics with \`${CLI} --allow '<key or prefix*>,...' --environment ${environment.name}\`; GET /v1/environments/me shows inboxTopics`,
+  );
+}
+
+function capReached(environment: Environment, subscriberId: string): DomainError {
+  const cap = environment.inboxTopicsPerSubscriber;
+  return new DomainError(
+    'FORBIDDEN',
+    `Subscriber ${subscriberId} has joined ${cap} topics through inbox sessions, the most this environment allows: leave one first, or the operator raises the cap with \`${CLI} --max-per-subscriber <n> --environment ${environment.name}\``,
+  );
 }
 
 function notSubscribed(key: string, identifier: string): DomainError {
