@@ -8,6 +8,7 @@ export * from './subscribers/subscriber-response.js';
 export * from './subscribers/subscriber-channels.js';
 export * from './messages/message-response.js';
 export * from './messages/message-state.js';
+export * from './messages/cta-urls.js';
 export * from './messages/message-state.service.js';
 export * from './messages/inbox-notification-response.js';
 export * from './messages/count-filters.js';

@@ -5,6 +5,7 @@ export * from './enums.js';
 export * from './clock.js';
 export * from './ids.js';
 export * from './email-address.js';
+export * from './client-url.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './concurrency/batcher.js';

@@ -1,3 +1,4 @@
+import { isClientSafeUrl } from '#common';
 import type { InboxPageMessage, SubscriberRow } from '#dal';
 import { actionButton, isActionCompleted, type ActionType } from './message-state.js';
 
@@ -40,11 +41,14 @@ export interface InboxNotificationResponse {
 
 const TARGETS = new Set(['_self', '_blank', '_parent', '_top', '_unfencedTop']);
 
-/** A `{ url, target }` the SDK accepts, from the cta's or a button's stored fields; anything else is left out. */
+/**
+ * A `{ url, target }` the SDK accepts, from the cta's or a button's stored fields; anything else is
+ * left out. The in-app step already drops unsafe urls; messages stored before it did are read here.
+ */
 function redirectOf(value: unknown): RedirectResponse | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { url, target } = value as Record<string, unknown>;
-  if (typeof url !== 'string' || url === '') return undefined;
+  if (typeof url !== 'string' || url === '' || !isClientSafeUrl(url)) return undefined;
   return typeof target === 'string' && TARGETS.has(target) ? { url, target } : { url };
 }
 

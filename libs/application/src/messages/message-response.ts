@@ -1,5 +1,6 @@
 import type { MessageView, SubscriberRow } from '#dal';
 import { toSubscriberResponse, type SubscriberResponse } from '../subscribers/subscriber-response.js';
+import { withoutUnsafeUrls } from './cta-urls.js';
 
 /** The spec's Message shape (template omitted: callers that have the workflow can add it). */
 export interface MessageResponse {
@@ -73,7 +74,8 @@ export function toMessageResponse(row: MessageView, subscriber?: SubscriberRow):
     ...optional('providerId', row.providerId),
     ...optional('deviceTokens', row.deviceTokens),
     ...optional('title', row.title),
-    cta: row.cta ?? {},
+    // The in-app feed renders it; a message stored before the in-app step dropped unsafe urls loses them here.
+    cta: withoutUnsafeUrls(row.cta ?? {}).cta,
     _feedId: row.feedId,
     status: row.status,
     ...optional('errorId', row.errorId),

@@ -1,4 +1,5 @@
 import type { InboxBadgeCounts, InboxSocketSubscriber, MessageRow } from '#dal';
+import { withoutUnsafeUrls } from '../messages/cta-urls.js';
 
 /** The events an inbox socket receives, with the payloads Novu's clients read. */
 export const SOCKET_EVENTS = {
@@ -26,7 +27,8 @@ function socketSubscriber(row: InboxSocketSubscriber) {
 
 /**
  * A message as Novu's socket sends it (its stored message document), which @novu/js maps into a
- * notification. `cta` is always an object: the client reads `cta.action` without a guard.
+ * notification. `cta` is always an object: the client reads `cta.action` without a guard. Its unsafe
+ * urls are dropped again for a message stored before the in-app step dropped them (a snoozed one waking up).
  */
 export function toSocketMessage(row: MessageRow, subscriber: InboxSocketSubscriber) {
   const seenAt = row.lastSeenDate?.toISOString();
@@ -43,7 +45,7 @@ export function toSocketMessage(row: MessageRow, subscriber: InboxSocketSubscrib
     subject: row.subject ?? undefined,
     // A stored block list is not rendered for the inbox: it shows as empty, as in the inbox lists.
     content: typeof row.content === 'string' ? row.content : '',
-    cta: row.cta ?? {},
+    cta: withoutUnsafeUrls(row.cta ?? {}).cta,
     read: row.read,
     seen: row.seen,
     archived: row.archived,

@@ -81,7 +81,7 @@ export class LoadWorkflowsDirectoryUseCase {
     const templateErrors = Object.entries(this.writer.templateErrors(definition.steps));
     if (templateErrors.length > 0)
       throw new WorkflowFileError(
-        `${file}: ${templateErrors.map(([path, message]) => `${path}: ${message}`).join('; ')}`,
+        `${file}: ${templateErrors.map(([path, { messages }]) => `${path}: ${messages.join('; ')}`).join('; ')}`,
       );
     return definition;
   }

@@ -10,6 +10,7 @@ import {
   type WorkflowValues,
 } from '#dal';
 import { TemplateEngine } from '../templates/template-engine.js';
+import { literalUrlErrors } from './literal-url-errors.js';
 import { slugify } from './slugify.js';
 import type { StepDefinition } from './step.definition.js';
 import { METADATA_STEPS } from './step-metadata.definition.js';
@@ -65,11 +66,18 @@ export class WorkflowWriter {
 
   /**
    * Every template string of every step that does not parse (syntax, unknown filter, a tag that would
-   * load a file), as `{ 'steps[0].template.content': message }`: a broken template is refused when
-   * saved rather than failing each recipient's step at delivery.
+   * load a file) and every cta url a client must not open (literal-url-errors.ts), as
+   * `{ 'steps[0].template.content': { messages } }`: a broken template is refused when saved rather
+   * than failing each recipient's step at delivery.
    */
-  templateErrors(steps: StepDefinition[]): Record<string, string> {
-    return Object.assign(
+  templateErrors(steps: StepDefinition[]): FieldErrors {
+    const urls = steps.flatMap((step, index) => [
+      literalUrlErrors(step.template, `steps[${index}].template`),
+      ...(step.variants ?? []).map((variant, at) =>
+        literalUrlErrors(variant.template, `steps[${index}].variants[${at}].template`),
+      ),
+    ]);
+    const liquid = Object.assign(
       {},
       ...steps.map((step, index) => this.templates.errorsOf(step.template, `steps[${index}].template`)),
       // An http_request's url, headers and body are templates too.
@@ -78,6 +86,8 @@ export class WorkflowWriter {
       ),
       ...steps.map((step, index) => this.variantErrors(step, `steps[${index}]`)),
     ) as Record<string, string>;
+    const fields = Object.entries(liquid).map(([path, message]) => [path, { messages: [message] }]);
+    return Object.assign(Object.fromEntries(fields) as FieldErrors, ...urls) as FieldErrors;
   }
 
   /** A variant is checked as its step is, and keeps its step's type (the job's channel). */
@@ -156,12 +166,12 @@ export class WorkflowWriter {
   }
 
   private assertTemplates(steps: StepDefinition[]): void {
-    const errors = Object.entries(this.templateErrors(steps));
+    const fields = this.templateErrors(steps);
+    const errors = Object.entries(fields);
     if (errors.length === 0) return;
-    const fields: FieldErrors = Object.fromEntries(errors.map(([path, message]) => [path, { messages: [message] }]));
     throw new DomainError(
       'VALIDATION_FAILED',
-      errors.map(([path, message]) => `${path}: ${message}`).join('; '),
+      errors.map(([path, { messages }]) => `${path}: ${messages.join('; ')}`).join('; '),
       fields,
     );
   }

@@ -1,16 +1,37 @@
 import { Injectable } from '@nestjs/common';
+import { withoutUnsafeUrls, type CtaUrl } from '#application';
 import { record, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
 import { isDataObject, messageRow, text, type Rendered } from './channel-message.js';
 import { ChannelPreparation } from './channel-preparation.js';
 import type { StepHandler } from './step-handler.js';
 
+/** Long enough to recognise the url in the detail, short enough that a payload cannot flood it. */
+const SHOWN_URL_LENGTH = 200;
+
+function removedUrlDetail({ path, url }: CtaUrl): string {
+  const shown = url.length > SHOWN_URL_LENGTH ? `${url.slice(0, SHOWN_URL_LENGTH)}…` : url;
+  return `cta.${path} ${JSON.stringify(shown)} was removed: only http(s) and relative URLs reach the inbox`;
+}
+
+/**
+ * A rendered url can be anything its variables hold (`{{payload.url}}` = `javascript:...`), so the
+ * urls a client would open are checked here, after rendering: an unsafe one is dropped with a
+ * warning and the message is still delivered. Literal urls are refused when a workflow is saved;
+ * a workflow saved before that check is caught here too.
+ */
+function safeCta(context: StepContext, rendered: unknown): Record<string, unknown> {
+  const { cta, removed } = withoutUnsafeUrls(typeof rendered === 'object' && rendered !== null ? rendered : {});
+  for (const url of removed) record(context, { status: 'Warning', source: 'Payload', detail: removedUrlDetail(url) });
+  return cta as Record<string, unknown>;
+}
+
 /** The in-app message, in the same shape whatever the step's template holds. */
 export function inAppOutcome(context: StepContext, rendered: Rendered): StepOutcome {
   const row = messageRow(context, {
     subject: rendered.subject === undefined ? null : text(rendered.subject),
     content: text(rendered.content),
-    cta: typeof rendered.cta === 'object' && rendered.cta !== null ? (rendered.cta as Record<string, unknown>) : {},
+    cta: safeCta(context, rendered.cta),
     // The step's own data object (Novu's in-app `data`), rendered like the rest: the inbox shows and filters it.
     data: isDataObject(rendered.data) ? rendered.data : null,
     status: 'sent',

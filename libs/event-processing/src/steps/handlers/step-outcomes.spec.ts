@@ -57,6 +57,29 @@ describe('step outcomes, decided without a database', () => {
     expect(inApp.details).toEqual([{ status: 'Success', detail: 'Message created', providerId: 'novu' }]);
   });
 
+  it('an in_app step drops a rendered url a client must not open, says so, and still delivers', () => {
+    const inApp = context('in_app');
+    const cta = {
+      data: { url: ' JaVa\tScRiPt:alert(document.domain)' },
+      action: { buttons: [{ type: 'primary', content: 'Open', url: 'https://example.com/a' }] },
+    };
+    const result = inAppOutcome(inApp, { content: 'Hello', cta });
+    expect(result.status).toBe('completed');
+    expect(result.messages?.[0].cta).toEqual({
+      data: {},
+      action: { buttons: [{ type: 'primary', content: 'Open', url: 'https://example.com/a' }] },
+    });
+    expect(inApp.details).toEqual([
+      {
+        status: 'Warning',
+        source: 'Payload',
+        detail:
+          'cta.data.url " JaVa\\tScRiPt:alert(document.domain)" was removed: only http(s) and relative URLs reach the inbox',
+      },
+      { status: 'Success', detail: 'Message created', providerId: 'novu' },
+    ]);
+  });
+
   it('chat and push succeed when any delivery succeeded, and fail naming the last error otherwise', () => {
     expect(subscriberChannelOutcome('push', 1, 'token refused', []).status).toBe('completed');
     expect(subscriberChannelOutcome('chat', 0, 'HTTP 500', [])).toMatchObject({
