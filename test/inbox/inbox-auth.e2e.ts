@@ -125,6 +125,8 @@ describe('inbox authentication: HMAC, session tokens, unsupported routes', () =>
         organizationId: app.t.environment.organizationId,
         subscriberRowId: claims.sub as string,
         subscriberId: 'tok-1',
+        generation: 0,
+        hashProven: false,
       });
       await expect401(await list(`Bearer ${otherDeployment}`), /Invalid inbox session token/);
       // The same claims signed with this deployment's key are accepted: the test above fails for the key alone.
@@ -137,6 +139,8 @@ describe('inbox authentication: HMAC, session tokens, unsupported routes', () =>
         organizationId: app.t.environment.organizationId,
         subscriberRowId: claims.sub as string,
         subscriberId: 'tok-1',
+        generation: 0,
+        hashProven: false,
       });
       expect((await list(`Bearer ${resigned}`)).status).toBe(200);
     });

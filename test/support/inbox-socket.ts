@@ -76,6 +76,9 @@ export function sessionTokenFor(encryptionKey: string, clock: Clock, subscriber:
     organizationId: subscriber._organizationId as string,
     subscriberRowId: subscriber._id as string,
     subscriberId: subscriber.subscriberId as string,
+    // Never deleted in the tests that make their own tokens.
+    generation: 0,
+    hashProven: false,
   });
 }
 

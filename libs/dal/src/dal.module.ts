@@ -4,6 +4,7 @@ import type { ApiProcessRepository } from './repositories/api-process.repository
 import type { EnvironmentRepository } from './repositories/environment.repository.js';
 import type { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
 import type { IdempotencyRepository } from './repositories/idempotency.repository.js';
+import type { InboxSessionRepository } from './repositories/inbox-session.repository.js';
 import type { InboxMessageRepository } from './repositories/inbox-message.repository.js';
 import type { IntegrationRepository } from './repositories/integration.repository.js';
 import type { JobRepository } from './repositories/job.repository.js';
@@ -24,6 +25,7 @@ export type RepositoryClass =
   | typeof ExecutionDetailRepository
   | typeof IdempotencyRepository
   | typeof InboxMessageRepository
+  | typeof InboxSessionRepository
   | typeof IntegrationRepository
   | typeof JobRepository
   | typeof MessageRepository

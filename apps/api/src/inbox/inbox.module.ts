@@ -10,6 +10,7 @@ import {
   DalModule,
   InboxMessageRepository,
   EnvironmentRepository,
+  InboxSessionRepository,
   IntegrationRepository,
   PreferenceRepository,
   SubscriberRepository,
@@ -21,7 +22,9 @@ import { InboxNotificationsController } from './inbox-notifications.controller.j
 import { InboxPreferencesController } from './inbox-preferences.controller.js';
 import { InboxSessionController } from './inbox-session.controller.js';
 import { InboxRateLimiter } from './inbox-rate-limiter.js';
+import { HmacRequirement } from './hmac-requirement.js';
 import { InboxSessionGuard } from './inbox-session.guard.js';
+import { InboxSessionValidator } from './inbox-session.validator.js';
 import { InboxTopicsController } from './inbox-topics.controller.js';
 import { InboxUnsupportedController } from './inbox-unsupported.controller.js';
 import { SessionTokens } from './session-token.js';
@@ -37,6 +40,7 @@ import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js'
     DalModule.forRepositories([
       EnvironmentRepository,
       SubscriberRepository,
+      InboxSessionRepository,
       IntegrationRepository,
       PreferenceRepository,
       WorkflowRepository,
@@ -55,6 +59,8 @@ import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js'
   providers: [
     SessionTokens,
     InboxSessionGuard,
+    InboxSessionValidator,
+    HmacRequirement,
     InboxRateLimiter,
     TenancyService,
     SubscriberHashVerifier,

@@ -8,6 +8,8 @@ const session: InboxSession = {
   organizationId: '0190a1b2-0000-7000-8000-000000000002',
   subscriberRowId: '0190a1b2-0000-7000-8000-000000000003',
   subscriberId: 'user-1',
+  generation: 2,
+  hashProven: false,
 };
 
 function tokens(key = 'a'.repeat(64), clock = new AdjustableClock()): SessionTokens {
@@ -46,6 +48,8 @@ describe('SessionTokens', () => {
       { ...claims, sid: 'user-2' },
       { ...claims, env: session.organizationId },
       { ...claims, exp: (claims.exp as number) + 3600 },
+      { ...claims, gen: 3 },
+      { ...claims, hmac: true },
     ]) {
       rejects(() => signer.verify(`${header}.${base64url(changed)}.${signature}`), /Invalid/);
     }
@@ -79,6 +83,10 @@ describe('SessionTokens', () => {
     rejects(() => signer.verify(sign({ ...claims, sid: undefined })), /Invalid/);
     rejects(() => signer.verify(sign({ ...claims, exp: String(claims.exp) })), /Invalid/);
     rejects(() => signer.verify(sign([claims])), /Invalid/);
+    // Issued before tokens named the row's generation and the hash proof: no way to tell they still hold.
+    rejects(() => signer.verify(sign({ ...claims, gen: undefined })), /Invalid/);
+    rejects(() => signer.verify(sign({ ...claims, hmac: undefined })), /Invalid/);
+    rejects(() => signer.verify(sign({ ...claims, hmac: 'true' })), /Invalid/);
   });
 
   it('expires after the TTL, and not before', () => {

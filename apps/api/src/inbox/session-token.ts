@@ -10,6 +10,10 @@ export interface InboxSession {
   subscriberRowId: string;
   /** The subscriber's external id, as the tenant named it. */
   subscriberId: string;
+  /** The subscriber row's generation at the session's start: a delete since ends the session. */
+  generation: number;
+  /** The session proved its subscriberId with a subscriberHash: it survives HMAC being required. */
+  hashProven: boolean;
 }
 
 interface TokenClaims {
@@ -19,6 +23,10 @@ interface TokenClaims {
   sid: string;
   env: string;
   org: string;
+  /** subscriber row generation */
+  gen: number;
+  /** proven by a subscriberHash */
+  hmac: boolean;
   aud: typeof AUDIENCE;
   iat: number;
   exp: number;
@@ -59,6 +67,8 @@ export class SessionTokens {
       sid: session.subscriberId,
       env: session.environmentId,
       org: session.organizationId,
+      gen: session.generation,
+      hmac: session.hashProven,
       aud: AUDIENCE,
       iat,
       exp: iat + SESSION_TOKEN_TTL_SECONDS,
@@ -84,6 +94,8 @@ export class SessionTokens {
       organizationId: claims.org,
       subscriberRowId: claims.sub,
       subscriberId: claims.sid,
+      generation: claims.gen,
+      hashProven: claims.hmac,
     };
   }
 
@@ -106,6 +118,9 @@ function parseClaims(encoded: string): TokenClaims | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const claims = value as Record<string, unknown>;
   const strings = ['sub', 'sid', 'env', 'org'].every((name) => typeof claims[name] === 'string');
-  const numbers = typeof claims.iat === 'number' && typeof claims.exp === 'number';
-  return strings && numbers && claims.aud === AUDIENCE ? (claims as unknown as TokenClaims) : undefined;
+  const numbers = ['iat', 'exp', 'gen'].every((name) => typeof claims[name] === 'number');
+  // Tokens from before generations and hash proofs were claimed fail here: their clients start a new session.
+  return strings && numbers && typeof claims.hmac === 'boolean' && claims.aud === AUDIENCE
+    ? (claims as unknown as TokenClaims)
+    : undefined;
 }

@@ -1,13 +1,34 @@
 import { Module } from '@nestjs/common';
-import { ApiProcessRepository, DalModule, SubscriberRepository } from '#dal';
+import { CryptoModule } from '#application';
+import { ApiProcessRepository, DalModule, InboxSessionRepository, SubscriberRepository } from '#dal';
+import { HmacRequirement } from '../inbox/hmac-requirement.js';
+import { InboxSessionValidator } from '../inbox/inbox-session.validator.js';
 import { SessionTokens } from '../inbox/session-token.js';
+import { InboxSocketSessions } from './inbox-socket-sessions.js';
 import { InboxSocketServer } from './inbox-socket.server.js';
 import { PresenceSweeper } from './presence-sweeper.js';
+import { SocketSessionAudit } from './socket-session-audit.js';
 import { SubscriberPresence } from './subscriber-presence.js';
 
-/** The inbox socket on the api's HTTP port (RealtimePublisher, global, is what emits to it). */
+/**
+ * The inbox socket on the api's HTTP port (RealtimePublisher, global, is what emits to it);
+ * InboxSocketSessions for the modules whose changes end sessions.
+ */
 @Module({
-  imports: [DalModule.forRepositories([SubscriberRepository, ApiProcessRepository])],
-  providers: [InboxSocketServer, SubscriberPresence, PresenceSweeper, SessionTokens],
+  imports: [
+    DalModule.forRepositories([SubscriberRepository, ApiProcessRepository, InboxSessionRepository]),
+    CryptoModule,
+  ],
+  providers: [
+    InboxSocketServer,
+    SubscriberPresence,
+    PresenceSweeper,
+    SessionTokens,
+    InboxSessionValidator,
+    HmacRequirement,
+    SocketSessionAudit,
+    InboxSocketSessions,
+  ],
+  exports: [InboxSocketSessions],
 })
 export class InboxSocketModule {}

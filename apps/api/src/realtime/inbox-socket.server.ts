@@ -3,12 +3,15 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
-import { AppConfig, Clock, LOGGER } from '#common';
+import { AppConfig, Clock, DomainError, LOGGER } from '#common';
 import { RealtimePublisher } from '#application';
+import { InboxSessionValidator } from '../inbox/inbox-session.validator.js';
 import { SessionTokens, type InboxSession } from '../inbox/session-token.js';
+import { InboxSocketSessions } from './inbox-socket-sessions.js';
 import { PresenceSweeper } from './presence-sweeper.js';
 import { createSocketAdapter, type SocketAdapter } from './socket-adapter.js';
 import { roomRelay } from './room-relay.js';
+import { SocketSessionAudit } from './socket-session-audit.js';
 import { SubscriberPresence, type InboxServer, type InboxSocket } from './subscriber-presence.js';
 
 /** Clients only listen: what they may send is a ping, so a frame beyond this is refused. */
@@ -37,6 +40,9 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     private readonly tokens: SessionTokens,
     private readonly presence: SubscriberPresence,
     private readonly sweeper: PresenceSweeper,
+    private readonly validator: InboxSessionValidator,
+    private readonly audit: SocketSessionAudit,
+    private readonly sessions: InboxSocketSessions,
     private readonly publisher: RealtimePublisher,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -54,12 +60,24 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     server.use((socket, next) => {
       const { session, expiresAt } = this.authenticate(socket) ?? {};
       if (!session || !expiresAt) return next(new Error('Unauthorized: a valid inbox session token is required'));
-      const open = server.of('/').adapter.rooms.get(session.subscriberRowId)?.size ?? 0;
-      if (open >= MAX_SOCKETS_PER_SUBSCRIBER) return next(new Error('Too many open sockets for this subscriber'));
-      socket.data.session = session;
-      socket.data.expiresAt = expiresAt;
-      socket.data.processId = this.sweeper.processId;
-      next();
+      // The checks of every inbox HTTP request: a token of a deleted subscriber or of a session HMAC
+      // now refuses opens nothing (and so never marks anyone online).
+      this.validator.check(session).then(
+        () => {
+          const open = server.of('/').adapter.rooms.get(session.subscriberRowId)?.size ?? 0;
+          if (open >= MAX_SOCKETS_PER_SUBSCRIBER) return next(new Error('Too many open sockets for this subscriber'));
+          socket.data.session = session;
+          socket.data.expiresAt = expiresAt;
+          socket.data.processId = this.sweeper.processId;
+          next();
+        },
+        (error: unknown) =>
+          next(
+            new Error(
+              `Unauthorized: ${error instanceof DomainError ? error.message : 'the session could not be checked'}`,
+            ),
+          ),
+      );
     });
     server.on('connection', (socket: InboxSocket) => {
       this.presence.connected(socket);
@@ -73,7 +91,9 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     });
     this.server = server;
     this.publisher.useServer(roomRelay(server, this.adapter.adapter !== undefined));
+    this.sessions.useServer(server);
     await this.sweeper.start(server);
+    this.audit.start(server);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -81,6 +101,8 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     if (!server) return;
     this.stopping = true;
     this.publisher.useServer(undefined);
+    this.sessions.useServer(undefined);
+    await this.audit.stop();
     const sessions = [...server.of('/').sockets.values()].map((socket) => socket.data.session);
     server.local.disconnectSockets(true);
     server.engine.close();

@@ -95,8 +95,7 @@ export class SubscriberPresence {
 
   /** Online, held by the given process, or offline without one. */
   private async setOnline(session: InboxSession, heldBy: string | undefined): Promise<void> {
-    const { environmentId, subscriberId } = session;
-    await this.subscribers.setOnline(environmentId, subscriberId, heldBy !== undefined, this.clock.now(), heldBy);
+    await this.subscribers.setSocketPresence(session, heldBy !== undefined, this.clock.now(), heldBy);
   }
 
   private inOrder(session: InboxSession, update: () => Promise<void>): void {

@@ -3,6 +3,7 @@ import { DomainError } from '#common';
 import { SubscriberRepository, type SubscriberRow } from '#dal';
 import { SubscriberChannelsResolver, toSubscriberResponse } from '#application';
 import type { AuthContext } from '../auth/auth-context.js';
+import { InboxSocketSessions } from '../realtime/inbox-socket-sessions.js';
 import { toCursorPage, type CursorPage } from '../http/cursor-page.js';
 import type { CreateSubscriberDto, ListSubscribersQueryDto, UpdateSubscriberDto } from './dto/subscriber.dto.js';
 
@@ -12,6 +13,7 @@ export class SubscribersService {
   constructor(
     private readonly subscribers: SubscriberRepository,
     private readonly channels: SubscriberChannelsResolver,
+    private readonly inboxSockets: InboxSocketSessions,
   ) {}
 
   async upsert(auth: AuthContext, body: CreateSubscriberDto, failIfExists = false): Promise<SubscriberRow> {
@@ -38,8 +40,11 @@ export class SubscribersService {
     return row;
   }
 
+  /** Its inbox sessions end with it: their tokens fail (a new generation) and open sockets close. */
   async delete(auth: AuthContext, subscriberId: string): Promise<void> {
-    if (!(await this.subscribers.softDelete(auth.environmentId, subscriberId))) throw notFound(subscriberId);
+    const rowId = await this.subscribers.softDelete(auth.environmentId, subscriberId);
+    if (!rowId) throw notFound(subscriberId);
+    this.inboxSockets.end([rowId]);
   }
 
   async list(auth: AuthContext, query: ListSubscribersQueryDto): Promise<CursorPage<SubscriberRow>> {

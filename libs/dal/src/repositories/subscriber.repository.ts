@@ -374,16 +374,45 @@ export class SubscriberRepository {
     return row;
   }
 
-  /**
-   * `heldBy`: the api process whose inbox socket makes the subscriber online, so a sweep can undo it
-   * once that process dies; without it (the API's online-status route) the presence stays as set.
-   */
+  /** The API's online-status route: the presence stays as set, no sweep undoes it. */
   async setOnline(
     environmentId: string,
     subscriberId: string,
     isOnline: boolean,
     at: Date,
-    heldBy?: string,
+  ): Promise<SubscriberRow | undefined> {
+    return this.writePresence(this.live(environmentId, subscriberId), isOnline, at, undefined);
+  }
+
+  /**
+   * An inbox socket's presence, held by the api process with the socket (`heldBy`), so a sweep can
+   * undo it once that process dies. Only on the row and generation the socket's session was issued
+   * for: a socket of a deleted subscriber never marks the one restored under its id.
+   */
+  async setSocketPresence(
+    socket: { environmentId: string; subscriberRowId: string; generation: number },
+    isOnline: boolean,
+    at: Date,
+    heldBy: string | undefined,
+  ): Promise<void> {
+    await this.writePresence(
+      and(
+        eq(subscribers.environmentId, socket.environmentId),
+        eq(subscribers.id, socket.subscriberRowId),
+        eq(subscribers.generation, socket.generation),
+        eq(subscribers.deleted, false),
+      ),
+      isOnline,
+      at,
+      heldBy,
+    );
+  }
+
+  private async writePresence(
+    where: SQL | undefined,
+    isOnline: boolean,
+    at: Date,
+    heldBy: string | undefined,
   ): Promise<SubscriberRow | undefined> {
     const [row] = await this.db
       .update(subscribers)
@@ -394,7 +423,7 @@ export class SubscriberRepository {
         version: sql`${subscribers.version} + 1`,
         updatedAt: sql`now()`,
       })
-      .where(this.live(environmentId, subscriberId))
+      .where(where)
       .returning();
     return row;
   }
@@ -489,13 +518,37 @@ export class SubscriberRepository {
       WHERE s.id = c.id AND s.online_process_id = c.dead`);
   }
 
-  async softDelete(environmentId: string, subscriberId: string): Promise<boolean> {
-    const rows = await this.db
+  /**
+   * The deleted row's id, or undefined when there was no live subscriber. A new generation ends the
+   * inbox sessions issued until now, and the subscriber is offline: its sockets are being closed.
+   */
+  async softDelete(environmentId: string, subscriberId: string): Promise<string | undefined> {
+    const [row] = await this.db
       .update(subscribers)
-      .set({ deleted: true, version: sql`${subscribers.version} + 1`, updatedAt: sql`now()` })
+      .set({
+        deleted: true,
+        generation: sql`${subscribers.generation} + 1`,
+        isOnline: false,
+        onlineProcessId: null,
+        version: sql`${subscribers.version} + 1`,
+        updatedAt: sql`now()`,
+      })
       .where(this.live(environmentId, subscriberId))
       .returning({ id: subscribers.id });
-    return rows.length > 0;
+    return row?.id;
+  }
+
+  /**
+   * Creates the subscriber unless a row with its subscriberId exists, live or deleted, and never
+   * touches one that does: for callers whose word may not change or restore a subscriber.
+   */
+  async insertIfAbsent(scope: SubscriberScope, input: SubscriberUpsertInput): Promise<SubscriberRow | undefined> {
+    const [row] = await this.db
+      .insert(subscribers)
+      .values({ ...input, id: newId(), ...scope, channels: input.channels ?? [] })
+      .onConflictDoNothing({ target: [subscribers.environmentId, subscribers.subscriberId] })
+      .returning();
+    return row;
   }
 
   /** Newest first; fetches one extra row to know whether another page exists. */

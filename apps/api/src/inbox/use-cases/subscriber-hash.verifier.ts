@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
-import { CredentialsCipher, TenancyService } from '#application';
+import { TenancyService } from '#application';
 import { IntegrationRepository, type Environment } from '#dal';
+import { HmacRequirement } from '../hmac-requirement.js';
 
 function hashMatches(subscriberId: string, key: string, given: string): boolean {
   const expected = Buffer.from(createHmac('sha256', key).update(subscriberId).digest('hex'));
@@ -12,21 +13,28 @@ function hashMatches(subscriberId: string, key: string, given: string): boolean 
 
 /**
  * The HMAC check of an inbox session, so a browser cannot open the inbox of any subscriberId it
- * likes. Required when the environment says so, or (Novu's switch) when its active in_app
- * integration has `credentials.hmac: true`. The hash may be made with any of the environment's keys
- * the server can recover.
+ * likes (when it is required: HmacRequirement). The hash may be made with any of the environment's
+ * keys the server can recover.
  */
 @Injectable()
 export class SubscriberHashVerifier {
   constructor(
     private readonly tenancy: TenancyService,
     private readonly integrations: IntegrationRepository,
-    private readonly cipher: CredentialsCipher,
+    private readonly hmac: HmacRequirement,
   ) {}
 
-  /** True when the subscriberId is proven by a hash; false when the environment does not ask for one. */
+  /**
+   * True when the subscriberId is proven by a hash. Where none is required, a hash given is still
+   * checked, so the session survives HMAC being required later; a wrong one then proves nothing and
+   * is ignored, as Novu ignores it.
+   */
   async verify(environment: Environment, subscriberId: string, subscriberHash: string | undefined): Promise<boolean> {
-    if (!(await this.required(environment))) return false;
+    if (!(await this.required(environment))) {
+      if (!subscriberHash) return false;
+      const keys = await this.tenancy.recoverableKeys(environment.id);
+      return keys.some((key) => hashMatches(subscriberId, key, subscriberHash));
+    }
     if (!subscriberHash) throw new DomainError('UNAUTHORIZED', 'This environment requires a subscriberHash');
     const keys = await this.tenancy.recoverableKeys(environment.id);
     if (keys.length === 0) {
@@ -41,8 +49,10 @@ export class SubscriberHashVerifier {
   }
 
   private async required(environment: Environment): Promise<boolean> {
-    if (environment.requireHmac) return true;
     const inApp = await this.integrations.listActiveByChannel(environment.id, 'in_app');
-    return inApp.some((integration) => this.cipher.decrypt(integration.credentials).hmac === true);
+    return this.hmac.required({
+      ...environment,
+      inAppCredentials: inApp.map((integration) => integration.credentials),
+    });
   }
 }
