@@ -137,6 +137,18 @@ describe.each([
     });
   }, 60_000);
 
+  it('deleting a subscriber through api B closes its socket on api A at once', async () => {
+    const created = await call('POST', `${apiB}/v2/subscribers`, { subscriberId: `gone-${transport}` });
+    const onA = await socketTo(apiA, created.body);
+    await waitFor(async () => (await isOnline(`gone-${transport}`)) === true, { description: 'online' });
+    const closed = new Promise<void>((resolve) => onA.socket.once('disconnect', () => resolve()));
+    const deletedAt = Date.now();
+    expect((await call('DELETE', `${apiB}/v2/subscribers/gone-${transport}`)).status).toBe(200);
+    await closed;
+    // Through the adapter, not the sweep of open sockets that api A runs every 2 s.
+    expect(Date.now() - deletedAt).toBeLessThan(1_000);
+  }, 60_000);
+
   // Last: it stops api A.
   it('an api process stopping with sockets open exits cleanly and marks their subscribers offline', async () => {
     const created = await call('POST', `${apiB}/v2/subscribers`, { subscriberId: `stop-${transport}` });
