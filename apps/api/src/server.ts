@@ -42,6 +42,8 @@ export async function createServer(
     },
     bodyLimit: largestBodyLimit(config),
     genReqId: requestIdFrom,
+    // request.ip: the socket's address, or behind TRUST_PROXY's proxies the X-Forwarded-For entry they added.
+    trustProxy: config.trustProxy,
     // Keeps a slow client from holding a connection forever; long enough for bulk triggers.
     requestTimeout: 30_000,
     return503OnClosing: true,

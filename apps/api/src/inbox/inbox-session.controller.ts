@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
@@ -20,7 +20,7 @@ export class InboxSessionController {
       "For a browser: the environment's applicationIdentifier and the subscriber (created or updated), plus subscriberHash when HMAC is required. Answers the session token and the unread counts.",
   })
   @ApiCreatedResponse({ type: InboxSessionEnvelopeDto })
-  async start(@Body() body: StartInboxSessionDto): Promise<InboxSessionEnvelopeDto> {
-    return { data: await this.startSession.execute(body) };
+  async start(@Body() body: StartInboxSessionDto, @Ip() clientAddress: string): Promise<InboxSessionEnvelopeDto> {
+    return { data: await this.startSession.execute(body, clientAddress) };
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 
 export type Role = 'api' | 'worker' | 'all';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -72,8 +73,15 @@ export class AppConfig {
   inboxAllowedOrigins: '*' | string[];
   /** Token bucket per inbox subscriber session (every `/v1/inbox/*` request takes one token). */
   inboxRateLimit: RateLimitSetting;
-  /** Token bucket per environment for `POST /v1/inbox/session`, the inbox's one unauthenticated route. */
+  /** Token bucket per environment for the session starts of `POST /v1/inbox/session` that pass the HMAC check. */
   inboxSessionRateLimit: RateLimitSetting;
+  /** Token bucket per client address for failed subscriberHash checks; an empty one refuses its sessions. */
+  inboxSessionFailureRateLimit: RateLimitSetting;
+  /**
+   * The proxies whose X-Forwarded-For names the client (Fastify's `trustProxy`): addresses, subnets
+   * or proxy-addr's range names; false = the socket's address is the client's.
+   */
+  trustProxy: false | string[];
   /** How often each api process records its heartbeat and sweeps presence left by dead processes (ms). */
   presenceSweepIntervalMs: number;
   /** An api process silent this long (ms) is dead: the subscribers its sockets set online go offline. */
@@ -225,6 +233,9 @@ export function parseConfig(env: Env): AppConfig {
   config.inboxAllowedOrigins = readOrigins(env, 'INBOX_ALLOWED_ORIGINS');
   config.inboxRateLimit = readRateLimit(env, 'INBOX', { perSecond: 20, burst: 100 });
   config.inboxSessionRateLimit = readRateLimit(env, 'INBOX_SESSION', { perSecond: 100, burst: 1_000 });
+  // A browser with the right hash never fails; a few failures allow for a deploy that changed keys.
+  config.inboxSessionFailureRateLimit = readRateLimit(env, 'INBOX_SESSION_FAILURES', { perSecond: 1, burst: 20 });
+  config.trustProxy = readTrustProxy(env, 'TRUST_PROXY');
   config.presenceSweepIntervalMs = readInt(env, 'PRESENCE_SWEEP_INTERVAL_MS', 10_000, 100, 3_600_000);
   // Two beats at least: one late heartbeat (a slow query, a GC pause) must not declare a process dead.
   config.presenceStaleAfterMs = readInt(
@@ -254,6 +265,40 @@ function readOrigins(env: Env, name: string): '*' | string[] {
     }
     return url.origin;
   });
+}
+
+/** The names proxy-addr (Fastify's `trustProxy`) accepts for the reserved ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry) || isIP(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const maxBits = isIP(address) === 4 ? 32 : isIP(address) === 6 ? 128 : 0;
+  return extra === undefined && maxBits > 0 && /^\d+$/.test(bits ?? '') && Number(bits) <= maxBits;
+}
+
+/**
+ * Unset: the socket's address is the client's. Else a comma-separated list of the proxies' addresses
+ * and subnets: a request from one of them is from the address its X-Forwarded-For names.
+ */
+function readTrustProxy(env: Env, name: string): false | string[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  // Both would believe an X-Forwarded-For written by a client that reaches the service directly
+  // (Fastify refuses hop counts for that reason, trusting no proxy at all).
+  if (raw === 'true' || /^\d+$/.test(raw)) {
+    throw new ConfigError(
+      `${name} takes the proxies' addresses or subnets (10.0.0.0/8, loopback), not "${raw}": it would let a client that connects directly choose its address`,
+    );
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const invalid = entries.find((entry) => !isProxyAddress(entry));
+  if (invalid !== undefined) {
+    throw new ConfigError(
+      `${name} must be a comma-separated list of proxy addresses or subnets (10.0.0.0/8, loopback), got "${invalid}"`,
+    );
+  }
+  return entries;
 }
 
 function readRateLimit(env: Env, category: string, fallback: RateLimitSetting): RateLimitSetting {

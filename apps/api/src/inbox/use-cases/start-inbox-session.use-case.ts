@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { parseSchedule, SubscriberNotificationsService } from '#application';
 import { EnvironmentRepository, SubscriberRepository } from '#dal';
+import { clientBudgetId } from '../../http/client-address.js';
 import type { InboxSessionDto, StartInboxSessionDto } from '../dto/inbox-session.dto.js';
 import { InboxRateLimiter } from '../inbox-rate-limiter.js';
 import { SessionTokens } from '../session-token.js';
@@ -27,7 +28,8 @@ export class StartInboxSessionUseCase {
     private readonly limiter: InboxRateLimiter,
   ) {}
 
-  async execute(body: StartInboxSessionDto): Promise<InboxSessionDto> {
+  /** `clientAddress`: the caller's address (request.ip), whose failed hash checks are limited. */
+  async execute(body: StartInboxSessionDto, clientAddress: string): Promise<InboxSessionDto> {
     const subscriberId = body.subscriber?.subscriberId ?? body.subscriberId;
     if (!subscriberId) throw DomainError.validation('subscriber', 'subscriber (or subscriberId) is required');
     const environment = await this.environments.findEnvironmentByIdentifier(body.applicationIdentifier);
@@ -36,8 +38,11 @@ export class StartInboxSessionUseCase {
         'BAD_REQUEST',
         `No environment has the applicationIdentifier ${body.applicationIdentifier}`,
       );
+    // Wrong hashes are their client's problem; the environment's bucket counts only sessions that may start.
+    const proven = await this.limiter.onFailureBudget('sessionFailure', clientBudgetId(clientAddress), () =>
+      this.hashes.verify(environment, subscriberId, body.subscriberHash),
+    );
     await this.limiter.take('session', environment.id);
-    const proven = await this.hashes.verify(environment, subscriberId, body.subscriberHash);
     // Refused before anything is written.
     const defaultSchedule = parseSchedule(body.defaultSchedule, 'defaultSchedule');
     const scope = { environmentId: environment.id, organizationId: environment.organizationId };
