@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { generateEncryptionKey, type AppConfig } from '#common';
 import { connectDatabase, EmbeddedPostgres, runMigrations, type DatabaseConnection } from '#dal';
 import { prepareQueueBackend, type QueueBackend } from '#event-processing/producer';
+import { DataDirClaim, RUNNING_SERVICE_FILE } from './data-dir-claim.js';
 
 /** Everything a process needs before Nest starts: the database (migrated), the queue backend. */
 export interface Runtime {
@@ -18,7 +19,7 @@ export interface Runtime {
 }
 
 /** What the service keeps in DATA_DIR: a folder holding only these is one it made. */
-const DATA_DIR_ENTRIES = new Set(['pgdata', 'encryption.key', 'database.password']);
+const DATA_DIR_ENTRIES = new Set(['pgdata', 'encryption.key', 'database.password', RUNNING_SERVICE_FILE]);
 
 /**
  * DATA_DIR holds the database files and the keys to them, so only the service's user may enter it:
@@ -65,6 +66,7 @@ export async function prepareRuntime(
   embeddedOptions?: { loadDataDir?: Blob },
 ): Promise<Runtime> {
   let embedded: EmbeddedPostgres | undefined;
+  let claim: DataDirClaim | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     const inMemory = Boolean(embeddedOptions?.loadDataDir);
@@ -75,7 +77,13 @@ export async function prepareRuntime(
     } else {
       // The embedded database's login (README "Security"): generated on first boot, kept for operators' tools.
       const password = dataDirSecret(config.dataDir, 'database.password', () => randomBytes(32).toString('hex'));
-      embedded = await EmbeddedPostgres.start({ dataDir: join(config.dataDir, 'pgdata'), password });
+      claim = DataDirClaim.take(config.dataDir);
+      embedded = await EmbeddedPostgres.start({ dataDir: join(config.dataDir, 'pgdata'), password }).catch(
+        (error: unknown) => {
+          claim?.release();
+          throw error;
+        },
+      );
     }
     if (!config.encryptionKey)
       config.encryptionKey = dataDirSecret(config.dataDir, 'encryption.key', generateEncryptionKey);
@@ -89,6 +97,8 @@ export async function prepareRuntime(
   try {
     await runMigrations(database.pool);
     const queueBackend = await prepareQueueBackend(config, databaseUrl);
+    // Published only now, so a CLI never works on a database still being migrated.
+    if (claim && embedded) claim.publish(embedded.port);
     return {
       config,
       logger,
@@ -99,11 +109,13 @@ export async function prepareRuntime(
       async close() {
         await database.pool.end();
         await embedded?.stop();
+        claim?.release();
       },
     };
   } catch (error) {
     await database.pool.end().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
+    claim?.release();
     throw error;
   }
 }
