@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { parseSchedule, SubscriberNotificationsService } from '#application';
-import { EnvironmentRepository, SubscriberRepository } from '#dal';
+import { EnvironmentRepository, SubscriberRepository, type SubscriberRow, type SubscriberScope } from '#dal';
 import { clientBudgetId } from '../../http/client-address.js';
-import type { InboxSessionDto, StartInboxSessionDto } from '../dto/inbox-session.dto.js';
+import type { InboxSessionDto, SessionSubscriberDto, StartInboxSessionDto } from '../dto/inbox-session.dto.js';
 import { InboxRateLimiter } from '../inbox-rate-limiter.js';
 import { SessionTokens } from '../session-token.js';
 import { InboxScheduleDefaults } from './inbox-schedule-defaults.js';
@@ -47,19 +47,17 @@ export class StartInboxSessionUseCase {
     const defaultSchedule = parseSchedule(body.defaultSchedule, 'defaultSchedule');
     const scope = { environmentId: environment.id, organizationId: environment.organizationId };
     const given = body.subscriber ?? { subscriberId };
-    // Without a hash anyone may claim any subscriberId: such a session may create the subscriber but
-    // never change one (else a stranger could point someone's email or phone at their own).
-    // With only a subscriberId there is nothing to change: no write, no new version.
-    const existing =
-      !proven || Object.keys(given).length === 1
-        ? await this.subscribers.findBySubscriberId(environment.id, subscriberId)
-        : undefined;
-    // The DTO holds the subscribers API's rules for these fields (no channel credentials from a browser).
-    const subscriber = existing ?? (await this.subscribers.upsertMany(scope, [{ ...given, subscriberId }]))[0];
+    const subscriber = proven ? await this.provenSubscriber(scope, given) : await this.claimedSubscriber(scope, given);
     if (defaultSchedule) await this.schedules.apply(scope, subscriber.id, defaultSchedule);
     const unreadCount = await this.notifications.unreadCount(environment.id, subscriberId);
     return {
-      token: this.tokens.issue({ ...scope, subscriberRowId: subscriber.id, subscriberId }),
+      token: this.tokens.issue({
+        ...scope,
+        subscriberRowId: subscriber.id,
+        subscriberId,
+        generation: subscriber.generation,
+        hashProven: proven,
+      }),
       totalUnreadCount: unreadCount.total,
       unreadCount,
       removeNovuBranding: true,
@@ -68,5 +66,34 @@ export class StartInboxSessionUseCase {
       applicationIdentifier: environment.identifier,
       contextKeys: [],
     };
+  }
+
+  /**
+   * A subscriberId proven by a hash speaks as the tenant's server would: the subscriber is created,
+   * updated or restored with the fields given (the DTO holds the subscribers API's rules for them, no
+   * channel credentials). With only a subscriberId there is nothing to change: no write, no new version.
+   */
+  private async provenSubscriber(scope: SubscriberScope, given: SessionSubscriberDto): Promise<SubscriberRow> {
+    const existing =
+      Object.keys(given).length === 1
+        ? await this.subscribers.findBySubscriberId(scope.environmentId, given.subscriberId)
+        : undefined;
+    return existing ?? (await this.subscribers.upsertMany(scope, [given]))[0];
+  }
+
+  /**
+   * Without a hash anyone may claim any subscriberId. Such a session may create a subscriber but never
+   * change one (else a stranger could point someone's email or phone at their own), and never restore
+   * a deleted one: that would hand the stranger the deleted person's row, fields and messages.
+   */
+  private async claimedSubscriber(scope: SubscriberScope, given: SessionSubscriberDto): Promise<SubscriberRow> {
+    const created = await this.subscribers.insertIfAbsent(scope, given);
+    if (created) return created;
+    const live = await this.subscribers.findBySubscriberId(scope.environmentId, given.subscriberId);
+    if (live) return live;
+    throw new DomainError(
+      'FORBIDDEN',
+      `Subscriber ${given.subscriberId} was deleted: only the API or a session proven with a subscriberHash can restore it`,
+    );
   }
 }
