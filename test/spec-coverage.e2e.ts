@@ -1,11 +1,22 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { format, resolveConfig } from 'prettier';
 
-// CI clones the repository with the shared folder beside it.
+/*
+ * The spec fields this project covers are checked in: test/spec-fields.json (spec item → its field names,
+ * both sorted). The README's "Spec coverage" table is tested against that list, so a plain clone needs nothing
+ * beside it. Where the shared API specification sits beside the repository (../shared/spec/api-spec.md), one more
+ * test parses it and requires the checked-in list to equal what it finds. After a change to the spec, regenerate
+ * the list (it needs the spec beside the repository) and update the README table to match:
+ *
+ *   UPDATE_SPEC_FIELDS=1 npm test -- --selectProjects e2e --testPathPatterns spec-coverage
+ */
 const ROOT = process.cwd();
 const SPEC_PATH = resolve(ROOT, '../shared/spec/api-spec.md');
+const SPEC_FIELDS_PATH = join(ROOT, 'test/spec-fields.json');
 const README_PATH = join(ROOT, 'README.md');
+const REGENERATE = 'UPDATE_SPEC_FIELDS=1 npm test -- --selectProjects e2e --testPathPatterns spec-coverage';
 
 type FieldsByItem = Map<string, Set<string>>;
 
@@ -145,22 +156,91 @@ function coverageRows(readme: string): CoverageRow[] {
   }));
 }
 
-function specText(): string {
-  if (!existsSync(SPEC_PATH)) throw new Error(`The API specification is missing: expected it at ${SPEC_PATH}`);
-  return readFileSync(SPEC_PATH, 'utf8');
+/** The list as test/spec-fields.json holds it: items sorted, each item's field names sorted. */
+function sortedList(fields: FieldsByItem): Record<string, string[]> {
+  const items = [...fields.keys()].sort();
+  return Object.fromEntries(items.map((item) => [item, [...fields.get(item)!].sort()]));
 }
 
-describe('README "Spec coverage" covers every field of the API specification', () => {
-  const spec = specFields(specText());
-  const rows = coverageRows(readFileSync(README_PATH, 'utf8'));
+async function writeSpecFields(fields: FieldsByItem): Promise<void> {
+  const options = { ...(await resolveConfig(SPEC_FIELDS_PATH)), filepath: SPEC_FIELDS_PATH };
+  writeFileSync(SPEC_FIELDS_PATH, await format(JSON.stringify(sortedList(fields), null, 2), options));
+}
 
-  it('the parser finds the spec items and their fields', () => {
-    expect(spec.get('Subscriber')).toContain('subscriberId');
-    expect(spec.get('Job')).toContain('digest.timed.cronExpression');
-    expect(spec.get('IntegrationCredentials')).toContain('tlsOptions');
-    expect(spec.get('10. Get notifications')).toContain('topicKey');
-    expect(spec.get('All operations')).toContain('idempotency-key');
+function readSpecFieldsFile(): Record<string, string[]> {
+  if (!existsSync(SPEC_FIELDS_PATH))
+    throw new Error(`${SPEC_FIELDS_PATH} is missing: regenerate it with ${REGENERATE}`);
+  const list: unknown = JSON.parse(readFileSync(SPEC_FIELDS_PATH, 'utf8'));
+  const valid =
+    typeof list === 'object' &&
+    list !== null &&
+    !Array.isArray(list) &&
+    Object.values(list).every((names) => Array.isArray(names) && names.every((name) => typeof name === 'string'));
+  if (!valid) throw new Error(`${SPEC_FIELDS_PATH} must map each spec item to an array of field names`);
+  return list as Record<string, string[]>;
+}
+
+/** How the checked-in list differs from the one the spec gives, one line per difference. */
+function listDifferences(checkedIn: Record<string, string[]>, fromSpec: Record<string, string[]>): string[] {
+  const pairs = (list: Record<string, string[]>) =>
+    Object.entries(list).flatMap(([item, names]) => (names.length ? names : ['']).map((name) => `${item}: ${name}`));
+  const [checked, parsed] = [pairs(checkedIn), pairs(fromSpec)];
+  const differences = [
+    ...parsed.filter((pair) => !checked.includes(pair)).map((pair) => `in the spec, not in the list: ${pair}`),
+    ...checked.filter((pair) => !parsed.includes(pair)).map((pair) => `in the list, not in the spec: ${pair}`),
+  ];
+  // Same items and fields but another order, or a name twice: the file is not what regenerating writes.
+  if (differences.length === 0 && JSON.stringify(checkedIn) !== JSON.stringify(fromSpec))
+    differences.push('same items and fields, but not sorted as regenerating writes them (or a name is repeated)');
+  return differences;
+}
+
+const specPresent = existsSync(SPEC_PATH);
+if (process.env.UPDATE_SPEC_FIELDS) {
+  if (!specPresent) throw new Error(`UPDATE_SPEC_FIELDS is set, but the API specification is missing at ${SPEC_PATH}`);
+  await writeSpecFields(specFields(readFileSync(SPEC_PATH, 'utf8')));
+}
+const checkedInList = readSpecFieldsFile();
+
+describe('test/spec-fields.json, the checked-in list of spec fields', () => {
+  it('holds the spec items and their fields', () => {
+    expect(checkedInList['Subscriber']).toContain('subscriberId');
+    expect(checkedInList['Job']).toContain('digest.timed.cronExpression');
+    expect(checkedInList['IntegrationCredentials']).toContain('tlsOptions');
+    expect(checkedInList['10. Get notifications']).toContain('topicKey');
+    expect(checkedInList['All operations']).toContain('idempotency-key');
   });
+});
+
+// Only where the shared specification sits beside the repository (CI); a plain clone has no ../shared.
+if (specPresent) {
+  describe('test/spec-fields.json compared with the shared API specification (../shared/spec/api-spec.md)', () => {
+    const parsed = specFields(readFileSync(SPEC_PATH, 'utf8'));
+
+    it('the parser finds the spec items and their fields', () => {
+      expect(parsed.get('Subscriber')).toContain('subscriberId');
+      expect(parsed.get('Job')).toContain('digest.timed.cronExpression');
+      expect(parsed.get('IntegrationCredentials')).toContain('tlsOptions');
+      expect(parsed.get('10. Get notifications')).toContain('topicKey');
+      expect(parsed.get('All operations')).toContain('idempotency-key');
+    });
+
+    it('the checked-in list equals the fields the shared spec has', () => {
+      const differences = listDifferences(checkedInList, sortedList(parsed));
+      if (differences.length > 0)
+        throw new Error(
+          `test/spec-fields.json differs from ${SPEC_PATH}:\n  ${differences.join('\n  ')}\n` +
+            `Regenerate test/spec-fields.json with: ${REGENERATE}\n` +
+            'then update the README "Spec coverage" table to match.',
+        );
+    });
+  });
+}
+
+describe('README "Spec coverage" covers every field of the API specification (test/spec-fields.json)', () => {
+  const spec: FieldsByItem = new Map();
+  for (const [item, names] of Object.entries(checkedInList)) add(spec, item, names);
+  const rows = coverageRows(readFileSync(README_PATH, 'utf8'));
 
   it('names every spec field in a row of its spec item', () => {
     const listed = new Map<string, Set<string>>();
