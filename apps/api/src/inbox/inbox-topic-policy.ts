@@ -8,7 +8,7 @@ const TOPIC_PATTERN = /^(?:[A-Za-z0-9_:.-]+\*?|\*)$/;
 const MAX_PATTERNS = 50;
 const MAX_PATTERN_LENGTH = 100;
 /** A bound on the bound: session joins are rows a browser makes, and a tenant typo should not lift it. */
-export const MAX_INBOX_TOPICS_PER_SUBSCRIBER = 1000;
+const MAX_INBOX_TOPICS_PER_SUBSCRIBER = 1000;
 
 /** `news:*,product-*` → its patterns; `none` → no pattern. */
 export function parseInboxTopicPatterns(input: string): string[] {

@@ -4,16 +4,12 @@ import { ApiProcessRepository, DalModule, InboxSessionRepository, SubscriberRepo
 import { HmacRequirement } from '../inbox/hmac-requirement.js';
 import { InboxSessionValidator } from '../inbox/inbox-session.validator.js';
 import { SessionTokens } from '../inbox/session-token.js';
-import { InboxSocketSessions } from './inbox-socket-sessions.js';
 import { InboxSocketServer } from './inbox-socket.server.js';
 import { PresenceSweeper } from './presence-sweeper.js';
 import { SocketSessionAudit } from './socket-session-audit.js';
 import { SubscriberPresence } from './subscriber-presence.js';
 
-/**
- * The inbox socket on the api's HTTP port (RealtimePublisher, global, is what emits to it);
- * InboxSocketSessions for the modules whose changes end sessions.
- */
+/** The inbox socket on the api's HTTP port (RealtimePublisher, global, is what emits to it and closes its sockets). */
 @Module({
   imports: [
     DalModule.forRepositories([SubscriberRepository, ApiProcessRepository, InboxSessionRepository]),
@@ -27,8 +23,6 @@ import { SubscriberPresence } from './subscriber-presence.js';
     InboxSessionValidator,
     HmacRequirement,
     SocketSessionAudit,
-    InboxSocketSessions,
   ],
-  exports: [InboxSocketSessions],
 })
 export class InboxSocketModule {}

@@ -7,7 +7,6 @@ import { AppConfig, Clock, DomainError, LOGGER } from '#common';
 import { RealtimePublisher } from '#application';
 import { InboxSessionValidator } from '../inbox/inbox-session.validator.js';
 import { SessionTokens, type InboxSession } from '../inbox/session-token.js';
-import { InboxSocketSessions } from './inbox-socket-sessions.js';
 import { PresenceSweeper } from './presence-sweeper.js';
 import { createSocketAdapter, type SocketAdapter } from './socket-adapter.js';
 import { roomRelay } from './room-relay.js';
@@ -42,7 +41,6 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     private readonly sweeper: PresenceSweeper,
     private readonly validator: InboxSessionValidator,
     private readonly audit: SocketSessionAudit,
-    private readonly sessions: InboxSocketSessions,
     private readonly publisher: RealtimePublisher,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -91,7 +89,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     });
     this.server = server;
     this.publisher.useServer(roomRelay(server, this.adapter.adapter !== undefined));
-    this.sessions.useServer(server);
+    this.publisher.useSocketCloser((rooms) => server.in(rooms).disconnectSockets(true));
     await this.sweeper.start(server);
     this.audit.start(server);
   }
@@ -101,7 +99,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     if (!server) return;
     this.stopping = true;
     this.publisher.useServer(undefined);
-    this.sessions.useServer(undefined);
+    this.publisher.useSocketCloser(undefined);
     await this.audit.stop();
     const sessions = [...server.of('/').sockets.values()].map((socket) => socket.data.session);
     server.local.disconnectSockets(true);

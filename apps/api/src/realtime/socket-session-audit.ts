@@ -6,7 +6,7 @@ import type { InboxServer } from './subscriber-presence.js';
 
 /**
  * How often an api process checks the sessions of its open sockets. Deleting a subscriber through the
- * API closes its sockets at once (InboxSocketSessions); this catches what changes elsewhere, such as
+ * API closes its sockets at once (RealtimePublisher.subscribersDeleted); this catches what changes elsewhere, such as
  * HMAC required by the operator CLI or an integration, within this time.
  */
 const AUDIT_INTERVAL_MS = 2_000;

@@ -7,7 +7,6 @@ import {
   MessageRepository,
   SubscriberRepository,
 } from '#dal';
-import { InboxSocketModule } from '../realtime/inbox-socket.module.js';
 import { SubscriberCredentialsController } from './subscriber-credentials.controller.js';
 import { SubscribersV1Controller } from './subscribers-v1.controller.js';
 import { SubscribersV2Controller } from './subscribers-v2.controller.js';
@@ -24,7 +23,6 @@ import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-
   // InboxMessageRepository: MarkMessagesUseCase moves messages through MessageStateService.
   imports: [
     DalModule.forRepositories([SubscriberRepository, MessageRepository, IntegrationRepository, InboxMessageRepository]),
-    InboxSocketModule,
   ],
   controllers: [SubscribersV2Controller, SubscribersV1Controller, SubscriberCredentialsController],
   providers: [

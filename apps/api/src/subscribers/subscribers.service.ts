@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { SubscriberRepository, type SubscriberRow } from '#dal';
-import { SubscriberChannelsResolver, toSubscriberResponse } from '#application';
+import { RealtimePublisher, SubscriberChannelsResolver, toSubscriberResponse } from '#application';
 import type { AuthContext } from '../auth/auth-context.js';
-import { InboxSocketSessions } from '../realtime/inbox-socket-sessions.js';
 import { toCursorPage, type CursorPage } from '../http/cursor-page.js';
 import type { CreateSubscriberDto, ListSubscribersQueryDto, UpdateSubscriberDto } from './dto/subscriber.dto.js';
 
@@ -13,7 +12,7 @@ export class SubscribersService {
   constructor(
     private readonly subscribers: SubscriberRepository,
     private readonly channels: SubscriberChannelsResolver,
-    private readonly inboxSockets: InboxSocketSessions,
+    private readonly realtime: RealtimePublisher,
   ) {}
 
   async upsert(auth: AuthContext, body: CreateSubscriberDto, failIfExists = false): Promise<SubscriberRow> {
@@ -44,7 +43,7 @@ export class SubscribersService {
   async delete(auth: AuthContext, subscriberId: string): Promise<void> {
     const rowId = await this.subscribers.softDelete(auth.environmentId, subscriberId);
     if (!rowId) throw notFound(subscriberId);
-    this.inboxSockets.end([rowId]);
+    this.realtime.subscribersDeleted([rowId]);
   }
 
   async list(auth: AuthContext, query: ListSubscribersQueryDto): Promise<CursorPage<SubscriberRow>> {

@@ -12,6 +12,9 @@ import { createRealtimeEmitter, type RealtimeEmitter } from './realtime-emitter.
 import type { RoomBroadcaster, RoomEvent } from './room-events.js';
 import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
 
+/** Closes the sockets in the rooms of these subscribers (row ids) on every api process. */
+export type SocketCloser = (subscriberRowIds: string[]) => void;
+
 /** Publishes beyond this many at once are dropped: a slow database must not pile up work behind deliveries. */
 const MAX_PENDING_PUBLISHES = 256;
 
@@ -24,6 +27,7 @@ const MAX_PENDING_PUBLISHES = 256;
 @Injectable()
 export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   private broadcaster?: RoomBroadcaster;
+  private closeSockets?: SocketCloser;
   private emitter?: RealtimeEmitter;
   private readonly pending = new Set<Promise<void>>();
 
@@ -44,6 +48,16 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   /** The api's socket server, which reaches the other api processes through its adapter. */
   useServer(server: RoomBroadcaster | undefined): void {
     this.broadcaster = server;
+  }
+
+  /** The api's way to close subscribers' sockets on every api process; a worker holds none and deletes no one. */
+  useSocketCloser(closer: SocketCloser | undefined): void {
+    this.closeSockets = closer;
+  }
+
+  /** Deleted subscribers (row ids): their open inbox sockets close, here and on the other api processes. */
+  subscribersDeleted(subscriberRowIds: string[]): void {
+    if (subscriberRowIds.length > 0) this.closeSockets?.(subscriberRowIds);
   }
 
   /**
