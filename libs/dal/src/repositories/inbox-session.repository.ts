@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { subscribers, type SubscriberRow } from '../schema/index.js';
-import { selectList, tableRows, uuids } from './table-sql.js';
+import { checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
 /** What decides whether an environment's inbox sessions must be proven with a subscriberHash. */
 export interface HmacSwitches {
@@ -39,13 +39,17 @@ function switchesOf(raw: Record<string, unknown>): HmacSwitches {
 export class InboxSessionRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /** One statement: the live subscriber (by row id), its environment's switches. */
+  /**
+   * One statement: the live subscriber (by row id), its environment's switches. Not a named prepared
+   * statement, though planning is most of its cost: the embedded database runs every connection on
+   * one session, where two connections preparing the same name collide.
+   */
   async state(environmentId: string, subscriberRowId: string): Promise<InboxSessionState | undefined> {
     const result = await this.db.execute<Record<string, unknown>>(sql`
       SELECT ${selectList(subscribers, 's')}, e.organization_id AS env_organization_id,
         e.require_hmac AS env_require_hmac, ${IN_APP_CREDENTIALS}
       FROM subscribers s JOIN environments e ON e.id = s.environment_id
-      WHERE s.id = ${subscriberRowId}::uuid AND s.environment_id = ${environmentId}::uuid AND NOT s.deleted`);
+      WHERE s.id = ${subscriberRowId}::uuid AND ${checkOnly(sql`s.environment_id = ${environmentId}::uuid AND NOT s.deleted`)}`);
     const raw = result.rows[0];
     if (!raw) return undefined;
     return { subscriber: tableRows<SubscriberRow>(subscribers, [raw])[0], ...switchesOf(raw) };
