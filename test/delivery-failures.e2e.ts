@@ -172,7 +172,7 @@ describe('delivery failures: retries, exhaustion, failover, signatures, dead tok
     expect(JSON.stringify(details)).not.toMatch(/SG\.very-secret|re_backup_secret/);
   });
 
-  it('chat-webhook signature verifies as the README describes, not after 5 minutes; no header without a secret', async () => {
+  it('chat-webhook signature verifies as docs/providers.md describes, not after 5 minutes; no header without a secret', async () => {
     const secretKey = 'whsec-chat-e2e';
     const env = await environment(t, {
       integrations: [
@@ -185,7 +185,7 @@ describe('delivery failures: retries, exhaustion, failover, signatures, dead tok
     const { job } = await env.trigger();
     expect(job.status).toBe('completed');
     const [request] = since(before);
-    // The README's verification, with the receiver's clock as a parameter.
+    // The verification of docs/providers.md, with the receiver's clock as a parameter.
     const verify = (header: string | string[] | undefined, rawBody: string, nowSeconds = Date.now() / 1000) => {
       const parts = Object.fromEntries(
         String(header ?? '')

@@ -41,7 +41,7 @@ interface Row {
 }
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-/** x-novu-signature as the README describes it: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">. */
+/** x-novu-signature as docs/providers.md describes it: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">. */
 const signature = (secret: string, request: ProviderRequest) => {
   const timestamp = /^t=(\d+),/.exec(String(request.headers['x-novu-signature']))?.[1];
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${request.body}`).digest('hex')}`;

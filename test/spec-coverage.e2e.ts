@@ -5,17 +5,17 @@ import { format, resolveConfig } from 'prettier';
 
 /*
  * The spec fields this project covers are checked in: test/spec-fields.json (spec item → its field names,
- * both sorted). The README's "Spec coverage" table is tested against that list, so a plain clone needs nothing
+ * both sorted). The table of docs/spec-coverage.md is tested against that list, so a plain clone needs nothing
  * beside it. Where the shared API specification sits beside the repository (../shared/spec/api-spec.md), one more
  * test parses it and requires the checked-in list to equal what it finds. After a change to the spec, regenerate
- * the list (it needs the spec beside the repository) and update the README table to match:
+ * the list (it needs the spec beside the repository) and update the docs/spec-coverage.md table to match:
  *
  *   UPDATE_SPEC_FIELDS=1 npm test -- --selectProjects e2e --testPathPatterns spec-coverage
  */
 const ROOT = process.cwd();
 const SPEC_PATH = resolve(ROOT, '../shared/spec/api-spec.md');
 const SPEC_FIELDS_PATH = join(ROOT, 'test/spec-fields.json');
-const README_PATH = join(ROOT, 'README.md');
+const COVERAGE_PATH = join(ROOT, 'docs/spec-coverage.md');
 const REGENERATE = 'UPDATE_SPEC_FIELDS=1 npm test -- --selectProjects e2e --testPathPatterns spec-coverage';
 
 type FieldsByItem = Map<string, Set<string>>;
@@ -143,11 +143,11 @@ interface CoverageRow {
   shownBy: string;
 }
 
-function coverageRows(readme: string): CoverageRow[] {
-  const section = /\n## Spec coverage\n([\s\S]*?)(?=\n## |$)/.exec(readme)?.[1];
-  if (!section) throw new Error('README.md has no "## Spec coverage" section');
-  const lines = section.split('\n');
-  const start = lines.findIndex((line) => line.startsWith('|'));
+/** The rows of the table whose first column is `spec item`. */
+function coverageRows(document: string): CoverageRow[] {
+  const lines = document.split('\n');
+  const start = lines.findIndex((line) => /^\|\s*spec item\s*\|/.test(line));
+  if (start === -1) throw new Error(`${COVERAGE_PATH} has no table with a "spec item" column`);
   const [, ...rows] = tableRows(lines, start);
   return rows.map(([item, fields, , shownBy]) => ({
     item: item.replace(/`/g, '').trim(),
@@ -231,16 +231,16 @@ if (specPresent) {
         throw new Error(
           `test/spec-fields.json differs from ${SPEC_PATH}:\n  ${differences.join('\n  ')}\n` +
             `Regenerate test/spec-fields.json with: ${REGENERATE}\n` +
-            'then update the README "Spec coverage" table to match.',
+            'then update the docs/spec-coverage.md table to match.',
         );
     });
   });
 }
 
-describe('README "Spec coverage" covers every field of the API specification (test/spec-fields.json)', () => {
+describe('docs/spec-coverage.md covers every field of the API specification (test/spec-fields.json)', () => {
   const spec: FieldsByItem = new Map();
   for (const [item, names] of Object.entries(checkedInList)) add(spec, item, names);
-  const rows = coverageRows(readFileSync(README_PATH, 'utf8'));
+  const rows = coverageRows(readFileSync(COVERAGE_PATH, 'utf8'));
 
   it('names every spec field in a row of its spec item', () => {
     const listed = new Map<string, Set<string>>();

@@ -75,7 +75,7 @@ export async function prepareRuntime(
       // Tests: an in-memory copy of a template, with a random password.
       embedded = await EmbeddedPostgres.start({ loadDataDir: embeddedOptions!.loadDataDir });
     } else {
-      // The embedded database's login (README "Security"): generated on first boot, kept for operators' tools.
+      // The embedded database's login (docs/security.md): generated on first boot, kept for operators' tools.
       const password = dataDirSecret(config.dataDir, 'database.password', () => randomBytes(32).toString('hex'));
       claim = DataDirClaim.take(config.dataDir);
       embedded = await EmbeddedPostgres.start({ dataDir: join(config.dataDir, 'pgdata'), password }).catch(

@@ -7,7 +7,7 @@ export interface Passthrough {
   query?: Record<string, string>;
 }
 
-/** A trigger's provider overrides for the provider a message goes through (README "Overrides"). */
+/** A trigger's provider overrides for the provider a message goes through (docs/providers.md, "Trigger overrides"). */
 export interface ProviderOverrides {
   /** Provider request fields, deep-merged into the body the adapter sends. */
   fields: Record<string, unknown>;

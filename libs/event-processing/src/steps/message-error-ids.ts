@@ -2,7 +2,7 @@
  * The `errorId` of every message written with an `errorText`: a closed set of codes a client can
  * branch on, while `errorText` stays free to say more (provider answers change wording). The codes
  * are channel-neutral because the message's `channel` already names the channel. Adding a code is an
- * API change: the README's spec coverage table lists them.
+ * API change: the table of docs/spec-coverage.md lists them.
  */
 export const MESSAGE_ERROR_IDS = {
   /** warning (email, sms): the subscriber has no email address or phone number, and no override `to`. */

@@ -7,7 +7,7 @@ export const SIGNATURE_HEADER = 'x-novu-signature';
 /**
  * The x-novu-signature value: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<exact body>">`. The
  * timestamp is signed with the body so a receiver can refuse a captured request sent again later
- * (README "Webhook signatures": 5 minutes of tolerance); an HMAC of the body alone could be replayed
+ * (docs/providers.md, "Webhook signatures": 5 minutes of tolerance); an HMAC of the body alone could be replayed
  * forever. `v1` names the scheme, so another one can be added next to it without breaking receivers.
  */
 export function webhookSignature(secret: string, body: string, now = Date.now()): string {

@@ -6,7 +6,7 @@ import { PushWebhookProvider } from '../push/push-webhook.provider.js';
 import { SmsWebhookProvider } from '../sms/sms-webhook.provider.js';
 import { sendOptions, startReceiver, type Receiver } from '../testing/local-receiver.test.js';
 
-/** The receiver's check exactly as the README ("Webhook signatures") tells integrators to write it. */
+/** The receiver's check exactly as docs/providers.md ("Webhook signatures") tells integrators to write it. */
 function verifyNovuSignature(
   header: unknown,
   rawBody: string,

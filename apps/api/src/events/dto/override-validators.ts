@@ -109,8 +109,8 @@ function checkProviderMap(value: unknown, path: string, errors: FieldErrors) {
 }
 
 /**
- * The shape of a trigger's `overrides` (README "Overrides"): channel fields of the right type (email
- * addresses one address each), provider overrides and steps as objects, `_passthrough` headers that
+ * The shape of a trigger's `overrides` (docs/providers.md, "Trigger overrides"): channel fields of the right
+ * type (email addresses one address each), provider overrides and steps as objects, `_passthrough` headers that
  * cannot split a request. Unknown fields inside a provider override are the provider's own.
  */
 export function overrideErrors(overrides: unknown): FieldErrors {
