@@ -8,6 +8,6 @@ export * from './email-address.js';
 export * from './client-url.js';
 export * from './logger.js';
 export * from './metrics.js';
-export * from './concurrency/batcher.js';
+export * from './concurrency/group-commit.js';
 export * from './concurrency/slots.js';
 export * from './group-by.js';

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { GroupCommit } from '#common';
 import {
   DATABASE,
   JobRepository,
@@ -10,7 +11,7 @@ import {
   type WorkflowRow,
 } from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
-import { WriteBatcher } from '../database/write-batcher.js';
+import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { stepEntries } from '../queue/step-entries.js';
 import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
@@ -34,8 +35,9 @@ class EventCanceled extends Error {}
 @Injectable()
 export class ChunkWriter {
   /** Last chunks of concurrent fan-outs (most events have only that one) commit together. */
-  private readonly lastChunks = new WriteBatcher<Chunk, boolean>((environmentId, chunks) =>
-    this.writeLastChunks(environmentId, chunks),
+  private readonly lastChunks = new GroupCommit<Chunk, boolean>(
+    (environmentId, chunks) => this.writeLastChunks(environmentId, chunks),
+    WORKER_GROUP_COMMIT,
   );
 
   constructor(

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER } from '#common';
+import { GroupCommit, LOGGER } from '#common';
 import {
   isBroadcast,
   parseActor,
@@ -22,7 +22,7 @@ import {
   type TriggerEventRow,
 } from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
-import { WriteBatcher } from '../database/write-batcher.js';
+import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
 import type { Recipient } from './build-notification-jobs.js';
 import { ChunkPipeline } from './chunk-pipeline.js';
 import { ChunkWriter } from './chunk-writer.js';
@@ -49,8 +49,9 @@ export class FanOutService {
    * Subscriber writes of concurrent fan-outs share one upsert: a burst of triggers that each name a
    * new subscriber (or send its fields) costs one statement per batch, not one per trigger.
    */
-  private readonly upserts = new WriteBatcher<SubscriberUpsert, string | undefined>((environmentId, items) =>
-    this.upsertBatch(environmentId, items),
+  private readonly upserts = new GroupCommit<SubscriberUpsert, string | undefined>(
+    (environmentId, items) => this.upsertBatch(environmentId, items),
+    WORKER_GROUP_COMMIT,
   );
 
   constructor(

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER, newId } from '#common';
+import { GroupCommit, LOGGER, newId } from '#common';
 import { RealtimePublisher } from '#application';
 import {
   DATABASE,
@@ -12,7 +12,7 @@ import {
   type NewExecutionDetailRow,
 } from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
-import { WriteBatcher } from '../database/write-batcher.js';
+import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { stepEntries } from '../queue/step-entries.js';
 import { countDeliveries } from './delivery-metrics.js';
@@ -27,14 +27,24 @@ interface Finished {
 
 type ToQueue = { id: string; environmentId: string; transactionId: string; delayMs?: number };
 
+/** What a commit stored: the outcomes it kept, and the jobs that became due or wait. */
+interface Committed {
+  kept: Finished[];
+  toQueue: ToQueue[];
+}
+
 /**
- * Records what step jobs decided: final status, messages, execution details and the next job of
- * each notification, in one transaction per group of concurrently finishing jobs (group commit),
- * with multi-row statements; then one addBulk for every job that became due or waits.
+ * Records what step jobs decided, for each group of concurrently finishing jobs (group commit) in two
+ * stages: `commit` writes the final statuses, messages, execution details and the next job of each
+ * notification in one transaction with multi-row statements; `publish` then tells the inbox sockets
+ * of the new messages and hands every job that became due or waits to the queue in one addBulk.
  */
 @Injectable()
 export class StepFinisher {
-  private readonly batch = new WriteBatcher<Finished>((environmentId, entries) => this.write(environmentId, entries));
+  private readonly batch = new GroupCommit<Finished>(
+    async (environmentId, entries) => this.publish(environmentId, await this.commit(environmentId, entries)),
+    WORKER_GROUP_COMMIT,
+  );
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
@@ -55,7 +65,7 @@ export class StepFinisher {
     return this.batch.submit(context.job.environmentId, { context, result, claimed });
   }
 
-  private async write(environmentId: string, entries: Finished[]): Promise<void[]> {
+  private async commit(environmentId: string, entries: Finished[]): Promise<Committed> {
     const toQueue: ToQueue[] = [];
     let kept: Finished[] = [];
     await workerTransaction(this.db, async (tx) => {
@@ -121,6 +131,10 @@ export class StepFinisher {
       toQueue.push(...(await this.jobs.queueNextMany(environmentId, advancing, tx)));
       await this.details.insertMany(detailRows, tx);
     });
+    return { kept, toQueue };
+  }
+
+  private async publish(environmentId: string, { kept, toQueue }: Committed): Promise<void> {
     for (const { result } of kept) if (result.messages) countDeliveries(result.messages);
     // Committed: the inbox sockets may learn of the new messages (not awaited). The rows in hand are
     // the rows stored: an in-app job's outcome and message are written together, and a job whose
@@ -137,7 +151,6 @@ export class StepFinisher {
         'step enqueue failed; left to the recovery sweeper',
       );
     });
-    return new Array<void>(entries.length);
   }
 
   private logFinished({ context, result }: Finished): void {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { Batcher, DomainError, LOGGER, newId } from '#common';
+import { DomainError, GroupCommit, LOGGER, newId, type GroupCommitOptions } from '#common';
 import { BROADCAST_MARK, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#application';
 import {
   TenantRepository,
@@ -21,6 +21,12 @@ export type PreparedTrigger = { response: TriggerResponseDto; row?: NewTriggerEv
 const WORKFLOW_NOT_FOUND = 'workflow_not_found';
 
 /**
+ * Up to 200 requests per insert or enqueue. A failed one fails every request in it, none written
+ * again alone: with the database or the queue unreachable, each retry would wait in turn.
+ */
+const TRIGGER_GROUP_COMMIT: GroupCommitOptions = { maxBatch: 200 };
+
+/**
  * Operation 8: decides the early statuses, then stores the event (the outbox) and enqueues its
  * fan-out. No per-recipient work happens here; the worker expands recipients.
  */
@@ -31,16 +37,13 @@ export class TriggerEventUseCase {
    * still answered only after its own row is durable) and one addBulk. Per-statement work in Node,
    * not PostgreSQL, bounds the accept rate.
    */
-  private readonly inserts = new Batcher<NewTriggerEventRow, StoredEventRef>(
-    async (_group, rows) => new Map((await this.events.insertMany(rows)).map((row) => [row.id, row])),
-    (row) => row.id,
+  private readonly inserts = new GroupCommit<NewTriggerEventRow, StoredEventRef | undefined>(
+    (_group, rows) => this.insertNew(rows),
+    TRIGGER_GROUP_COMMIT,
   );
-  private readonly enqueues = new Batcher<StoredEventRef, true>(
-    async (_group, rows) => {
-      await this.enqueueFanOut(rows);
-      return new Map<string, true>();
-    },
-    (row) => row.id,
+  private readonly enqueues = new GroupCommit<StoredEventRef>(
+    (_group, rows) => this.enqueueFanOut(rows),
+    TRIGGER_GROUP_COMMIT,
   );
 
   constructor(
@@ -134,10 +137,10 @@ export class TriggerEventUseCase {
     // A single trigger joins the concurrent ones' statements; a bulk request is a batch already.
     const inserted =
       rows.length === 1
-        ? [await this.inserts.load('', rows[0])].filter((row) => row !== undefined)
+        ? [await this.inserts.submit('', rows[0])].filter((row) => row !== undefined)
         : await this.events.insertMany(rows);
     try {
-      if (inserted.length === 1) await this.enqueues.load('', inserted[0]);
+      if (inserted.length === 1) await this.enqueues.submit('', inserted[0]);
       else await this.enqueueFanOut(inserted);
     } catch (error) {
       // The events are stored: the recovery sweeper enqueues them once the queue is back.
@@ -145,6 +148,12 @@ export class TriggerEventUseCase {
     }
     this.logAccepted(prepared, requestId);
     return prepared.map((item) => item.response);
+  }
+
+  /** Each row's stored event, or undefined when its transactionId was seen before (nothing inserted). */
+  private async insertNew(rows: NewTriggerEventRow[]): Promise<(StoredEventRef | undefined)[]> {
+    const stored = new Map((await this.events.insertMany(rows)).map((row) => [row.id, row]));
+    return rows.map((row) => stored.get(row.id));
   }
 
   private async enqueueFanOut(rows: StoredEventRef[]): Promise<void> {
