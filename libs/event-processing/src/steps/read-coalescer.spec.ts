@@ -1,34 +1,42 @@
 import { describe, expect, it } from '@jest/globals';
-import { ReadCoalescer, type ReadDone } from './read-coalescer.js';
+import { ReadCoalescer } from './read-coalescer.js';
 
 interface Failure {
   jobId: string;
 }
 
+/** A batch whose stages run until the test ends them. */
 interface Run {
   environmentId: string;
   jobIds: string[];
   finalAttempt: boolean;
-  readDone: ReadDone;
+  endRead: () => void;
+  failRead: (error: Error) => void;
   finish: (failures?: Failure[]) => void;
-  fail: (error: Error) => void;
+  finished: Promise<Failure[]>;
 }
 
-/** A coalescer whose batches run until the test finishes them. */
 function coalescer(reads = 1, maxJobs = 500) {
   const runs: Run[] = [];
-  const subject = new ReadCoalescer<Failure>(
-    (environmentId, jobIds, finalAttempt, readDone) =>
-      new Promise<Failure[]>((resolve, reject) =>
-        runs.push({
-          environmentId,
-          jobIds,
-          finalAttempt,
-          readDone,
-          finish: (failures = []) => resolve(failures),
-          fail: reject,
+  const subject = new ReadCoalescer<Run, Failure>(
+    {
+      read: (environmentId, jobIds, finalAttempt) =>
+        new Promise<Run>((endRead, failRead) => {
+          let finish!: Run['finish'];
+          const finished = new Promise<Failure[]>((resolve) => (finish = (failures = []) => resolve(failures)));
+          const run: Run = {
+            environmentId,
+            jobIds,
+            finalAttempt,
+            endRead: () => endRead(run),
+            failRead,
+            finish,
+            finished,
+          };
+          runs.push(run);
         }),
-      ),
+      finish: (run) => run.finished,
+    },
     reads,
     maxJobs,
   );
@@ -55,12 +63,15 @@ describe('ReadCoalescer', () => {
       ['env-b', ['9']],
     ]);
 
-    runs[0].readDone();
+    runs[0].endRead();
+    await settle();
     expect(runs.map((run) => run.jobIds)).toEqual([['1'], ['9'], ['2', '3', '4']]);
 
     // A merged batch's failures go back to the entries whose jobs failed.
+    runs[2].endRead();
     runs[2].finish([{ jobId: '3' }]);
     runs[0].finish();
+    runs[1].endRead();
     runs[1].finish();
     expect(await first).toEqual([]);
     expect(await second).toEqual([]);
@@ -68,52 +79,62 @@ describe('ReadCoalescer', () => {
     expect(await other).toEqual([]);
   });
 
-  it('lets the next batch read while the one before still runs its steps', async () => {
+  it('lets the next batch read while the one before still runs its steps, and settles an entry when its batch finishes', async () => {
     const { subject, runs } = coalescer();
-    const slow = subject.submit('env-a', ['1'], false);
+    let settled = false;
+    const slow = subject.submit('env-a', ['1'], false).then(() => (settled = true));
     void subject.submit('env-a', ['2'], false);
-    runs[0].readDone();
+    runs[0].endRead();
+    await settle();
     expect(runs).toHaveLength(2);
-    runs[1].readDone();
+    runs[1].endRead();
+    await settle();
     void subject.submit('env-a', ['3'], false);
     expect(runs.map((run) => run.jobIds)).toEqual([['1'], ['2'], ['3']]);
+    expect(settled).toBe(false);
     runs[0].finish();
     await slow;
+    expect(settled).toBe(true);
   });
 
-  it('releases the read when a batch ends without calling readDone, also when it throws', async () => {
+  it('rejects the entries of a batch whose read fails, and lets the next batch read', async () => {
     const { subject, runs } = coalescer();
     const failing = subject.submit('env-a', ['1'], false);
     const next = subject.submit('env-a', ['2'], false);
-    runs[0].fail(new Error('database gone'));
+    runs[0].failRead(new Error('database gone'));
     await expect(failing).rejects.toThrow('database gone');
     await settle();
     expect(runs.map((run) => run.jobIds)).toEqual([['1'], ['2']]);
+    runs[1].endRead();
     runs[1].finish();
     await next;
   });
 
-  it('keeps a batch within maxJobs and merges only entries on the same attempt kind', () => {
+  it('keeps a batch within maxJobs and merges only entries on the same attempt kind', async () => {
     const { subject, runs } = coalescer(1, 3);
     void subject.submit('env-a', ['1'], false);
     void subject.submit('env-a', ['2', '3'], false);
     void subject.submit('env-a', ['4', '5'], false);
     void subject.submit('env-a', ['6'], true);
     void subject.submit('env-a', ['7'], false);
-    runs[0].readDone();
+    runs[0].endRead();
+    await settle();
     expect(runs[1]).toMatchObject({ jobIds: ['2', '3', '7'], finalAttempt: false });
-    runs[1].readDone();
+    runs[1].endRead();
+    await settle();
     expect(runs[2]).toMatchObject({ jobIds: ['4', '5'], finalAttempt: false });
-    runs[2].readDone();
+    runs[2].endRead();
+    await settle();
     expect(runs[3]).toMatchObject({ jobIds: ['6'], finalAttempt: true });
   });
 
-  it('runs a job named by two merged entries once', () => {
+  it('runs a job named by two merged entries once', async () => {
     const { subject, runs } = coalescer();
     void subject.submit('env-a', ['1'], false);
     void subject.submit('env-a', ['2'], false);
     void subject.submit('env-a', ['2', '3'], false);
-    runs[0].readDone();
+    runs[0].endRead();
+    await settle();
     expect(runs[1].jobIds).toEqual(['2', '3']);
   });
 });

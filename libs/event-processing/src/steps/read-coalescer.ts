@@ -1,13 +1,15 @@
-/** Called once a batch has been read (rows claimed, context loaded): the next batch of its environment may start. */
-export type ReadDone = () => void;
-
-/** Runs one merged batch; calls `readDone` when its reads are over, and resolves with its failed jobs. */
-export type RunMerged<F> = (
-  environmentId: string,
-  jobIds: string[],
-  finalAttempt: boolean,
-  readDone: ReadDone,
-) => Promise<F[]>;
+/**
+ * The two stages of a merged batch as the coalescer drives them. The coalescer awaits `read` itself
+ * and lets the environment's next batch read once it settles, so the end of a read is the end of a
+ * promise: nothing to call back, hence nothing to call twice or to forget when a read fails. What
+ * `read` resolves with is handed to `finish` as it is.
+ */
+export interface BatchStages<R, F> {
+  /** Reads the batch (every query of the batch that reads). */
+  read(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<R>;
+  /** Runs and records what was read; resolves with the failed jobs. */
+  finish(read: R): Promise<F[]>;
+}
 
 interface Entry<F> {
   jobIds: string[];
@@ -25,12 +27,12 @@ interface Entry<F> {
  * while the next batch reads, so a slow provider call holds up no other entry. An entry that arrives
  * while its environment has a read to spare starts at once, so a quiet environment waits for nothing.
  */
-export class ReadCoalescer<F extends { jobId: string }> {
+export class ReadCoalescer<R, F extends { jobId: string }> {
   private readonly waiting = new Map<string, Entry<F>[]>();
   private readonly reading = new Map<string, number>();
 
   constructor(
-    private readonly run: RunMerged<F>,
+    private readonly stages: BatchStages<R, F>,
     private readonly readsPerEnvironment: number,
     private readonly maxJobs: number,
   ) {}
@@ -55,29 +57,33 @@ export class ReadCoalescer<F extends { jobId: string }> {
       const batch = takeBatch(queue, this.maxJobs);
       if (queue.length === 0) this.waiting.delete(environmentId);
       this.reading.set(environmentId, reads + 1);
-      let read = false;
-      const readDone = () => {
-        if (read) return;
-        read = true;
-        const left = this.reading.get(environmentId)! - 1;
-        if (left === 0) this.reading.delete(environmentId);
-        else this.reading.set(environmentId, left);
-        this.pump(environmentId);
-      };
-      const jobIds = [...new Set(batch.flatMap((entry) => entry.jobIds))];
-      this.run(environmentId, jobIds, batch[0].finalAttempt, readDone)
-        .then(
-          (failures) => {
-            for (const entry of batch) {
-              const own = new Set(entry.jobIds);
-              entry.resolve(failures.filter((failure) => own.has(failure.jobId)));
-            }
-          },
-          (error: unknown) => {
-            for (const entry of batch) entry.reject(error);
-          },
-        )
-        .finally(readDone);
+      void this.run(environmentId, batch);
+    }
+  }
+
+  /** Settles each entry of the batch with the failures among its own jobs, or with the batch's error. */
+  private async run(environmentId: string, batch: Entry<F>[]): Promise<void> {
+    const jobIds = [...new Set(batch.flatMap((entry) => entry.jobIds))];
+    try {
+      const failures = await this.stages.finish(await this.read(environmentId, jobIds, batch[0].finalAttempt));
+      for (const entry of batch) {
+        const own = new Set(entry.jobIds);
+        entry.resolve(failures.filter((failure) => own.has(failure.jobId)));
+      }
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
+  }
+
+  /** The batch's read stage; once it settles, the environment's next batch may read. */
+  private async read(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<R> {
+    try {
+      return await this.stages.read(environmentId, jobIds, finalAttempt);
+    } finally {
+      const left = this.reading.get(environmentId)! - 1;
+      if (left === 0) this.reading.delete(environmentId);
+      else this.reading.set(environmentId, left);
+      this.pump(environmentId);
     }
   }
 }

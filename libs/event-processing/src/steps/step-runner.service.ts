@@ -3,14 +3,14 @@ import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER } from '#common';
 import { TemplateRenderError } from '#application';
 import { JobRepository, type JobRow } from '#dal';
-import { EnvironmentLanes } from '../queue/environment-lanes.js';
+import { EnvironmentLanes, type Release } from '../queue/environment-lanes.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { STEP_BATCH, stepEntries } from '../queue/step-entries.js';
 import { StepHandlers } from './handlers/step-handlers.js';
 import { StepContextLoader, record, type StepContext } from './step-context.js';
 import { StepFinisher } from './step-finisher.js';
 import { StepGates } from './step-gates.js';
-import { ReadCoalescer, type ReadDone } from './read-coalescer.js';
+import { ReadCoalescer } from './read-coalescer.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 import { withVariant } from './step-variant.js';
 
@@ -20,10 +20,16 @@ const STEP_JOBS_IN_FLIGHT = 2 * STEP_BATCH;
 const READS_PER_ENVIRONMENT = 2;
 
 /**
- * Runs step jobs a batch at a time: reads the batch's rows, claims those that must be claimed, loads
- * what the batch needs (StepContextLoader, one query per kind), checks filters, preferences and
- * schedules (StepGates, one query per kind), runs each job's step through its handler, and records
- * every outcome, message, execution detail and next job in one transaction (StepFinisher).
+ * Runs step jobs a batch at a time, in two stages that hand each other plain values:
+ * - `read` waits for a slot, reads the batch's rows, claims those that must be claimed, loads what
+ *   the batch needs (StepContextLoader, one query per kind) and decides what needs no step run: a
+ *   stalled job, a gone subscriber, an unknown type, filters, preferences and schedules (StepGates,
+ *   one query per kind). Every query of the batch that reads is here, so the ReadCoalescer lets the
+ *   environment's next batch read as soon as this stage returns.
+ * - `finish` completes each job as soon as it is ready, so a slow provider call holds up only its
+ *   own job: its outcome (decided at read, or its step's, through its handler) goes to StepFinisher,
+ *   which commits the outcomes of concurrently finishing jobs in one transaction, then publishes
+ *   them (inbox sockets, next jobs to the queue). The jobs that threw are handed back.
  *
  * A step that acts outside the database (a provider call, a digest window) is claimed first (status
  * running, with a heartbeat), so no other runner repeats it. A step that writes nothing before its
@@ -51,8 +57,11 @@ export class StepRunner {
     capacity: 2 * STEP_JOBS_IN_FLIGHT,
     perEnvironment: STEP_JOBS_IN_FLIGHT,
   });
-  private readonly coalescer = new ReadCoalescer<Failure>(
-    (environmentId, jobIds, finalAttempt, readDone) => this.runMerged(environmentId, jobIds, finalAttempt, readDone),
+  private readonly coalescer = new ReadCoalescer<ReadBatch, Failure>(
+    {
+      read: (environmentId, jobIds, finalAttempt) => this.read(environmentId, jobIds, finalAttempt, false),
+      finish: (batch) => this.finish(batch),
+    },
     READS_PER_ENVIRONMENT,
     STEP_BATCH,
   );
@@ -85,20 +94,6 @@ export class StepRunner {
     this.throwFirst(await this.coalescer.submit(environmentId, jobIds, entry.finalAttempt));
   }
 
-  private async runMerged(
-    environmentId: string,
-    jobIds: string[],
-    finalAttempt: boolean,
-    readDone: ReadDone,
-  ): Promise<Failure[]> {
-    const release = await this.slots.take(environmentId, jobIds.length);
-    try {
-      return await this.runBatch(environmentId, jobIds, finalAttempt, false, readDone);
-    } finally {
-      release();
-    }
-  }
-
   /**
    * A suspect entry: each job is claimed right before it runs (one slot at a time), so when the
    * worker stops only the job it was running is `running`; the others stay claimable and are not
@@ -106,14 +101,8 @@ export class StepRunner {
    */
   private async runOneByOne(environmentId: string, jobIds: string[], finalAttempt: boolean): Promise<void> {
     const failures: Failure[] = [];
-    for (const id of jobIds) {
-      const release = await this.slots.take(environmentId, 1);
-      try {
-        failures.push(...(await this.runBatch(environmentId, [id], finalAttempt, true)));
-      } finally {
-        release();
-      }
-    }
+    for (const id of jobIds)
+      failures.push(...(await this.finish(await this.read(environmentId, [id], finalAttempt, true))));
     this.throwFirst(failures);
   }
 
@@ -124,17 +113,42 @@ export class StepRunner {
   }
 
   /**
-   * Runs the claimable jobs among `jobIds`; `claimAll`: claim in_app jobs too; `readDone`: called once
-   * the batch is read, before its steps run. Returns the jobs that failed unexpectedly.
+   * The read stage; `claimAll`: claim in_app jobs too. The batch it returns holds a slot and its jobs
+   * until `finish` lets them go; when it throws, it has let them go itself.
    */
-  private async runBatch(
+  private async read(
     environmentId: string,
     jobIds: string[],
     finalAttempt: boolean,
     claimAll: boolean,
-    readDone: ReadDone = () => undefined,
-  ): Promise<Failure[]> {
-    const now = this.clock.now();
+  ): Promise<ReadBatch> {
+    const hold: Hold = { release: await this.slots.take(environmentId, jobIds.length), jobIds: [] };
+    try {
+      const now = this.clock.now();
+      const runnable = await this.runnable(environmentId, jobIds, now);
+      for (const row of runnable) this.inFlight.add(row.id);
+      hold.jobIds = runnable.map((row) => row.id);
+      const taken = await this.claim(environmentId, runnable, claimAll, now);
+      hold.heartbeat = this.heartbeat(environmentId, taken);
+      const batch: ReadBatch = { environmentId, finalAttempt, decided: [], hold };
+      if (taken.length === 0) return batch;
+      try {
+        return { ...batch, decided: await this.decide(environmentId, taken, now) };
+      } catch (error) {
+        // Nothing of the batch could be read: finish hands every job back (or fails it on the final attempt).
+        return { ...batch, unread: { taken, error } };
+      }
+    } catch (error) {
+      this.letGo(hold);
+      throw error;
+    }
+  }
+
+  /**
+   * The rows among `jobIds` that this batch may run: claimable, and not run by another batch of this
+   * process. A delayed job whose queue entry came early is added to the queue again.
+   */
+  private async runnable(environmentId: string, jobIds: string[], now: Date): Promise<JobRow[]> {
     const rows = await this.jobs.findForRun(
       environmentId,
       jobIds.filter((id) => !this.inFlight.has(id)),
@@ -145,76 +159,39 @@ export class StepRunner {
       rows.filter((row) => row.status === 'delayed'),
       now,
     );
-    for (const row of runnable) this.inFlight.add(row.id);
-    try {
-      // A job that stopped a worker before is claimed, so a next stop is counted too.
-      const unclaimed = runnable.filter(
-        (row) => !claimAll && row.stalls === 0 && this.handlers.of(row.type)?.claims === false,
-      );
-      const toClaim = runnable.filter((row) => !unclaimed.includes(row));
-      const claimed = await this.jobs.claimMany(
-        environmentId,
-        toClaim.map((row) => row.id),
-        now,
-      );
-      const taken = [
-        ...unclaimed.map((row) => ({ job: { ...row, attempts: row.attempts + 1 }, claimed: false })),
-        ...claimed.map((job) => ({ job, claimed: true })),
-      ];
-      return await this.runTaken(environmentId, taken, finalAttempt, now, readDone);
-    } finally {
-      for (const row of runnable) this.inFlight.delete(row.id);
-    }
+    return runnable;
   }
 
-  private async runTaken(
-    environmentId: string,
-    taken: Taken[],
-    finalAttempt: boolean,
-    now: Date,
-    readDone: ReadDone,
-  ): Promise<Failure[]> {
-    if (taken.length === 0) return [];
+  /**
+   * Claims the runnable jobs, except those run without a claim (in_app) unless `claimAll`. A job
+   * that stopped a worker before is claimed, so a next stop is counted too.
+   */
+  private async claim(environmentId: string, runnable: JobRow[], claimAll: boolean, now: Date): Promise<Taken[]> {
+    const unclaimed = runnable.filter(
+      (row) => !claimAll && row.stalls === 0 && this.handlers.of(row.type)?.claims === false,
+    );
+    const toClaim = runnable.filter((row) => !unclaimed.includes(row));
+    const claimed = await this.jobs.claimMany(
+      environmentId,
+      toClaim.map((row) => row.id),
+      now,
+    );
+    return [
+      ...unclaimed.map((row) => ({ job: { ...row, attempts: row.attempts + 1 }, claimed: false })),
+      ...claimed.map((job) => ({ job, claimed: true })),
+    ];
+  }
+
+  /** Keeps the batch's claims fresh while it runs, so the recovery sweeper does not take them back. */
+  private heartbeat(environmentId: string, taken: Taken[]): NodeJS.Timeout | undefined {
     const claimedIds = taken.filter(({ claimed }) => claimed).map(({ job }) => job.id);
-    const heartbeat =
-      claimedIds.length > 0
-        ? setInterval(
-            () => void this.jobs.touchRunning(environmentId, claimedIds).catch(() => undefined),
-            (this.config.recoveryGraceSeconds * 1000) / 3,
-          )
-        : undefined;
-    heartbeat?.unref();
-    try {
-      let decided: Decided[];
-      try {
-        decided = await this.decide(environmentId, taken, now);
-      } catch (error) {
-        // Nothing of the batch could be read: every job goes back (or fails on the final attempt).
-        return await this.handBackAll(environmentId, taken, finalAttempt, error);
-      } finally {
-        readDone();
-      }
-      const results = await Promise.allSettled(
-        decided.map(async ({ job, claimed, context, early }) => {
-          if (!context) {
-            await this.jobs.update(environmentId, job.id, {
-              status: 'failed',
-              error: 'The notification of this job no longer exists',
-            });
-            return;
-          }
-          const result = early ?? (await this.outcomeOf(context, finalAttempt));
-          await this.finisher.finish(context, result, claimed);
-        }),
-      );
-      const failed = decided.flatMap((entry, index) => {
-        const result = results[index];
-        return result.status === 'rejected' ? [{ ...entry, error: result.reason as unknown }] : [];
-      });
-      return await this.handBackAll(environmentId, failed, finalAttempt, undefined);
-    } finally {
-      clearInterval(heartbeat);
-    }
+    if (claimedIds.length === 0) return undefined;
+    const timer = setInterval(
+      () => void this.jobs.touchRunning(environmentId, claimedIds).catch(() => undefined),
+      (this.config.recoveryGraceSeconds * 1000) / 3,
+    );
+    timer.unref();
+    return timer;
   }
 
   /**
@@ -227,7 +204,6 @@ export class StepRunner {
       environmentId,
       taken.filter((entry) => !stalled(entry)).map(({ job }) => job),
       now,
-      this.handlers.integrationChannels,
     );
     const decided: Decided[] = taken.map((entry) => {
       if (stalled(entry)) {
@@ -245,7 +221,7 @@ export class StepRunner {
     const starting = decided.filter(({ context, early, job }) => context && !early && job.runAt === null);
     const gated = await this.gates.check(
       environmentId,
-      starting.map(({ context, job }) => ({ context: context!, needs: this.handlers.of(job.type)!.needs })),
+      starting.map(({ context }) => context!),
     );
     starting.forEach((entry, index) => (entry.early = gated[index]));
     return decided;
@@ -263,6 +239,49 @@ export class StepRunner {
       return outcome.failed(`Unknown step type ${job.type}`);
     }
     return undefined;
+  }
+
+  /**
+   * A queue entry that comes before the row is due (clock skew between hosts) would otherwise leave
+   * the job to the recovery sweeper: add it again for the time that remains.
+   */
+  private async requeueEarly(environmentId: string, rows: JobRow[], now: Date): Promise<void> {
+    const early = rows.filter((row) => row.runAt && row.runAt > now);
+    await this.queue.addBulk(
+      'run-step',
+      stepEntries(early.map((row) => ({ id: row.id, environmentId, delayMs: row.runAt!.getTime() - now.getTime() }))),
+    );
+  }
+  /**
+   * The stage after the read: completes every job, then hands back those that threw and returns them
+   * as failures. Lets the batch's slot and jobs go when it ends.
+   */
+  private async finish(batch: ReadBatch): Promise<Failure[]> {
+    const { environmentId, finalAttempt, decided, unread } = batch;
+    try {
+      if (unread) return await this.handBackAll(environmentId, unread.taken, finalAttempt, unread.error);
+      const results = await Promise.allSettled(decided.map((entry) => this.complete(entry, finalAttempt)));
+      const failed = decided.flatMap((entry, index) => {
+        const result = results[index];
+        return result.status === 'rejected' ? [{ ...entry, error: result.reason as unknown }] : [];
+      });
+      return await this.handBackAll(environmentId, failed, finalAttempt, undefined);
+    } finally {
+      this.letGo(batch.hold);
+    }
+  }
+
+  /** One job: its outcome (decided at read, or its step's) is written by StepFinisher. */
+  private async complete({ job, claimed, context, early }: Decided, finalAttempt: boolean): Promise<void> {
+    if (!context) {
+      await this.jobs.update(job.environmentId, job.id, {
+        status: 'failed',
+        error: 'The notification of this job no longer exists',
+      });
+      return;
+    }
+    const result = early ?? (await this.outcomeOf(context, finalAttempt));
+    await this.finisher.finish(context, result, claimed);
   }
 
   /** The step's outcome; a template error, or any error on the final attempt, is a failed step with its detail. */
@@ -308,22 +327,38 @@ export class StepRunner {
     return failures;
   }
 
-  /**
-   * A queue entry that comes before the row is due (clock skew between hosts) would otherwise leave
-   * the job to the recovery sweeper: add it again for the time that remains.
-   */
-  private async requeueEarly(environmentId: string, rows: JobRow[], now: Date): Promise<void> {
-    const early = rows.filter((row) => row.runAt && row.runAt > now);
-    await this.queue.addBulk(
-      'run-step',
-      stepEntries(early.map((row) => ({ id: row.id, environmentId, delayMs: row.runAt!.getTime() - now.getTime() }))),
-    );
+  /** Frees what the batch held: a duplicate queue entry may run its jobs again, another batch its slot. */
+  private letGo({ release, jobIds, heartbeat }: Hold): void {
+    clearInterval(heartbeat);
+    for (const id of jobIds) this.inFlight.delete(id);
+    release();
   }
 }
 
 interface Taken {
   job: JobRow;
   claimed: boolean;
+}
+
+/** What the read stage hands to finish. */
+interface ReadBatch {
+  environmentId: string;
+  finalAttempt: boolean;
+  /** The jobs taken, each with its context and the outcome decided without running its step, if any. */
+  decided: Decided[];
+  /** The jobs taken when their contexts or gates could not be read: finish hands each back with the error. */
+  unread?: { taken: Taken[]; error: unknown };
+  hold: Hold;
+}
+
+/** What a batch holds from its read to the end of its finish. */
+interface Hold {
+  /** Its slot in the environment's lane. */
+  release: Release;
+  /** Its jobs marked in flight. */
+  jobIds: string[];
+  /** Touches its claims. */
+  heartbeat?: NodeJS.Timeout;
 }
 
 /** A taken job with its context (none: its notification is gone) and the outcome decided before its step runs. */
