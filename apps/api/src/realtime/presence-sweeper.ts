@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { RemoteSocket } from 'socket.io';
 import { AppConfig, Clock, LOGGER, newId } from '#common';
-import { ApiProcessRepository, SubscriberRepository } from '#dal';
+import { ApiProcessRepository, SubscriberPresenceRepository } from '#dal';
+import { PeriodicTask } from './periodic-task.js';
 import { CLUSTER_REQUEST_TIMEOUT_MS } from './socket-adapter.js';
 import type { InboxServer, InboxSocketData } from './subscriber-presence.js';
 
@@ -22,13 +23,11 @@ const SWEEP_BATCH = 1_000;
 @Injectable()
 export class PresenceSweeper {
   readonly processId = newId();
-  private timer?: NodeJS.Timeout;
-  private running = Promise.resolve();
-  private stopping = false;
+  private task?: PeriodicTask;
 
   constructor(
     private readonly processes: ApiProcessRepository,
-    private readonly subscribers: SubscriberRepository,
+    private readonly presence: SubscriberPresenceRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -37,21 +36,13 @@ export class PresenceSweeper {
   /** The first heartbeat before any socket is accepted, so no sweep elsewhere takes this process for dead. */
   async start(server: InboxServer): Promise<void> {
     await this.heartbeat();
-    const schedule = () => {
-      if (this.stopping) return;
-      this.timer = setTimeout(() => {
-        this.running = this.tick(server).finally(schedule);
-      }, this.config.presenceSweepIntervalMs);
-      this.timer.unref();
-    };
-    schedule();
+    this.task = new PeriodicTask(this.config.presenceSweepIntervalMs, () => this.tick(server));
+    this.task.start();
   }
 
   /** Graceful stop, after this process's own subscribers were settled: its heartbeat row goes. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.task?.stop();
     await this.processes.remove(this.processId).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'api process heartbeat not removed at shutdown');
     });
@@ -75,14 +66,14 @@ export class PresenceSweeper {
 
   private async sweep(server: InboxServer): Promise<void> {
     for (;;) {
-      const held = await this.subscribers.onlineOnDeadProcesses(this.config.presenceStaleAfterMs, SWEEP_BATCH);
+      const held = await this.presence.onlineOnDeadProcesses(this.config.presenceStaleAfterMs, SWEEP_BATCH);
       if (held.length === 0) return;
       const sockets: RemoteSocket<never, InboxSocketData>[] = await server
         .timeout(CLUSTER_REQUEST_TIMEOUT_MS)
         .in(held.map((hold) => hold.id))
         .fetchSockets();
       const holders = new Map(sockets.map((socket) => [socket.data.session.subscriberRowId, socket.data.processId]));
-      await this.subscribers.settleOnlineOnDeadProcesses(
+      await this.presence.settleOnlineOnDeadProcesses(
         held.map((hold) => ({ ...hold, holder: holders.get(hold.id) })),
         this.clock.now(),
       );

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '#common';
 import { InboxSessionValidator } from '../inbox/inbox-session.validator.js';
+import { PeriodicTask } from './periodic-task.js';
 import type { InboxServer } from './subscriber-presence.js';
 
 /**
@@ -17,9 +18,7 @@ const AUDIT_INTERVAL_MS = 2_000;
  */
 @Injectable()
 export class SocketSessionAudit {
-  private timer?: NodeJS.Timeout;
-  private running = Promise.resolve();
-  private stopping = false;
+  private task?: PeriodicTask;
 
   constructor(
     private readonly validator: InboxSessionValidator,
@@ -27,20 +26,12 @@ export class SocketSessionAudit {
   ) {}
 
   start(server: InboxServer): void {
-    const schedule = () => {
-      if (this.stopping) return;
-      this.timer = setTimeout(() => {
-        this.running = this.audit(server).finally(schedule);
-      }, AUDIT_INTERVAL_MS);
-      this.timer.unref();
-    };
-    schedule();
+    this.task = new PeriodicTask(AUDIT_INTERVAL_MS, () => this.audit(server));
+    this.task.start();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.task?.stop();
   }
 
   private async audit(server: InboxServer): Promise<void> {
