@@ -1,46 +1,69 @@
-export const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const;
-export type Channel = (typeof CHANNELS)[number];
+/** What every layer may know of a step type, beside its name. */
+export interface StepRegistration {
+  /** A delivery channel: the step writes messages of its type, and subscribers' channel preferences apply to it. */
+  readonly channel: boolean;
+  /** Held until the subscriber's delivery schedule is open (unless the workflow is critical). */
+  readonly followsSchedule: boolean;
+  /** Sends through a provider: the environment's active integrations of its channel. */
+  readonly usesIntegrations: boolean;
+  /**
+   * `none`: whatever a workflow sends is dropped. `required`: validated when the workflow is saved
+   * and stored. `templates`: required, and its strings are Liquid templates, checked when saved.
+   */
+  readonly metadata: 'none' | 'required' | 'templates';
+}
 
-export const STEP_TYPES = [
-  'in_app',
-  'email',
-  'sms',
-  'chat',
-  'push',
-  'digest',
-  'delay',
-  'throttle',
-  'http_request',
-] as const;
-export type StepType = (typeof STEP_TYPES)[number];
+/**
+ * Every step type, by the name workflows give it in `template.type`. Adding a step type starts with
+ * its entry here: StepType is this table's keys, and the two tables that complete a step type are
+ * typed by it, so tsc names what a new entry still lacks:
+ * - `METADATA_FORMS` (libs/application/src/workflows/step-metadata.definition.ts): the metadata
+ *   forms validated when a workflow is saved, for a step type with metadata;
+ * - `STEP_HANDLER_CLASSES` (libs/event-processing/src/steps/handlers/step-handlers.ts): the handler
+ *   that runs its jobs.
+ * They are three tables because each lives in the lowest layer that can hold it: this one is read
+ * by every lib and app (the channels, the API's enums), the forms need the validation classes of
+ * libs/application, and the handlers need the queue, the providers and the database of
+ * libs/event-processing, which libs/application must not import.
+ */
+export const STEP_REGISTRY = {
+  in_app: { channel: true, followsSchedule: false, usesIntegrations: false, metadata: 'none' },
+  email: { channel: true, followsSchedule: true, usesIntegrations: true, metadata: 'none' },
+  sms: { channel: true, followsSchedule: true, usesIntegrations: true, metadata: 'none' },
+  chat: { channel: true, followsSchedule: true, usesIntegrations: true, metadata: 'none' },
+  push: { channel: true, followsSchedule: true, usesIntegrations: true, metadata: 'none' },
+  digest: { channel: false, followsSchedule: false, usesIntegrations: false, metadata: 'required' },
+  delay: { channel: false, followsSchedule: false, usesIntegrations: false, metadata: 'required' },
+  throttle: { channel: false, followsSchedule: false, usesIntegrations: false, metadata: 'required' },
+  http_request: { channel: false, followsSchedule: false, usesIntegrations: false, metadata: 'templates' },
+} as const satisfies Record<string, StepRegistration>;
 
-export const CHAT_PROVIDERS = [
-  'slack',
-  'discord',
-  'msteams',
-  'mattermost',
-  'ryver',
-  'zulip',
-  'grafana-on-call',
-  'getstream',
-  'rocket-chat',
-  'whatsapp-business',
-  'chat-webhook',
-  'service-slack',
-] as const;
-export const PUSH_PROVIDERS = [
-  'fcm',
-  'apns',
-  'expo',
-  'one-signal',
-  'pushpad',
-  'push-webhook',
-  'pusher-beams',
-  'appio',
-] as const;
-/** The spec's provider identifiers for subscriber channel settings. */
-export const SUBSCRIBER_PROVIDER_IDS = [...CHAT_PROVIDERS, ...PUSH_PROVIDERS] as const;
-export type SubscriberProviderId = (typeof SUBSCRIBER_PROVIDER_IDS)[number];
+export type StepType = keyof typeof STEP_REGISTRY;
+export const STEP_TYPES = Object.keys(STEP_REGISTRY) as StepType[];
+
+/** The step types whose registration matches `Shape`. */
+type StepTypesWhere<Shape> = {
+  [Type in StepType]: (typeof STEP_REGISTRY)[Type] extends Shape ? Type : never;
+}[StepType];
+
+export type Channel = StepTypesWhere<{ channel: true }>;
+/** In the table's order, which is the order the API lists channels in. */
+export const CHANNELS = STEP_TYPES.filter((type): type is Channel => STEP_REGISTRY[type].channel);
+
+export type MetadataStepType = StepTypesWhere<{ metadata: 'required' | 'templates' }>;
+export const METADATA_STEP_TYPES = STEP_TYPES.filter(
+  (type): type is MetadataStepType => STEP_REGISTRY[type].metadata !== 'none',
+);
+
+/** The registration of a name read from a request or a row; undefined for a name no step type has. */
+export function stepRegistration(type: unknown): StepRegistration | undefined {
+  return typeof type === 'string' && Object.hasOwn(STEP_REGISTRY, type) ? STEP_REGISTRY[type as StepType] : undefined;
+}
+
+export const isChannel = (type: unknown): type is Channel => stepRegistration(type)?.channel === true;
+
+/** A step of this type keeps its metadata (validated and stored); other steps' metadata is dropped. */
+export const hasMetadata = (type: unknown): boolean => (stepRegistration(type)?.metadata ?? 'none') !== 'none';
 
 export const TIME_UNITS = ['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'] as const;
 export type TimeUnit = (typeof TIME_UNITS)[number];

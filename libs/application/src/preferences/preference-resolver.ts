@@ -1,4 +1,4 @@
-import { CHANNELS, type Channel } from '#common';
+import { CHANNELS, isChannel, type Channel } from '#common';
 
 export type ChannelPreferences = Partial<Record<Channel, boolean>>;
 
@@ -33,8 +33,6 @@ export interface ResolvedWorkflowPreferences {
   channels: ChannelPreferences;
   overrides: PreferenceOverride[];
 }
-
-const isChannel = (value: unknown): value is Channel => (CHANNELS as readonly unknown[]).includes(value);
 
 /** The channels of the workflow's active steps, in the canonical channel order. */
 export function workflowChannels(workflow: Pick<PreferenceWorkflow, 'steps'>): Channel[] {

@@ -18,7 +18,7 @@ import {
   ValidateNested,
   type ValidationArguments,
 } from 'class-validator';
-import { TIME_UNITS, WEEK_DAYS, type TimeUnit, type WeekDay } from '#common';
+import { TIME_UNITS, WEEK_DAYS, type MetadataStepType, type TimeUnit, type WeekDay } from '#common';
 import { nextTimedRelease } from '../digest/timed-digest.js';
 import { durationMs, MAX_DEFER_MS } from '../digest/wait-time.js';
 import { HttpRequestMetadata } from './http-request-metadata.definition.js';
@@ -201,38 +201,44 @@ export class ThrottleDynamicMetadata extends ThrottleCounter {
   dynamicKey: string;
 }
 
-/** Only carries the `type` check, for a digest/delay whose metadata.type names no known form. */
-class DigestTypeOnly {
-  @IsIn(['regular', 'backoff', 'timed'], { message: 'type must be one of regular, backoff, timed for a digest step' })
-  type: string;
+type MetadataForm = new () => object;
+
+/**
+ * The metadata forms of every step type with metadata (its STEP_REGISTRY entry in libs/common says
+ * so): by metadata.type, or one class whatever metadata.type says. Typed by those step types, so a
+ * step type declared with metadata and given no forms here, or the other way round, fails tsc.
+ */
+const METADATA_FORMS = {
+  digest: { regular: DigestRegularMetadata, backoff: DigestRegularMetadata, timed: DigestTimedMetadata },
+  delay: { regular: DelayRegularMetadata, scheduled: DelayScheduledMetadata },
+  throttle: { fixed: ThrottleFixedMetadata, dynamic: ThrottleDynamicMetadata },
+  http_request: HttpRequestMetadata,
+} satisfies Record<MetadataStepType, MetadataForm | Record<string, MetadataForm>>;
+
+/** Only carries the `type` check, for metadata whose type names none of its step type's forms. */
+function unknownFormOf(stepType: string, formTypes: string[]): MetadataForm {
+  class UnknownForm {
+    @IsIn(formTypes, { message: `type must be one of ${formTypes.join(', ')} for a ${stepType} step` })
+    type: string;
+  }
+  return UnknownForm;
 }
-class DelayTypeOnly {
-  @IsIn(['regular', 'scheduled'], { message: 'type must be one of regular, scheduled for a delay step' })
-  type: string;
-}
-class ThrottleTypeOnly {
-  @IsIn(['fixed', 'dynamic'], { message: 'type must be one of fixed, dynamic for a throttle step' })
-  type: string;
-}
+
+const FORMS_BY_STEP_TYPE: [string, MetadataForm | Record<string, MetadataForm>][] = Object.entries(METADATA_FORMS);
+
+/** Per step type with metadata, the class that validates its metadata, chosen by metadata.type. */
+const FORM_OF = new Map<string, (formType: unknown) => MetadataForm>(
+  FORMS_BY_STEP_TYPE.map(([stepType, byType]) => {
+    if (typeof byType === 'function') return [stepType, () => byType];
+    const unknown = unknownFormOf(stepType, Object.keys(byType));
+    const formOf = (formType: unknown) =>
+      typeof formType === 'string' && Object.hasOwn(byType, formType) ? byType[formType] : unknown;
+    return [stepType, formOf];
+  }),
+);
 
 /** Channel steps carry no metadata: whatever is sent is dropped by the whitelist. */
 class NoMetadata {}
-
-/** Per step type, its metadata forms by metadata.type, and the check for a type naming none of them. */
-const FORMS: Record<string, { forms: Record<string, new () => object>; unknown: new () => object }> = {
-  digest: {
-    forms: { regular: DigestRegularMetadata, backoff: DigestRegularMetadata, timed: DigestTimedMetadata },
-    unknown: DigestTypeOnly,
-  },
-  delay: { forms: { regular: DelayRegularMetadata, scheduled: DelayScheduledMetadata }, unknown: DelayTypeOnly },
-  throttle: { forms: { fixed: ThrottleFixedMetadata, dynamic: ThrottleDynamicMetadata }, unknown: ThrottleTypeOnly },
-};
-
-/** Step types with one metadata form, whatever metadata.type says. */
-const SINGLE_FORMS: Record<string, new () => object> = { http_request: HttpRequestMetadata };
-
-/** The step types whose metadata is required, validated and stored; other steps' metadata is dropped. */
-export const METADATA_STEPS = new Set([...Object.keys(FORMS), ...Object.keys(SINGLE_FORMS)]);
 
 /**
  * The metadata forms are told apart by the step's template.type and then metadata.type, which
@@ -240,21 +246,11 @@ export const METADATA_STEPS = new Set([...Object.keys(FORMS), ...Object.keys(SIN
  */
 export function toMetadataInstance(stepType: unknown, metadata: unknown): unknown {
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return metadata;
-  const type = typeof stepType === 'string' ? stepType : '';
-  if (Object.hasOwn(SINGLE_FORMS, type)) return plainToInstance(SINGLE_FORMS[type], metadata);
-  const entry = Object.hasOwn(FORMS, type) ? FORMS[type] : undefined;
-  const formType = (metadata as { type?: unknown }).type;
-  if (!entry) return plainToInstance(NoMetadata, metadata);
-  const known = typeof formType === 'string' && Object.hasOwn(entry.forms, formType);
-  return plainToInstance(known ? entry.forms[formType] : entry.unknown, metadata);
+  const formOf = typeof stepType === 'string' ? FORM_OF.get(stepType) : undefined;
+  return plainToInstance(formOf?.((metadata as { type?: unknown }).type) ?? NoMetadata, metadata);
 }
 
+/** Every metadata form once, for the API document. */
 export const METADATA_SCHEMAS = [
-  DigestRegularMetadata,
-  DigestTimedMetadata,
-  DelayRegularMetadata,
-  DelayScheduledMetadata,
-  ThrottleFixedMetadata,
-  ThrottleDynamicMetadata,
-  HttpRequestMetadata,
+  ...new Set(FORMS_BY_STEP_TYPE.flatMap(([, forms]) => (typeof forms === 'function' ? [forms] : Object.values(forms)))),
 ];

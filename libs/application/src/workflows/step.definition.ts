@@ -16,9 +16,15 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { STEP_TYPES, type StepType } from '#common';
+import { hasMetadata, METADATA_STEP_TYPES, STEP_TYPES, type StepType } from '#common';
 import { StepFilterDefinition } from './step-filter.definition.js';
-import { METADATA_SCHEMAS, METADATA_STEPS, toMetadataInstance } from './step-metadata.definition.js';
+import { METADATA_SCHEMAS, toMetadataInstance } from './step-metadata.definition.js';
+
+/** "digest, delay, throttle and http_request", for the API document and the error of a missing metadata. */
+const METADATA_STEP_NAMES =
+  METADATA_STEP_TYPES.length > 1
+    ? `${METADATA_STEP_TYPES.slice(0, -1).join(', ')} and ${METADATA_STEP_TYPES.at(-1)}`
+    : METADATA_STEP_TYPES.join('');
 
 const IsStringOrArray = () =>
   ValidateBy({
@@ -96,12 +102,11 @@ export class StepDefinition {
   filters?: StepFilterDefinition[];
 
   @ApiPropertyOptional({
-    description:
-      'Required on digest, delay, throttle and http_request steps: one of the metadata forms, chosen by template.type and metadata.type',
+    description: `Required on ${METADATA_STEP_NAMES} steps: one of the metadata forms, chosen by template.type and metadata.type`,
     oneOf: METADATA_SCHEMAS.map((schema) => ({ $ref: getSchemaPath(schema) })),
   })
-  @ValidateIf((step: StepDefinition) => METADATA_STEPS.has(String(step.template?.type)) || step.metadata !== undefined)
-  @IsDefined({ message: 'metadata is required on digest, delay, throttle and http_request steps' })
+  @ValidateIf((step: StepDefinition) => hasMetadata(step.template?.type) || step.metadata !== undefined)
+  @IsDefined({ message: `metadata is required on ${METADATA_STEP_NAMES} steps` })
   @IsObject()
   @ValidateNested()
   @Transform(({ value, obj }) => toMetadataInstance((obj as { template?: { type?: unknown } }).template?.type, value))

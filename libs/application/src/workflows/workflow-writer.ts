@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, newId, type FieldErrors } from '#common';
+import { DomainError, hasMetadata, newId, stepRegistration, type FieldErrors } from '#common';
 import {
   isUniqueViolation,
   WorkflowRepository,
@@ -13,10 +13,11 @@ import { TemplateEngine } from '../templates/template-engine.js';
 import { literalUrlErrors } from './literal-url-errors.js';
 import { slugify } from './slugify.js';
 import type { StepDefinition } from './step.definition.js';
-import { METADATA_STEPS } from './step-metadata.definition.js';
 import type { WorkflowDefinition } from './workflow.definition.js';
 
 export const DEFAULT_NOTIFICATION_GROUP = 'General';
+
+const metadataIsTemplates = (type: string) => stepRegistration(type)?.metadata === 'templates';
 
 /** Validated class instances become plain JSON for the jsonb columns. */
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -48,7 +49,7 @@ export function buildSteps(
       template: plain(definition.template) as StoredStep['template'],
       filters: (definition.filters ?? []).map((filter) => ({ isNegated: false, ...plain(filter) })),
     };
-    if (METADATA_STEPS.has(definition.template.type) && definition.metadata) step.metadata = plain(definition.metadata);
+    if (hasMetadata(definition.template.type) && definition.metadata) step.metadata = plain(definition.metadata);
     if (definition.replyCallback) step.replyCallback = plain(definition.replyCallback);
     if (definition.variants?.length)
       step.variants = buildSteps(definition.variants, previous.find((old) => old._id === id)?.variants, keepByPosition);
@@ -80,9 +81,11 @@ export class WorkflowWriter {
     const liquid = Object.assign(
       {},
       ...steps.map((step, index) => this.templates.errorsOf(step.template, `steps[${index}].template`)),
-      // An http_request's url, headers and body are templates too.
+      // Some step types' metadata is templates too (an http_request's url, headers and body).
       ...steps.map((step, index) =>
-        step.template.type === 'http_request' ? this.templates.errorsOf(step.metadata, `steps[${index}].metadata`) : {},
+        metadataIsTemplates(step.template.type)
+          ? this.templates.errorsOf(step.metadata, `steps[${index}].metadata`)
+          : {},
       ),
       ...steps.map((step, index) => this.variantErrors(step, `steps[${index}]`)),
     ) as Record<string, string>;
@@ -101,7 +104,7 @@ export class WorkflowWriter {
           return { [`${at}.template.type`]: `a variant has the type of its step (${type})` };
         return {
           ...this.templates.errorsOf(variant.template, `${at}.template`),
-          ...(type === 'http_request' ? this.templates.errorsOf(variant.metadata, `${at}.metadata`) : {}),
+          ...(metadataIsTemplates(type) ? this.templates.errorsOf(variant.metadata, `${at}.metadata`) : {}),
         };
       }),
     ) as Record<string, string>;

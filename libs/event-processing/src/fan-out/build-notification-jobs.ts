@@ -1,4 +1,4 @@
-import { CHANNELS, newId, type Channel } from '#common';
+import { isChannel, newId } from '#common';
 import type { JobDigest, NewJobRow, NewNotificationRow, StoredStep, TriggerEventRow, WorkflowRow } from '#dal';
 import { readPath } from '../steps/read-path.js';
 
@@ -46,7 +46,7 @@ export function buildNotifications(
   recipients: Recipient[],
 ): ChunkRows<NewNotificationRow> {
   const channels = [...new Set(workflow.steps.filter((step) => step.active).map((step) => step.template.type))].filter(
-    (type): type is Channel => (CHANNELS as readonly string[]).includes(type),
+    isChannel,
   );
   return {
     shared: {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { stepRegistration } from '#common';
 import {
   contextEntriesOf,
   parseActor,
@@ -93,18 +94,10 @@ export class StepContextLoader {
     private readonly jobs: JobRepository,
   ) {}
 
-  /**
-   * The context of each job, by job id; none for a job whose notification no longer exists.
-   * `integrationChannels`: the job types whose steps send through the environment's integrations.
-   */
-  async load(
-    environmentId: string,
-    jobs: JobRow[],
-    now: Date,
-    integrationChannels: ReadonlySet<string>,
-  ): Promise<Map<string, StepContext>> {
+  /** The context of each job, by job id; none for a job whose notification no longer exists. */
+  async load(environmentId: string, jobs: JobRow[], now: Date): Promise<Map<string, StepContext>> {
     const env = environmentId;
-    const channels = unique(jobs.map((job) => job.type).filter((type) => integrationChannels.has(type)));
+    const channels = unique(jobs.map((job) => job.type).filter((type) => stepRegistration(type)?.usesIntegrations));
     const [triggers, subscribers, workflows, integrations, { earlier, digests }] = await Promise.all([
       this.notifications.findTriggerContexts(env, unique(jobs.map((job) => job.notificationId))),
       this.subscribers.findByIds(env, unique(jobs.map((job) => job.subscriberId))),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Channel } from '#common';
+import { isChannel, stepRegistration, type Channel } from '#common';
 import {
   evaluateStepFilters,
   isWithinSchedule,
@@ -8,49 +8,44 @@ import {
   type Schedule,
 } from '#application';
 import type { WorkflowRow } from '#dal';
-import type { StepNeeds } from './handlers/step-handler.js';
 import { record, templateVariables, type StepContext } from './step-context.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
 import { recordVariant } from './step-variant.js';
 
-/** A step job about to start, with what its handler needs checked. */
-export interface GatedStep {
-  context: StepContext;
-  needs: StepNeeds;
-}
-
 /**
- * The checks before steps start: step filters (every step type), then the channel preference and the
- * delivery schedule (as each handler needs). For a batch of steps of one environment, preferences are
- * read in one query per workflow and channel, schedules in one query. Returns, per step, the outcome
- * that stops or holds it, or undefined.
+ * The checks before steps start: step filters (every step type), then the channel preference
+ * (channel steps) and the delivery schedule (the step types whose STEP_REGISTRY entry follows it).
+ * For a batch of steps of one environment, preferences are read in one query per workflow and
+ * channel, schedules in one query. Returns, per step, the outcome that stops or holds it, or undefined.
  */
 @Injectable()
 export class StepGates {
   constructor(private readonly preferences: SubscriberPreferenceService) {}
 
-  async check(environmentId: string, steps: GatedStep[]): Promise<(StepOutcome | undefined)[]> {
-    const results: (StepOutcome | undefined)[] = steps.map(({ context }) => filtersOutcome(context));
-    const open = steps.flatMap((step, index) =>
-      results[index] === undefined && step.needs.preferences && step.context.subscriber ? [index] : [],
+  async check(environmentId: string, contexts: StepContext[]): Promise<(StepOutcome | undefined)[]> {
+    const results: (StepOutcome | undefined)[] = contexts.map((context) => filtersOutcome(context));
+    const open = contexts.flatMap((context, index) =>
+      results[index] === undefined && isChannel(context.job.type) && context.subscriber ? [index] : [],
     );
     const enabled = await this.channelsEnabled(
       environmentId,
-      open.map((index) => steps[index].context),
+      open.map((index) => contexts[index]),
     );
     for (const index of open) {
-      const { context } = steps[index];
+      const context = contexts[index];
       if (enabled.get(context.job.id) === false) results[index] = preferenceOutcome(context);
     }
     const scheduled = open.filter(
       (index) =>
-        results[index] === undefined && steps[index].needs.schedule && !steps[index].context.workflow?.critical,
+        results[index] === undefined &&
+        stepRegistration(contexts[index].job.type)?.followsSchedule &&
+        !contexts[index].workflow?.critical,
     );
     const schedules = await this.preferences.getSchedules(environmentId, [
-      ...new Set(scheduled.map((index) => steps[index].context.subscriber!.id)),
+      ...new Set(scheduled.map((index) => contexts[index].subscriber!.id)),
     ]);
     for (const index of scheduled) {
-      const { context } = steps[index];
+      const context = contexts[index];
       results[index] = scheduleOutcome(context, schedules.get(context.subscriber!.id));
     }
     return results;
@@ -63,7 +58,7 @@ export class StepGates {
       const { workflow, job } = context;
       if (!workflow) continue;
       const key = `${workflow.id}:${job.type}`;
-      // A step with preferences is a channel step: its type is the channel.
+      // Only channel steps come here: the job's type is the channel.
       const group = groups.get(key) ?? { workflow, channel: job.type as Channel, contexts: [] };
       group.contexts.push(context);
       groups.set(key, group);

@@ -3,11 +3,11 @@ import type { ChatMessage, ProviderAdapter, ProviderCredentials, SendOptions, Se
 import { postToChatWebhook } from './webhook-chat.js';
 
 /** Slack incoming webhook: POST {text} to the subscriber's webhook URL (Slack answers plain "ok"). */
-export class SlackProvider implements ProviderAdapter<ChatMessage> {
+export class SlackProvider<Id extends 'slack' | 'service-slack' = 'slack'> implements ProviderAdapter<ChatMessage> {
   readonly channel = 'chat' as const;
 
   /** `service-slack` is the same delivery for Novu's Slack-app integration. */
-  constructor(readonly providerId: 'slack' | 'service-slack' = 'slack') {}
+  constructor(readonly providerId: Id = 'slack' as Id) {}
 
   async send(message: ChatMessage, _credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     await postToChatWebhook('Slack', message.webhookUrl, { text: message.content }, options);

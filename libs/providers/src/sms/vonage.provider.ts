@@ -17,11 +17,11 @@ const RETRYABLE_STATUSES = new Set(['1', '5']);
  * Vonage (Nexmo) SMS API (POST /sms/json, form api_key/api_secret/from/to/text). It answers HTTP 200
  * even on failure: the per-message `status` ("0" = accepted) carries the outcome.
  */
-export class VonageProvider implements ProviderAdapter<SmsMessage> {
+export class VonageProvider<Id extends 'vonage' | 'nexmo' = 'vonage'> implements ProviderAdapter<SmsMessage> {
   readonly channel = 'sms' as const;
 
   /** Novu names it `nexmo`; both ids are registered. */
-  constructor(readonly providerId: 'vonage' | 'nexmo' = 'vonage') {}
+  constructor(readonly providerId: Id = 'vonage' as Id) {}
 
   async send(message: SmsMessage, credentials: ProviderCredentials, options: SendOptions): Promise<SendResult> {
     const { apiKey, secretKey, from } = required(credentials, this.providerId, ['apiKey', 'secretKey', 'from']);

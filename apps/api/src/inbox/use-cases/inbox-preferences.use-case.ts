@@ -15,13 +15,11 @@ import type {
   InboxPreferenceDto,
   InboxPreferencesQueryDto,
 } from '../dto/inbox-preferences.dto.js';
-import { DomainError } from '#common';
-
-const CHANNEL_KEYS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
+import { CHANNELS, DomainError } from '#common';
 
 /** The flat channel fields of an inbox body (its other fields are not channels). */
 function channelsOf(body: ChannelPreferencesDto): Record<string, boolean> {
-  return channelChoices(Object.fromEntries(CHANNEL_KEYS.map((key) => [key, body[key]])));
+  return channelChoices(Object.fromEntries(CHANNELS.map((channel) => [channel, body[channel]])));
 }
 
 /**

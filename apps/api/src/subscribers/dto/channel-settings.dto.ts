@@ -12,7 +12,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { SUBSCRIBER_PROVIDER_IDS } from '#common';
+import { SUBSCRIBER_PROVIDER_IDS } from '#providers';
 import { MAX_DEVICE_TOKENS } from '#application';
 
 export class ChannelCredentialsDto {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString } from 'class-validator';
-import { SUBSCRIBER_PROVIDER_IDS } from '#common';
+import { SUBSCRIBER_PROVIDER_IDS } from '#providers';
 
 export class CredentialsProviderParams {
   @ApiProperty() @IsString() subscriberId: string;

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CHAT_PROVIDERS } from '#common';
-import type { ChatChannelCredentials } from '#providers';
+import { CHAT_PROVIDER_IDS, type ChatChannelCredentials } from '#providers';
 import type { StepContext } from '../step-context.js';
 import type { StepOutcome } from '../step-outcome.js';
 import { text } from './channel-message.js';
@@ -21,7 +20,7 @@ interface ChatTarget extends DeliveryTarget {
 }
 
 const CHAT: SubscriberChannel<ChatTarget> = {
-  providers: CHAT_PROVIDERS,
+  providers: CHAT_PROVIDER_IDS,
   targetsOf: (entry, integration) => {
     const { webhookUrl, deviceTokens: _tokens, ...channelCredentials } = entry.credentials ?? {};
     if (!webhookUrl && !PHONE_CHAT_PROVIDERS.has(entry.providerId)) return [];
@@ -43,9 +42,7 @@ const CHAT: SubscriberChannel<ChatTarget> = {
 @Injectable()
 export class ChatStep implements StepHandler {
   readonly type = 'chat';
-  readonly needs = { preferences: true, schedule: true, integrations: true };
   readonly claims = true;
-  readonly waits = false;
 
   constructor(
     private readonly preparation: ChannelPreparation,

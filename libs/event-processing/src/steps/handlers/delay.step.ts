@@ -26,9 +26,7 @@ export function finishDelay(context: StepContext): StepOutcome {
 @Injectable()
 export class DelayStep implements StepHandler {
   readonly type = 'delay';
-  readonly needs = { preferences: false, schedule: false, integrations: false };
   readonly claims = true;
-  readonly waits = true;
 
   start(context: StepContext): StepOutcome {
     return startDelay(context);

@@ -25,9 +25,7 @@ import type { StepHandler } from './step-handler.js';
 @Injectable()
 export class DigestStep implements StepHandler {
   readonly type = 'digest';
-  readonly needs = { preferences: false, schedule: false, integrations: false };
   readonly claims = true;
-  readonly waits = true;
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,

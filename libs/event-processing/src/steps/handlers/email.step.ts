@@ -77,9 +77,7 @@ const EMAIL: DirectChannel = {
 @Injectable()
 export class EmailStep implements StepHandler {
   readonly type = 'email';
-  readonly needs = { preferences: true, schedule: true, integrations: true };
   readonly claims = true;
-  readonly waits = false;
 
   constructor(
     private readonly preparation: ChannelPreparation,

@@ -112,9 +112,7 @@ export function finalFailure(
 @Injectable()
 export class HttpRequestStep implements StepHandler {
   readonly type = 'http_request';
-  readonly needs = { preferences: false, schedule: false, integrations: false };
   readonly claims = true;
-  readonly waits = false;
 
   constructor(
     private readonly templates: TemplateEngine,

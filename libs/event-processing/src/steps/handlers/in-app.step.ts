@@ -46,9 +46,7 @@ export function inAppOutcome(context: StepContext, rendered: Rendered): StepOutc
 @Injectable()
 export class InAppStep implements StepHandler {
   readonly type = 'in_app';
-  readonly needs = { preferences: true, schedule: false, integrations: false };
   readonly claims = false;
-  readonly waits = false;
 
   constructor(private readonly preparation: ChannelPreparation) {}
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PUSH_PROVIDERS } from '#common';
 import { SubscriberRepository } from '#dal';
+import { PUSH_PROVIDER_IDS } from '#providers';
 import { record, type StepContext } from '../step-context.js';
 import type { StepOutcome } from '../step-outcome.js';
 import { text } from './channel-message.js';
@@ -23,12 +23,10 @@ const maskToken = (token: string) => (token.length > 8 ? `…${token.slice(-6)}`
 @Injectable()
 export class PushStep implements StepHandler {
   readonly type = 'push';
-  readonly needs = { preferences: true, schedule: true, integrations: true };
   readonly claims = true;
-  readonly waits = false;
 
   private readonly channel: SubscriberChannel<PushTarget> = {
-    providers: PUSH_PROVIDERS,
+    providers: PUSH_PROVIDER_IDS,
     targetsOf: (entry, integration) =>
       (entry.credentials?.deviceTokens ?? []).map((deviceToken) => ({
         integration,

@@ -17,9 +17,7 @@ const SMS: DirectChannel = {
 @Injectable()
 export class SmsStep implements StepHandler {
   readonly type = 'sms';
-  readonly needs = { preferences: true, schedule: true, integrations: true };
   readonly claims = true;
-  readonly waits = false;
 
   constructor(
     private readonly preparation: ChannelPreparation,

@@ -1,5 +1,5 @@
-import type { Provider } from '@nestjs/common';
-import { STEP_TYPES, type StepType } from '#common';
+import type { Provider, Type } from '@nestjs/common';
+import type { StepType } from '#common';
 import { ChannelPreparation } from './channel-preparation.js';
 import { ChatStep } from './chat.step.js';
 import { DelayStep } from './delay.step.js';
@@ -14,40 +14,32 @@ import type { StepHandler } from './step-handler.js';
 import { SubscriberChannelDelivery } from './subscriber-channel-delivery.js';
 import { ThrottleStep } from './throttle.step.js';
 
-/** Every step type's handler: a new step type adds its class here. */
-const HANDLERS = [
-  InAppStep,
-  EmailStep,
-  SmsStep,
-  ChatStep,
-  PushStep,
-  DigestStep,
-  DelayStep,
-  ThrottleStep,
-  HttpRequestStep,
-];
+/** A handler class for every step type, whose instances say they handle that type. */
+export type StepHandlerClasses = { [Name in StepType]: Type<StepHandler<Name>> };
 
 /**
- * The handler of each step type. A step type without a handler (or with two) is a programming
- * error that would fail every job of that type: it stops the boot instead.
+ * The handler of every step type. Typed by StepType (STEP_REGISTRY in libs/common, which says why
+ * the step types' registration is split across three tables), so a step type without a handler, or
+ * a handler under another type's name, fails tsc.
  */
+export const STEP_HANDLER_CLASSES = {
+  in_app: InAppStep,
+  email: EmailStep,
+  sms: SmsStep,
+  chat: ChatStep,
+  push: PushStep,
+  digest: DigestStep,
+  delay: DelayStep,
+  throttle: ThrottleStep,
+  http_request: HttpRequestStep,
+} satisfies StepHandlerClasses;
+
+/** The handlers by step type, as the worker instantiated them. */
 export class StepHandlers {
   private readonly byType: ReadonlyMap<string, StepHandler>;
-  /** The step types that send through the environment's integrations of their channel. */
-  readonly integrationChannels: ReadonlySet<string>;
 
-  constructor(handlers: StepHandler[], types: readonly StepType[] = STEP_TYPES) {
-    const byType = new Map<string, StepHandler>();
-    for (const handler of handlers) {
-      if (byType.has(handler.type)) throw new Error(`Two step handlers for step type ${handler.type}`);
-      byType.set(handler.type, handler);
-    }
-    const missing = types.filter((type) => !byType.has(type));
-    if (missing.length > 0) throw new Error(`No step handler for step type ${missing.join(', ')}`);
-    this.byType = byType;
-    this.integrationChannels = new Set(
-      handlers.filter((handler) => handler.needs.integrations).map(({ type }) => type),
-    );
+  constructor(handlers: StepHandler[]) {
+    this.byType = new Map(handlers.map((handler) => [handler.type, handler]));
   }
 
   /** Undefined for a type the workflow validation would have refused (a row written another way). */
@@ -56,11 +48,17 @@ export class StepHandlers {
   }
 }
 
-/** The handlers, what they share, and the checked list of them. */
+const HANDLER_CLASSES: Type<StepHandler>[] = Object.values(STEP_HANDLER_CLASSES);
+
+/** The handlers, what they share, and the lookup by type. */
 export const STEP_HANDLER_PROVIDERS: Provider[] = [
   ChannelPreparation,
   DirectDelivery,
   SubscriberChannelDelivery,
-  ...HANDLERS,
-  { provide: StepHandlers, useFactory: (...handlers: StepHandler[]) => new StepHandlers(handlers), inject: HANDLERS },
+  ...HANDLER_CLASSES,
+  {
+    provide: StepHandlers,
+    useFactory: (...handlers: StepHandler[]) => new StepHandlers(handlers),
+    inject: HANDLER_CLASSES,
+  },
 ];

@@ -79,9 +79,7 @@ export function throttleOutcome(
 @Injectable()
 export class ThrottleStep implements StepHandler {
   readonly type = 'throttle';
-  readonly needs = { preferences: false, schedule: false, integrations: false };
   readonly claims = true;
-  readonly waits = false;
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
