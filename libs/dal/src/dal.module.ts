@@ -12,6 +12,7 @@ import type { MessageRepository } from './repositories/message.repository.js';
 import type { NotificationRepository } from './repositories/notification.repository.js';
 import type { PreferenceRepository } from './repositories/preference.repository.js';
 import type { SubscriberRepository } from './repositories/subscriber.repository.js';
+import type { SubscriberPresenceRepository } from './repositories/subscriber-presence.repository.js';
 import type { TenantRepository } from './repositories/tenant.repository.js';
 import type { TopicRepository } from './repositories/topic.repository.js';
 import type { TriggerEventRepository } from './repositories/trigger-event.repository.js';
@@ -32,6 +33,7 @@ export type RepositoryClass =
   | typeof NotificationRepository
   | typeof PreferenceRepository
   | typeof SubscriberRepository
+  | typeof SubscriberPresenceRepository
   | typeof TenantRepository
   | typeof TopicRepository
   | typeof TriggerEventRepository

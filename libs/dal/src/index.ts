@@ -16,6 +16,7 @@ export * from './repositories/execution-detail.repository.js';
 export * from './repositories/integration.repository.js';
 export * from './repositories/workflow.repository.js';
 export * from './repositories/subscriber.repository.js';
+export * from './repositories/subscriber-presence.repository.js';
 export * from './repositories/inbox-session.repository.js';
 export * from './repositories/topic.repository.js';
 export * from './repositories/message.repository.js';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CryptoModule } from '#application';
-import { ApiProcessRepository, DalModule, InboxSessionRepository, SubscriberRepository } from '#dal';
+import { ApiProcessRepository, DalModule, InboxSessionRepository, SubscriberPresenceRepository } from '#dal';
 import { HmacRequirement } from '../inbox/hmac-requirement.js';
 import { InboxSessionValidator } from '../inbox/inbox-session.validator.js';
 import { SessionTokens } from '../inbox/session-token.js';
@@ -12,7 +12,7 @@ import { SubscriberPresence } from './subscriber-presence.js';
 /** The inbox socket on the api's HTTP port (RealtimePublisher, global, is what emits to it and closes its sockets). */
 @Module({
   imports: [
-    DalModule.forRepositories([SubscriberRepository, ApiProcessRepository, InboxSessionRepository]),
+    DalModule.forRepositories([SubscriberPresenceRepository, ApiProcessRepository, InboxSessionRepository]),
     CryptoModule,
   ],
   providers: [

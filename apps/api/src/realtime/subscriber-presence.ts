@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { RemoteSocket, Server, Socket } from 'socket.io';
 import { ROOM_EVENTS, type RoomEvent } from '#application';
 import { Clock, LOGGER } from '#common';
-import { SubscriberRepository } from '#dal';
+import { SubscriberPresenceRepository } from '#dal';
 import type { InboxSession } from '../inbox/session-token.js';
 import { CLUSTER_REQUEST_TIMEOUT_MS } from './socket-adapter.js';
 
@@ -35,7 +35,7 @@ export class SubscriberPresence {
   private readonly chains = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly subscribers: SubscriberRepository,
+    private readonly presence: SubscriberPresenceRepository,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -80,7 +80,7 @@ export class SubscriberPresence {
     const now = this.clock.now();
     await Promise.all(
       [...byEnvironment].map(([environmentId, ids]) =>
-        this.subscribers.setOfflineMany(environmentId, [...ids], now).catch((error: unknown) => {
+        this.presence.setOfflineMany(environmentId, [...ids], now).catch((error: unknown) => {
           this.logger.warn({ err: error, environmentId }, 'subscribers not marked offline at shutdown');
         }),
       ),
@@ -95,7 +95,7 @@ export class SubscriberPresence {
 
   /** Online, held by the given process, or offline without one. */
   private async setOnline(session: InboxSession, heldBy: string | undefined): Promise<void> {
-    await this.subscribers.setSocketPresence(session, heldBy !== undefined, this.clock.now(), heldBy);
+    await this.presence.setSocketPresence(session, heldBy !== undefined, this.clock.now(), heldBy);
   }
 
   private inOrder(session: InboxSession, update: () => Promise<void>): void {

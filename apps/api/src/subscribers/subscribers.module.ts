@@ -5,6 +5,7 @@ import {
   InboxMessageRepository,
   IntegrationRepository,
   MessageRepository,
+  SubscriberPresenceRepository,
   SubscriberRepository,
 } from '#dal';
 import { SubscriberCredentialsController } from './subscriber-credentials.controller.js';
@@ -22,7 +23,13 @@ import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-
   // IntegrationRepository: SubscriberChannelsResolver checks channel credentials against the integrations.
   // InboxMessageRepository: MarkMessagesUseCase moves messages through MessageStateService.
   imports: [
-    DalModule.forRepositories([SubscriberRepository, MessageRepository, IntegrationRepository, InboxMessageRepository]),
+    DalModule.forRepositories([
+      SubscriberRepository,
+      SubscriberPresenceRepository,
+      MessageRepository,
+      IntegrationRepository,
+      InboxMessageRepository,
+    ]),
   ],
   controllers: [SubscribersV2Controller, SubscribersV1Controller, SubscriberCredentialsController],
   providers: [

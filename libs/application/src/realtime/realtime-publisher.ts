@@ -4,7 +4,7 @@ import { AppConfig, LOGGER } from '#common';
 import {
   asStoredMessage,
   InboxMessageRepository,
-  SubscriberRepository,
+  SubscriberPresenceRepository,
   type NewMessageRow,
   type SubscriberRow,
 } from '#dal';
@@ -34,7 +34,7 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     private readonly messages: InboxMessageRepository,
-    private readonly subscribers: SubscriberRepository,
+    private readonly presence: SubscriberPresenceRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -68,7 +68,7 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   delivered(environmentId: string, messages: NewMessageRow[]): void {
     if (!this.broadcaster || messages.length === 0) return;
     this.track(async (broadcaster) => {
-      const online = await this.subscribers.onlineAmong(environmentId, [
+      const online = await this.presence.onlineAmong(environmentId, [
         ...new Set(messages.map((row) => row.subscriberId)),
       ]);
       if (online.length === 0) return;
@@ -99,7 +99,7 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
   countsChangedFor(environmentId: string, subscriberIds: string[]): void {
     if (!this.broadcaster || subscriberIds.length === 0) return;
     this.track(async (broadcaster) => {
-      const online = await this.subscribers.onlineAmong(environmentId, subscriberIds);
+      const online = await this.presence.onlineAmong(environmentId, subscriberIds);
       if (online.length > 0)
         await this.emitCounts(
           broadcaster,

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { DalModule, InboxMessageRepository, SubscriberRepository } from '#dal';
+import { DalModule, InboxMessageRepository, SubscriberPresenceRepository } from '#dal';
 import { RealtimePublisher } from './realtime-publisher.js';
 
 /**
@@ -9,7 +9,7 @@ import { RealtimePublisher } from './realtime-publisher.js';
  */
 @Global()
 @Module({
-  imports: [DalModule.forRepositories([InboxMessageRepository, SubscriberRepository])],
+  imports: [DalModule.forRepositories([InboxMessageRepository, SubscriberPresenceRepository])],
   providers: [RealtimePublisher],
   exports: [RealtimePublisher],
 })

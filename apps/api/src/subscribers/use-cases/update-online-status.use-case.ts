@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '#common';
-import { SubscriberRepository, type SubscriberRow } from '#dal';
+import { SubscriberPresenceRepository, type SubscriberRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import { notFound } from '../subscribers.service.js';
 
@@ -8,12 +8,12 @@ import { notFound } from '../subscribers.service.js';
 @Injectable()
 export class UpdateOnlineStatusUseCase {
   constructor(
-    private readonly subscribers: SubscriberRepository,
+    private readonly presence: SubscriberPresenceRepository,
     private readonly clock: Clock,
   ) {}
 
   async execute(auth: AuthContext, subscriberId: string, isOnline: boolean): Promise<SubscriberRow> {
-    const row = await this.subscribers.setOnline(auth.environmentId, subscriberId, isOnline, this.clock.now());
+    const row = await this.presence.setOnline(auth.environmentId, subscriberId, isOnline, this.clock.now());
     if (!row) throw notFound(subscriberId);
     return row;
   }
