@@ -87,12 +87,23 @@ module.exports = {
       severity: 'error',
       comment:
         'An api area (events, topics, subscribers, ...) does not use another area’s services, use cases, controllers ' +
-        'or modules. Move what both need to apps/api/src/http/ (HTTP helpers) or to a lib; DTOs may be shared.',
+        'or modules. Move what both need to its named home: apps/api/src/http/ (HTTP concerns: errors, validation, ' +
+        'pagination, rate limit, idempotency, body limits, client address), apps/api/src/queue/ (adapters onto the ' +
+        'job queue), or a lib; DTOs may be shared.',
       from: { path: '^apps/api/src/([^/]+)/' },
       to: {
         path: '^apps/api/src/[^/]+/(?:.+\\.(?:service|controller|module)\\.ts$|use-cases/)',
         pathNot: '^apps/api/src/$1/',
       },
+    },
+    {
+      name: 'http-holds-http-only',
+      severity: 'error',
+      comment:
+        'apps/api/src/http/ holds HTTP concerns only. Code that enqueues jobs is a queue adapter: it goes to ' +
+        'apps/api/src/queue/ (or to the area that owns it).',
+      from: { path: '^apps/api/src/http/' },
+      to: { path: '^libs/event-processing/' },
     },
     {
       name: 'no-circular',

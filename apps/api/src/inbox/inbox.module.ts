@@ -17,7 +17,7 @@ import {
   TopicRepository,
   WorkflowRepository,
 } from '#dal';
-import { snoozeWakeUpsProvider } from '../http/snooze-wake-ups.js';
+import { snoozeWakeUpsProvider } from '../queue/snooze-wake-ups.js';
 import { InboxNotificationsController } from './inbox-notifications.controller.js';
 import { InboxPreferencesController } from './inbox-preferences.controller.js';
 import { InboxSessionController } from './inbox-session.controller.js';

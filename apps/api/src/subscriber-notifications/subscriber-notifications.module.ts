@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MessageStateService, SubscriberNotificationsService } from '#application';
 import { DalModule, InboxMessageRepository, SubscriberRepository } from '#dal';
-import { snoozeWakeUpsProvider } from '../http/snooze-wake-ups.js';
+import { snoozeWakeUpsProvider } from '../queue/snooze-wake-ups.js';
 import { SubscriberMessagesV1Controller } from './subscriber-messages-v1.controller.js';
 import { SubscriberNotificationsController } from './subscriber-notifications.controller.js';
 
