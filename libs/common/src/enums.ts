@@ -17,14 +17,14 @@ export interface StepRegistration {
  * Every step type, by the name workflows give it in `template.type`. Adding a step type starts with
  * its entry here: StepType is this table's keys, and the two tables that complete a step type are
  * typed by it, so tsc names what a new entry still lacks:
- * - `METADATA_FORMS` (libs/application/src/workflows/step-metadata.definition.ts): the metadata
- *   forms validated when a workflow is saved, for a step type with metadata;
+ * - `METADATA_FORMS` (step-metadata.definition.ts): the metadata forms a workflow is validated
+ *   against when saved, for a step type with metadata;
  * - `STEP_HANDLER_CLASSES` (libs/event-processing/src/steps/handlers/step-handlers.ts): the handler
  *   that runs its jobs.
- * They are three tables because each lives in the lowest layer that can hold it: this one is read
- * by every lib and app (the channels, the API's enums), the forms need the validation classes of
- * libs/application, and the handlers need the queue, the providers and the database of
- * libs/event-processing, which libs/application must not import.
+ * They are three tables because each lives with what it needs: this one is read by every lib and
+ * app (channels, preferences, the API's enums, the engine's checks), the forms are class-validator
+ * and Swagger classes of the workflow definitions, and the handlers need the queue, the providers
+ * and the database of libs/event-processing, which neither libs/application nor the api may import.
  */
 export const STEP_REGISTRY = {
   in_app: { channel: true, followsSchedule: false, usesIntegrations: false, metadata: 'none' },
