@@ -5,10 +5,14 @@
  *   common            nothing
  *   dal, providers    common
  *   application       common, dal
+ *   realtime          common, dal, application
  *   event-processing  common, dal, application, providers
  *   apps              any lib, through its entry only (`#common`, `#dal`, ..., libs/<lib>/src/index.ts)
  * The api (apps/api) produces jobs through `#event-processing/producer` and never imports the
  * consumers, except in the composition root that mounts them for ROLE=worker and ROLE=all.
+ *
+ * common and application import no infrastructure package (Redis, PostgreSQL driver, queue, socket.io):
+ * those belong to dal, realtime, event-processing and the apps.
  *
  * Tests: test/ and bench/ are not cruised (they reach into the libs on purpose, e.g. a repository
  * for fixtures). Spec files inside libs/ and apps/ (*.spec.ts, *.test.ts) follow the layer rules
@@ -28,6 +32,21 @@ const layer = (lib, allowed, why) => ({
   to: { path: '^libs/', pathNot: [lib, ...allowed].map((name) => `^libs/${name}/`) },
 });
 
+/**
+ * npm packages that reach infrastructure: Redis, the PostgreSQL driver, the queue, socket.io and its
+ * adapters and emitters. A type-only import resolves to its @types package.
+ */
+const INFRASTRUCTURE_PACKAGES = ['ioredis', 'pg', 'bullmq', '@nestjs/bullmq', 'socket\\.io[^/]*', '@socket\\.io/[^/]+'];
+
+/** A lib that may not import the infrastructure packages. */
+const noInfrastructure = (lib, why) => ({
+  name: `${lib}-no-infrastructure`,
+  severity: 'error',
+  comment: `libs/${lib} may not import ioredis, pg, bullmq, @nestjs/bullmq, socket.io* or @socket.io/*: ${why}`,
+  from: { path: `^libs/${lib}/` },
+  to: { path: `(?:^|/)node_modules/(?:@types/)?(?:${INFRASTRUCTURE_PACKAGES.join('|')})/` },
+});
+
 module.exports = {
   forbidden: [
     layer('common', [], 'it is the base every other lib builds on.'),
@@ -39,9 +58,20 @@ module.exports = {
       'the logic shared by api and worker must not depend on the queue, the processors or the adapters.',
     ),
     layer(
+      'realtime',
+      ['common', 'dal', 'application'],
+      'the transports between processes carry what libs/application publishes; the api and the worker use them.',
+    ),
+    layer(
       'event-processing',
       ['common', 'dal', 'application', 'providers'],
       'the worker sits on top of the libs and below the apps.',
+    ),
+    noInfrastructure('common', 'it is the base every layer builds on, infrastructure included.'),
+    noInfrastructure(
+      'application',
+      'the rules shared by api and worker stay free of transports. Redis and PostgreSQL clients for realtime ' +
+        'belong in libs/realtime, queue code in libs/event-processing.',
     ),
     {
       name: 'libs-not-to-apps',
@@ -55,7 +85,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Import a lib through its entry (#common, #dal, #application, #event-processing, #event-processing/producer, ' +
-        '#providers), never a file inside it: the entry is the lib’s public surface. Export what you need from ' +
+        '#providers, #realtime), never a file inside it: the entry is the lib’s public surface. Export what you need from ' +
         'libs/<lib>/src/index.ts.',
       from: { path: '^(?:apps|libs)/([^/]+)/' },
       to: { path: '^libs/', pathNot: ['^libs/$1/', ...LIB_ENTRIES] },

@@ -6,6 +6,7 @@ const moduleNameMapper = {
   '^#event-processing$': '<rootDir>/libs/event-processing/src/index.ts',
   '^#event-processing/producer$': '<rootDir>/libs/event-processing/src/producer.ts',
   '^#providers$': '<rootDir>/libs/providers/src/index.ts',
+  '^#realtime$': '<rootDir>/libs/realtime/src/index.ts',
   '^#api/(.*)\\.js$': '<rootDir>/apps/api/src/$1.ts',
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };

@@ -3,6 +3,7 @@ import { Clock, ConfigModule, LOGGER, SystemClock } from '#common';
 import { RealtimeModule } from '#application';
 import { DatabaseModule } from '#dal';
 import { QueueModule } from '#event-processing/producer';
+import { WorkerRealtimeModule } from '#realtime';
 // The composition root is the one api file that may mount the consumers (ROLE=worker or all).
 import { EventProcessingModule } from '#event-processing';
 import { AuthModule } from './auth/auth.module.js';
@@ -70,6 +71,8 @@ export class AppModule {
     if (config.role !== 'worker') imports.push(...API_MODULES);
     if (config.role !== 'worker' && config.enableTestRoutes) imports.push(TestRoutesModule);
     if (config.role !== 'api') imports.push(EventProcessingModule);
+    // A worker reaches the api processes' sockets through an emitter; an api process has its socket server.
+    if (config.role === 'worker') imports.push(WorkerRealtimeModule);
     return {
       module: AppModule,
       global: true,

@@ -23,5 +23,4 @@ export * from './trigger/trigger-context.js';
 export * from './realtime/realtime.module.js';
 export * from './realtime/room-events.js';
 export * from './realtime/realtime-publisher.js';
-export * from './realtime/realtime-transport.js';
 export * from './realtime/socket-payloads.js';

@@ -88,7 +88,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
       });
     });
     this.server = server;
-    this.publisher.useServer(roomRelay(server, this.adapter.adapter !== undefined));
+    this.publisher.useBroadcaster(roomRelay(server, this.adapter.adapter !== undefined));
     this.publisher.useSocketCloser((rooms) => server.in(rooms).disconnectSockets(true));
     await this.sweeper.start(server);
     this.audit.start(server);
@@ -98,7 +98,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     const server = this.server;
     if (!server) return;
     this.stopping = true;
-    this.publisher.useServer(undefined);
+    this.publisher.useBroadcaster(undefined);
     this.publisher.useSocketCloser(undefined);
     await this.audit.stop();
     const sessions = [...server.of('/').sockets.values()].map((socket) => socket.data.session);

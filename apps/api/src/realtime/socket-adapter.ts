@@ -3,7 +3,7 @@ import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
 import type { Logger } from 'pino';
 import type { ServerOptions } from 'socket.io';
 import type { AppConfig } from '#common';
-import { createRealtimePool, createRealtimeRedis, realtimeTransport } from '#application';
+import { createRealtimePool, createRealtimeRedis, realtimeTransport } from '#realtime';
 
 /**
  * How long a question to every api process (whose sockets are in a room) waits for the answers: a

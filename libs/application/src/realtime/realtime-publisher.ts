@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppConfig, LOGGER } from '#common';
+import { LOGGER } from '#common';
 import {
   asStoredMessage,
   InboxMessageRepository,
@@ -8,7 +8,6 @@ import {
   type NewMessageRow,
   type SubscriberRow,
 } from '#dal';
-import { createRealtimeEmitter, type RealtimeEmitter } from './realtime-emitter.js';
 import type { RoomBroadcaster, RoomEvent } from './room-events.js';
 import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
 
@@ -25,29 +24,23 @@ const MAX_PENDING_PUBLISHES = 256;
  * an open socket (`isOnline` false) are left out by one probe of the online ones and cost nothing more.
  */
 @Injectable()
-export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
+export class RealtimePublisher implements OnModuleDestroy {
   private broadcaster?: RoomBroadcaster;
   private closeSockets?: SocketCloser;
-  private emitter?: RealtimeEmitter;
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    private readonly config: AppConfig,
     private readonly messages: InboxMessageRepository,
     private readonly presence: SubscriberPresenceRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** A worker has no socket server: it reaches the api processes' sockets through an emitter. */
-  onModuleInit(): void {
-    if (this.config.role !== 'worker') return;
-    this.emitter = createRealtimeEmitter(this.config, this.logger);
-    this.broadcaster = this.emitter?.broadcaster;
-  }
-
-  /** The api's socket server, which reaches the other api processes through its adapter. */
-  useServer(server: RoomBroadcaster | undefined): void {
-    this.broadcaster = server;
+  /**
+   * Where room events go: the api's socket server, which reaches the other api processes through its
+   * adapter, or a worker's emitter (libs/realtime).
+   */
+  useBroadcaster(broadcaster: RoomBroadcaster | undefined): void {
+    this.broadcaster = broadcaster;
   }
 
   /** The api's way to close subscribers' sockets on every api process; a worker holds none and deletes no one. */
@@ -109,10 +102,14 @@ export class RealtimePublisher implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Resolves once the publishes under way have gone out (or failed). */
+  async settled(): Promise<void> {
     await Promise.allSettled(this.pending);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.settled();
     this.broadcaster = undefined;
-    await this.emitter?.close();
   }
 
   private async emitCounts(broadcaster: RoomBroadcaster, environmentId: string, subscriberIds: string[]) {

@@ -2,8 +2,8 @@ import { encode } from '@msgpack/msgpack';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { getTableName } from 'drizzle-orm';
+import { ROOM_EVENTS, type RoomBroadcaster, type RoomEvent } from '#application';
 import { socketIoAttachments } from '#dal';
-import { ROOM_EVENTS, type RoomBroadcaster, type RoomEvent } from './room-events.js';
 
 /** socket.io's cluster protocol: the adapter's SERVER_SIDE_EMIT message type. */
 const SERVER_SIDE_EMIT = 9;

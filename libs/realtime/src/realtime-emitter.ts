@@ -1,8 +1,8 @@
 import { Emitter as RedisEmitter } from '@socket.io/redis-emitter';
 import type { Logger } from 'pino';
+import { ROOM_EVENTS, type RoomBroadcaster } from '#application';
 import type { AppConfig } from '#common';
 import { PostgresRoomEmitter } from './postgres-room-emitter.js';
-import { ROOM_EVENTS, type RoomBroadcaster } from './room-events.js';
 import { createRealtimePool, createRealtimeRedis, realtimeTransport } from './realtime-transport.js';
 
 export interface RealtimeEmitter {

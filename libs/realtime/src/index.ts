@@ -1,0 +1,2 @@
+export * from './realtime-transport.js';
+export * from './worker-realtime.module.js';
