@@ -26,6 +26,7 @@ const BACKEND_AGNOSTIC = [
   '<rootDir>/test/smtp-ssrf.e2e.ts',
   '<rootDir>/test/workflows-dir.e2e.ts',
   '<rootDir>/test/spec-coverage.e2e.ts',
+  '<rootDir>/test/openapi-document.e2e.ts',
 ];
 
 const common = {
@@ -49,12 +50,14 @@ export default {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e.ts'],
       // test/server-only needs a PostgreSQL server (several processes on one database): CI's server pass runs it.
-      // test/process.e2e.ts, test/quick-start.e2e.ts and test/inbox/inbox-cli.e2e.ts start the service on
-      // its embedded defaults whatever DATABASE_URL says: the embedded pass runs them.
+      // test/process.e2e.ts, the quick start and boot output tests and test/inbox/inbox-cli.e2e.ts start the
+      // service on its embedded defaults whatever DATABASE_URL says: the embedded pass runs them.
       testPathIgnorePatterns: process.env.DATABASE_URL
         ? [
             '<rootDir>/test/process.e2e.ts',
             '<rootDir>/test/quick-start.e2e.ts',
+            '<rootDir>/test/quick-start-readme.e2e.ts',
+            '<rootDir>/test/boot-output.e2e.ts',
             '<rootDir>/test/inbox/inbox-cli.e2e.ts',
             ...BACKEND_AGNOSTIC,
           ]

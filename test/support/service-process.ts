@@ -51,12 +51,24 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node dist/apps/api/src/main.js` with the given environment (nothing inherited but PATH). */
-export function startService(env: Record<string, string>, port: number, script = MAIN): ServiceProcess {
-  const child = spawn(process.execPath, [script], {
+/**
+ * Starts `node dist/apps/api/src/main.js` with the given environment (nothing inherited but PATH).
+ * `terminal`: on a pseudo-terminal (util-linux `script`), as a person running `npm start` sees it.
+ */
+export function startService(
+  env: Record<string, string>,
+  port: number,
+  script = MAIN,
+  { terminal = false } = {},
+): ServiceProcess {
+  const [command, args] = terminal
+    ? ['script', ['--quiet', '--return', '--command', `exec '${process.execPath}' '${script}'`, '/dev/null']]
+    : [process.execPath, [script]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // `script` ends its session when its input ends: it gets an open pipe.
+    stdio: [terminal ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));

@@ -27,6 +27,7 @@ import { EnvironmentsModule } from './environments/environments.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
 import { InboxSocketModule } from './realtime/inbox-socket.module.js';
+import { InboxDemoModule } from './inbox-demo/inbox-demo.module.js';
 
 /**
  * HTTP feature modules, registered only for the api role. Global guards run in the order of their
@@ -50,6 +51,7 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   IdempotencyModule,
   InboxModule,
   InboxSocketModule,
+  InboxDemoModule,
 ];
 
 /**

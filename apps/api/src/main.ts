@@ -1,7 +1,11 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { ConfigError, createLogger, loadConfig, type Role } from '#common';
-import { LoadWorkflowsDirectoryUseCase, TenancyService } from '#application';
+import { TenancyService } from '#application';
+import { announceBoot, developmentKeyLine, localUrl } from './boot-banner.js';
+import { InboxDemoPage } from './inbox-demo/inbox-demo-page.js';
 import { prepareRuntime } from './runtime.js';
+import { LoadWorkflowsDirectoryUseCase } from './workflows/use-cases/load-workflows-directory.use-case.js';
 import { createServer } from './server.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -18,26 +22,38 @@ export async function runService(roleOverride?: Role): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  // A person at a terminal reads the logs; anything else (CI, containers, tests) parses them.
+  const pretty = process.stdout.isTTY === true;
+  const logger = createLogger(config.logLevel, { pretty });
   const runtime = await prepareRuntime(config, logger);
   const app = await createServer(runtime);
   await app.init();
 
   // Keys are the api's business; a worker has no HTTP routes that need them.
-  if (config.role !== 'worker') {
-    const firstBoot = await app.get(TenancyService).ensureFirstBoot(config.apiKey);
-    if (firstBoot.createdDevelopmentKey) {
-      // Printed once, on the boot that created it: the raw key is not stored anywhere.
-      process.stdout.write(`\nDevelopment API key (shown once, keep it): ${firstBoot.createdDevelopmentKey}\n\n`);
-    }
+  const developmentKey =
+    config.role === 'worker'
+      ? undefined
+      : (await app.get(TenancyService).ensureFirstBoot(config.apiKey)).createdDevelopmentKey;
+  try {
+    // Only the api loads WORKFLOWS_DIR, so an api and a worker booting together do not both write it.
+    if (config.workflowsDir && config.role !== 'worker') await app.get(LoadWorkflowsDirectoryUseCase).execute();
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // The raw key is stored nowhere: a boot that created it and then failed still shows it.
+    if (developmentKey) process.stderr.write(`${developmentKeyLine(developmentKey)}\n`);
+    throw error;
   }
-  // Only the api loads WORKFLOWS_DIR, so an api and a worker booting together do not both write it.
-  if (config.workflowsDir && config.role !== 'worker') await app.get(LoadWorkflowsDirectoryUseCase).execute();
-
-  await app.listen({ port: config.port, host: config.host });
-  logger.info(
+  const url = localUrl(config.host, (app.getHttpServer().address() as AddressInfo).port);
+  announceBoot(
+    logger,
+    pretty,
+    {
+      url,
+      role: config.role,
+      inboxDemoUrl: config.role === 'worker' ? undefined : await app.get(InboxDemoPage).exampleUrl(url),
+      developmentKey,
+    },
     { port: config.port, role: config.role, queue: runtime.queueBackend.kind, embedded: Boolean(runtime.embedded) },
-    'service started',
   );
 
   let stopping = false;

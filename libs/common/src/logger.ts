@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 /** Paths pino blanks in every log line: no secret reaches the logs. */
 export const REDACTED_PATHS = [
@@ -14,16 +15,46 @@ export const REDACTED_PATHS = [
   '*.password',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } });
+export interface LoggerOptions {
+  /** One human-readable line per entry, for a person at a terminal; JSON (for machines) otherwise. */
+  pretty?: boolean;
 }
 
-/** Routes Nest's own log calls into the same JSON stream. */
+export function createLogger(level: string, options: LoggerOptions = {}): Logger {
+  const settings = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } };
+  return options.pretty ? pino(settings, prettyLines()) : pino(settings);
+}
+
+/** Written synchronously like pino's own JSON, so lines keep their order with the boot banner. */
+function prettyLines() {
+  return PinoPretty({
+    sync: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,context',
+    messageFormat: '{if context}{context}: {end}{msg}',
+  });
+}
+
+/**
+ * Nest's account of its own start (modules wired, every route mapped: a hundred lines) is detail
+ * for whoever debugs the boot, not news at every start.
+ */
+const NEST_BOOT_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/** Routes Nest's own log calls into the same stream. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    if (context !== undefined && NEST_BOOT_CONTEXTS.has(context)) this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error({ context, trace }, String(message));

@@ -5,7 +5,7 @@ import { ACTION_TYPES, MessageStateService, toMessageResponse, type ActionType }
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { MessageResponseDto } from '../messages/dto/message.dto.js';
-import { MarkAllMessagesDto, MessageActionDto } from './dto/subscriber-messages-v1.dto.js';
+import { MarkAllMessagesDto, UpdateMessageActionDto } from './dto/subscriber-messages-v1.dto.js';
 
 /** Novu's v1 message actions of a subscriber (`subscribers.messages.markAll` and `updateAsSeen`). */
 @ApiTags('Subscribers')
@@ -45,7 +45,7 @@ export class SubscriberMessagesV1Controller {
     @Param('subscriberId') subscriberId: string,
     @Param('messageId') messageId: string,
     @Param('type') type: string,
-    @Body() body: MessageActionDto,
+    @Body() body: UpdateMessageActionDto,
   ): Promise<MessageResponseDto> {
     if (!isId(messageId)) throw DomainError.validation('messageId', 'messageId must be a UUID', messageId);
     if (!(ACTION_TYPES as readonly string[]).includes(type))

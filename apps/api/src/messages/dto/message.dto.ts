@@ -27,7 +27,7 @@ class MessageActionResultDto {
   @ApiPropertyOptional({ enum: ['primary', 'secondary'] }) type?: string;
 }
 
-class MessageActionDto {
+class MessageCtaActionDto {
   @ApiPropertyOptional({ enum: ['pending', 'done'] }) status?: string;
   @ApiPropertyOptional({ type: [MessageButtonDto] }) buttons?: MessageButtonDto[];
   @ApiPropertyOptional({ type: MessageActionResultDto }) result?: MessageActionResultDto;
@@ -40,7 +40,7 @@ class MessageCtaDataDto {
 class MessageCtaDto {
   @ApiPropertyOptional({ enum: ['redirect'] }) type?: string;
   @ApiPropertyOptional({ type: MessageCtaDataDto }) data?: MessageCtaDataDto;
-  @ApiPropertyOptional({ type: MessageActionDto }) action?: MessageActionDto;
+  @ApiPropertyOptional({ type: MessageCtaActionDto }) action?: MessageCtaActionDto;
 }
 
 @ApiExtraModels(EmailBlockDto)

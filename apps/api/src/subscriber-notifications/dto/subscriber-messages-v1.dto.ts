@@ -34,7 +34,7 @@ export class MarkAllMessagesDto {
   markAs: MarkAs;
 }
 
-export class MessageActionDto {
+export class UpdateMessageActionDto {
   @ApiProperty({ enum: ACTION_STATUSES })
   @IsIn(ACTION_STATUSES)
   status: (typeof ACTION_STATUSES)[number];

@@ -1,0 +1,63 @@
+import { describe, expect, it } from '@jest/globals';
+import { pino } from 'pino';
+import { announceBoot, bootBanner, localUrl } from './boot-banner.js';
+
+const KEY_PATTERN = /Development API key[^:]*: ([0-9a-f]+)/;
+
+describe('localUrl', () => {
+  it('names a wildcard address localhost and brackets an IPv6 one', () => {
+    expect(localUrl('0.0.0.0', 3000)).toBe('http://localhost:3000');
+    expect(localUrl('::', 3000)).toBe('http://localhost:3000');
+    expect(localUrl('127.0.0.1', 8080)).toBe('http://127.0.0.1:8080');
+    expect(localUrl('::1', 8080)).toBe('http://[::1]:8080');
+  });
+});
+
+describe('bootBanner', () => {
+  it('shows the URL, the API docs, the inbox demo and the key an api created', () => {
+    const banner = bootBanner({
+      url: 'http://localhost:3000',
+      role: 'all',
+      inboxDemoUrl: 'http://localhost:3000/inbox-demo?applicationIdentifier=abc&subscriberId=demo-user',
+      developmentKey: 'f00d',
+    });
+    expect(banner.trim().split('\n')).toEqual([
+      'Notification service ready at http://localhost:3000',
+      '  API docs     http://localhost:3000/api-docs',
+      '  Inbox demo   http://localhost:3000/inbox-demo?applicationIdentifier=abc&subscriberId=demo-user',
+      '  Development API key (shown once, keep it): f00d',
+    ]);
+    expect(KEY_PATTERN.exec(banner)?.[1]).toBe('f00d');
+  });
+
+  it('shows only the URL for a worker, and no key on a later boot', () => {
+    expect(bootBanner({ url: 'http://localhost:3001', role: 'worker' }).trim()).toBe(
+      'Notification service ready at http://localhost:3001',
+    );
+  });
+});
+
+describe('announceBoot without a terminal', () => {
+  it('writes JSON lines, and the created key even when LOG_LEVEL hides info', () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    announceBoot(logger, false, { url: 'http://localhost:3000', role: 'all', developmentKey: 'beef' }, { port: 3000 });
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]) as { msg: string };
+    expect(KEY_PATTERN.exec(entry.msg)?.[1]).toBe('beef');
+  });
+
+  it('logs where the service answers at info', () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    announceBoot(logger, false, { url: 'http://localhost:3000', role: 'api' }, { port: 3000 });
+    expect(lines.map((line) => JSON.parse(line) as object)).toEqual([
+      expect.objectContaining({
+        msg: 'service started',
+        port: 3000,
+        url: 'http://localhost:3000',
+        apiDocs: 'http://localhost:3000/api-docs',
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import type { Role } from '#common';
+
+export interface BootSummary {
+  /** Where the service answers, as a person on this machine would type it. */
+  url: string;
+  role: Role;
+  /** The quick start's inbox page for the Development environment (api roles only). */
+  inboxDemoUrl?: string;
+  /** The Development key created by this boot: shown once, never stored in the clear. */
+  developmentKey?: string;
+}
+
+export function developmentKeyLine(key: string): string {
+  return `Development API key (shown once, keep it): ${key}`;
+}
+
+/** A listening address as a URL to type: a wildcard address is reached through localhost. */
+export function localUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+/** The few lines a person who just ran `npm start` needs; the logs hold the rest. */
+export function bootBanner(summary: BootSummary): string {
+  const lines = [`Notification service ready at ${summary.url}`];
+  if (summary.role !== 'worker') lines.push(`  API docs     ${summary.url}/api-docs`);
+  if (summary.inboxDemoUrl) lines.push(`  Inbox demo   ${summary.inboxDemoUrl}`);
+  if (summary.developmentKey) lines.push(`  ${developmentKeyLine(summary.developmentKey)}`);
+  return `\n${lines.join('\n')}\n\n`;
+}
+
+/**
+ * The end of the boot: a banner in a terminal; for machines (CI, containers, log collectors), JSON
+ * lines like every other.
+ */
+export function announceBoot(logger: Logger, pretty: boolean, summary: BootSummary, details: object): void {
+  if (pretty) {
+    process.stdout.write(bootBanner(summary));
+    return;
+  }
+  const docs = summary.role === 'worker' ? {} : { apiDocs: `${summary.url}/api-docs` };
+  logger.info({ ...details, url: summary.url, ...docs, inboxDemo: summary.inboxDemoUrl }, 'service started');
+  // Whatever LOG_LEVEL hides: no later boot can show this key again.
+  if (summary.developmentKey) logger.child({}, { level: 'info' }).info(developmentKeyLine(summary.developmentKey));
+}
