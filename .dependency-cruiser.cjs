@@ -11,8 +11,8 @@
  * The api (apps/api) produces jobs through `#event-processing/producer` and never imports the
  * consumers, except in the composition root that mounts them for ROLE=worker and ROLE=all.
  *
- * common and application import no infrastructure package (Redis, PostgreSQL driver, queue, socket.io):
- * those belong to dal, realtime, event-processing and the apps.
+ * common and application import no infrastructure package (Redis, PostgreSQL driver, queue, socket.io,
+ * Swagger): those belong to dal, realtime, event-processing and the apps.
  *
  * Tests: test/ and bench/ are not cruised (they reach into the libs on purpose, e.g. a repository
  * for fixtures). Spec files inside libs/ and apps/ (*.spec.ts, *.test.ts) follow the layer rules
@@ -33,16 +33,24 @@ const layer = (lib, allowed, why) => ({
 });
 
 /**
- * npm packages that reach infrastructure: Redis, the PostgreSQL driver, the queue, socket.io and its
- * adapters and emitters. A type-only import resolves to its @types package.
+ * npm packages that reach infrastructure or describe HTTP: Redis, the PostgreSQL driver, the queue,
+ * socket.io and its adapters and emitters, Swagger. A type-only import resolves to its @types package.
  */
-const INFRASTRUCTURE_PACKAGES = ['ioredis', 'pg', 'bullmq', '@nestjs/bullmq', 'socket\\.io[^/]*', '@socket\\.io/[^/]+'];
+const INFRASTRUCTURE_PACKAGES = [
+  'ioredis',
+  'pg',
+  'bullmq',
+  '@nestjs/bullmq',
+  '@nestjs/swagger',
+  'socket\\.io[^/]*',
+  '@socket\\.io/[^/]+',
+];
 
 /** A lib that may not import the infrastructure packages. */
 const noInfrastructure = (lib, why) => ({
   name: `${lib}-no-infrastructure`,
   severity: 'error',
-  comment: `libs/${lib} may not import ioredis, pg, bullmq, @nestjs/bullmq, socket.io* or @socket.io/*: ${why}`,
+  comment: `libs/${lib} may not import ioredis, pg, bullmq, @nestjs/bullmq, @nestjs/swagger, socket.io* or @socket.io/*: ${why}`,
   from: { path: `^libs/${lib}/` },
   to: { path: `(?:^|/)node_modules/(?:@types/)?(?:${INFRASTRUCTURE_PACKAGES.join('|')})/` },
 });
@@ -70,8 +78,9 @@ module.exports = {
     noInfrastructure('common', 'it is the base every layer builds on, infrastructure included.'),
     noInfrastructure(
       'application',
-      'the rules shared by api and worker stay free of transports. Redis and PostgreSQL clients for realtime ' +
-        'belong in libs/realtime, queue code in libs/event-processing.',
+      'the rules shared by api and worker stay free of transports and HTTP documentation. Redis and PostgreSQL ' +
+        'clients for realtime belong in libs/realtime, queue code in libs/event-processing, Swagger decorators in ' +
+        'apps/api DTOs.',
     ),
     {
       name: 'libs-not-to-apps',

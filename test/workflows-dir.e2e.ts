@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoadWorkflowsDirectoryUseCase } from '#application';
+import { LoadWorkflowsDirectoryUseCase } from '#api/workflows/use-cases/load-workflows-directory.use-case.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const welcomeJson = {

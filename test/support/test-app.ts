@@ -4,10 +4,11 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { AdjustableClock, createLogger, loadConfig } from '#common';
 import { EmbeddedPostgres, EnvironmentRepository, type Database, type Environment } from '#dal';
-import { apiKeyPrefix, generateApiKey, hashApiKey, LoadWorkflowsDirectoryUseCase, TenancyService } from '#application';
+import { apiKeyPrefix, generateApiKey, hashApiKey, TenancyService } from '#application';
 import { JobQueue } from '#event-processing';
 import { prepareRuntime, type Runtime } from '#api/runtime.js';
 import { createServer } from '#api/server.js';
+import { LoadWorkflowsDirectoryUseCase } from '#api/workflows/use-cases/load-workflows-directory.use-case.js';
 import { TcpProxy } from './tcp-proxy.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, createLogger, loadConfig, type Role } from '#common';
-import { LoadWorkflowsDirectoryUseCase, TenancyService } from '#application';
+import { TenancyService } from '#application';
 import { announceBoot, developmentKeyLine, localUrl } from './boot-banner.js';
 import { InboxDemoPage } from './inbox-demo/inbox-demo-page.js';
 import { prepareRuntime } from './runtime.js';
+import { LoadWorkflowsDirectoryUseCase } from './workflows/use-cases/load-workflows-directory.use-case.js';
 import { createServer } from './server.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;

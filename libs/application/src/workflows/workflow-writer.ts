@@ -12,8 +12,7 @@ import {
 import { TemplateEngine } from '../templates/template-engine.js';
 import { literalUrlErrors } from './literal-url-errors.js';
 import { slugify } from './slugify.js';
-import type { StepDefinition } from './step.definition.js';
-import type { WorkflowDefinition } from './workflow.definition.js';
+import type { StepInput, WorkflowInput } from './workflow-input.js';
 
 export const DEFAULT_NOTIFICATION_GROUP = 'General';
 
@@ -23,7 +22,7 @@ const metadataIsTemplates = (type: string) => stepRegistration(type)?.metadata =
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** A partial update's `null` clears only `data`; the other columns have defaults, not nulls. */
-function withoutNulls(fields: Partial<WorkflowDefinition>): Partial<WorkflowValues> {
+function withoutNulls(fields: Partial<WorkflowInput>): Partial<WorkflowValues> {
   return Object.fromEntries(Object.entries(plain(fields)).filter(([key, value]) => value !== null || key === 'data'));
 }
 
@@ -32,7 +31,7 @@ function withoutNulls(fields: Partial<WorkflowDefinition>): Partial<WorkflowValu
  * of WORKFLOWS_DIR carry no ids, so there a step keeps the id of the step at its position.
  */
 export function buildSteps(
-  definitions: StepDefinition[],
+  definitions: StepInput[],
   previous: StoredStep[] = [],
   keepByPosition = false,
 ): StoredStep[] {
@@ -46,7 +45,7 @@ export function buildSteps(
       name: definition.name ?? definition.template.type,
       active: definition.active ?? true,
       shouldStopOnFail: definition.shouldStopOnFail ?? false,
-      template: plain(definition.template) as StoredStep['template'],
+      template: plain(definition.template),
       filters: (definition.filters ?? []).map((filter) => ({ isNegated: false, ...plain(filter) })),
     };
     if (hasMetadata(definition.template.type) && definition.metadata) step.metadata = plain(definition.metadata);
@@ -71,7 +70,7 @@ export class WorkflowWriter {
    * `{ 'steps[0].template.content': { messages } }`: a broken template is refused when saved rather
    * than failing each recipient's step at delivery.
    */
-  templateErrors(steps: StepDefinition[]): FieldErrors {
+  templateErrors(steps: StepInput[]): FieldErrors {
     const urls = steps.flatMap((step, index) => [
       literalUrlErrors(step.template, `steps[${index}].template`),
       ...(step.variants ?? []).map((variant, at) =>
@@ -94,7 +93,7 @@ export class WorkflowWriter {
   }
 
   /** A variant is checked as its step is, and keeps its step's type (the job's channel). */
-  private variantErrors(step: StepDefinition, path: string): Record<string, string> {
+  private variantErrors(step: StepInput, path: string): Record<string, string> {
     const type = step.template.type;
     return Object.assign(
       {},
@@ -113,7 +112,7 @@ export class WorkflowWriter {
   async create(
     scope: WorkflowScope,
     creatorId: string | null,
-    definition: WorkflowDefinition,
+    definition: WorkflowInput,
   ): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
     this.assertTemplates(definition.steps);
     const group = await this.resolveGroup(scope, definition.notificationGroupId);
@@ -127,7 +126,7 @@ export class WorkflowWriter {
   async update(
     scope: WorkflowScope,
     current: WorkflowRow,
-    changes: Partial<WorkflowDefinition>,
+    changes: Partial<WorkflowInput>,
   ): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
     if (changes.steps) this.assertTemplates(changes.steps);
     const group = changes.notificationGroupId
@@ -152,7 +151,7 @@ export class WorkflowWriter {
   }
 
   /** Insert or replace by trigger identifier (WORKFLOWS_DIR: the file is the truth). */
-  async upsert(scope: WorkflowScope, definition: WorkflowDefinition): Promise<WorkflowRow> {
+  async upsert(scope: WorkflowScope, definition: WorkflowInput): Promise<WorkflowRow> {
     this.assertTemplates(definition.steps);
     const group = await this.resolveGroup(scope, definition.notificationGroupId);
     const existing = await this.workflows.findByIdentifier(scope.environmentId, this.identifierOf(definition));
@@ -168,7 +167,7 @@ export class WorkflowWriter {
     return new Map(groups.map((group) => [group.id, group]));
   }
 
-  private assertTemplates(steps: StepDefinition[]): void {
+  private assertTemplates(steps: StepInput[]): void {
     const fields = this.templateErrors(steps);
     const errors = Object.entries(fields);
     if (errors.length === 0) return;
@@ -179,7 +178,7 @@ export class WorkflowWriter {
     );
   }
 
-  private identifierOf(definition: WorkflowDefinition): string {
+  private identifierOf(definition: WorkflowInput): string {
     const identifier = definition.identifier ?? slugify(definition.name);
     if (!identifier)
       throw DomainError.validation(
@@ -190,11 +189,7 @@ export class WorkflowWriter {
     return identifier;
   }
 
-  private toValues(
-    definition: WorkflowDefinition,
-    notificationGroupId: string,
-    creatorId: string | null,
-  ): WorkflowValues {
+  private toValues(definition: WorkflowInput, notificationGroupId: string, creatorId: string | null): WorkflowValues {
     return {
       identifier: this.identifierOf(definition),
       name: definition.name,

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { FILTER_ON } from '#common';
-import { filterGroup, filterPartFields } from '#application';
+import { filterGroup, filterPartFields } from '../../workflows/dto/step-filter.definition.js';
 
 /** Integration conditions read the tenant too: routing a tenant's messages through its own provider. */
 const CONDITION_ON = [...FILTER_ON, 'tenant'] as const;

@@ -1,17 +1,11 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Channel } from '#common';
-import {
-  ChannelPreferencesDefinition,
-  ReplyCallbackDefinition,
-  StepFilterDefinition,
-  StepTemplateDefinition,
-  WorkflowDefinition,
-  type NotificationGroupResponse,
-  type NotificationTriggerResponse,
-  type WorkflowResponse,
-} from '#application';
+import type { NotificationGroupResponse, NotificationTriggerResponse, WorkflowResponse } from '#application';
 import { PageQueryDto } from '../../http/pagination.dto.js';
+import { StepFilterDefinition } from './step-filter.definition.js';
+import { ReplyCallbackDefinition, StepTemplateDefinition } from './step.definition.js';
+import { ChannelPreferencesDefinition, WorkflowDefinition } from './workflow.definition.js';
 
 export class CreateWorkflowDto extends WorkflowDefinition {}
 

@@ -12,6 +12,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import type { WorkflowInput } from '#application';
 import { StepDefinition } from './step.definition.js';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
@@ -25,7 +26,7 @@ export class ChannelPreferencesDefinition {
 }
 
 /** A workflow as a client (POST /v1/workflows) or a file of WORKFLOWS_DIR writes it. */
-export class WorkflowDefinition {
+export class WorkflowDefinition implements WorkflowInput {
   @ApiProperty()
   @IsString()
   @IsNotEmpty()

@@ -13,9 +13,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-
-export const HTTP_REQUEST_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type HttpRequestMethod = (typeof HTTP_REQUEST_METHODS)[number];
+import { HTTP_REQUEST_METHODS, type HttpRequestMethod } from '#application';
 
 const MAX_PAIRS = 50;
 const MAX_BODY_CHARS = 64 * 1024;

@@ -3,17 +3,16 @@ import { extname, join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { parse as parseYaml } from 'yaml';
+import { slugify, WorkflowWriter } from '#application';
 import { AppConfig, LOGGER } from '#common';
 import { EnvironmentRepository } from '#dal';
-import { slugify } from './slugify.js';
-import { validateWorkflowDefinition } from './validate-definition.js';
-import type { WorkflowDefinition } from './workflow.definition.js';
-import { WorkflowWriter } from './workflow-writer.js';
+import { validateWorkflowDefinition } from '../dto/validate-definition.js';
+import type { WorkflowDefinition } from '../dto/workflow.definition.js';
 
 const EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
-export const WORKFLOWS_DIR_ENVIRONMENT = 'Development';
+const WORKFLOWS_DIR_ENVIRONMENT = 'Development';
 
-export class WorkflowFileError extends Error {}
+class WorkflowFileError extends Error {}
 
 /**
  * WORKFLOWS_DIR: workflows kept in git, upserted into the Development environment at boot. Every file

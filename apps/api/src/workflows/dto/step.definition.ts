@@ -16,6 +16,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import type { StepInput } from '#application';
 import { hasMetadata, METADATA_STEP_TYPES, STEP_TYPES, type StepType } from '#common';
 import { StepFilterDefinition } from './step-filter.definition.js';
 import { METADATA_SCHEMAS, toMetadataInstance } from './step-metadata.definition.js';
@@ -70,7 +71,7 @@ export class StepTemplateDefinition {
   >;
 }
 
-export const MAX_STEP_VARIANTS = 20;
+const MAX_STEP_VARIANTS = 20;
 
 export class ReplyCallbackDefinition {
   @ApiPropertyOptional() @IsOptional() @IsBoolean() active?: boolean;
@@ -78,7 +79,7 @@ export class ReplyCallbackDefinition {
 }
 
 @ApiExtraModels(...METADATA_SCHEMAS)
-export class StepDefinition {
+export class StepDefinition implements StepInput {
   @ApiPropertyOptional({ description: 'Kept on update when it names an existing step; generated otherwise' })
   @IsOptional()
   @IsString()

@@ -1,9 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { buildSteps, slugify, templateVariables } from '#application';
 import type { StoredStep } from '#dal';
-import { slugify } from './slugify.js';
-import { templateVariables } from './trigger-variables.js';
 import { validateWorkflowDefinition } from './validate-definition.js';
-import { buildSteps } from './workflow-writer.js';
 
 const step = (template: StoredStep['template']): StoredStep => ({
   _id: 'x',

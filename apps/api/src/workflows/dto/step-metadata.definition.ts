@@ -18,9 +18,8 @@ import {
   ValidateNested,
   type ValidationArguments,
 } from 'class-validator';
+import { durationMs, MAX_DEFER_MS, nextTimedRelease } from '#application';
 import { TIME_UNITS, WEEK_DAYS, type MetadataStepType, type TimeUnit, type WeekDay } from '#common';
-import { nextTimedRelease } from '../digest/timed-digest.js';
-import { durationMs, MAX_DEFER_MS } from '../digest/wait-time.js';
 import { HttpRequestMetadata } from './http-request-metadata.definition.js';
 
 const ORDINALS = ['1', '2', '3', '4', '5', 'last'] as const;
@@ -28,7 +27,7 @@ const ORDINAL_VALUES = ['day', 'weekday', 'weekend', ...WEEK_DAYS] as const;
 const MONTHLY_TYPES = ['each', 'on'] as const;
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-export class TimedConfigDefinition {
+class TimedConfigDefinition {
   @ApiPropertyOptional({ example: '09:30', description: '24-hour HH:mm in the subscriber timezone' })
   @IsOptional()
   @Matches(HH_MM, { message: 'atTime must be a time as HH:mm' })
@@ -111,7 +110,7 @@ class WindowDefinition {
   @WindowUnit() unit: TimeUnit;
 }
 
-export class DigestRegularMetadata extends WindowDefinition {
+class DigestRegularMetadata extends WindowDefinition {
   @ApiProperty({ enum: ['regular', 'backoff'] })
   @IsIn(['regular', 'backoff'])
   type: 'regular' | 'backoff';
@@ -127,7 +126,7 @@ export class DigestRegularMetadata extends WindowDefinition {
   @ApiPropertyOptional() @IsOptional() @IsBoolean() updateMode?: boolean;
 }
 
-export class DigestTimedMetadata {
+class DigestTimedMetadata {
   @ApiProperty({ enum: ['timed'] })
   @IsIn(['timed'])
   type: 'timed';
@@ -144,13 +143,13 @@ export class DigestTimedMetadata {
   timed?: TimedConfigDefinition;
 }
 
-export class DelayRegularMetadata extends WindowDefinition {
+class DelayRegularMetadata extends WindowDefinition {
   @ApiProperty({ enum: ['regular'] })
   @IsIn(['regular'])
   type: 'regular';
 }
 
-export class DelayScheduledMetadata {
+class DelayScheduledMetadata {
   @ApiProperty({ enum: ['scheduled'] })
   @IsIn(['scheduled'])
   type: 'scheduled';
@@ -162,7 +161,7 @@ export class DelayScheduledMetadata {
 }
 
 /** More runs than this per window is no throttle; the counting query stops there too. */
-export const MAX_THROTTLE_THRESHOLD = 10_000;
+const MAX_THROTTLE_THRESHOLD = 10_000;
 
 class ThrottleCounter {
   @ApiPropertyOptional({ default: 1, description: 'Runs let through per window' })
@@ -180,7 +179,7 @@ class ThrottleCounter {
   throttleKey?: string;
 }
 
-export class ThrottleFixedMetadata extends ThrottleCounter {
+class ThrottleFixedMetadata extends ThrottleCounter {
   @ApiProperty({ enum: ['fixed'] })
   @IsIn(['fixed'])
   type: 'fixed';
@@ -189,7 +188,7 @@ export class ThrottleFixedMetadata extends ThrottleCounter {
   @WindowUnit() unit: TimeUnit;
 }
 
-export class ThrottleDynamicMetadata extends ThrottleCounter {
+class ThrottleDynamicMetadata extends ThrottleCounter {
   @ApiProperty({ enum: ['dynamic'] })
   @IsIn(['dynamic'])
   type: 'dynamic';

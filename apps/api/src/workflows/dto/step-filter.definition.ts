@@ -10,11 +10,11 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
+import { LIST_OPERATORS, MAX_FILTER_LIST_VALUES, parseList } from '#application';
 import { FILTER_ON, FILTER_OPERATORS, FILTER_TYPES, type FilterOperator } from '#common';
-import { LIST_OPERATORS, MAX_FILTER_LIST_VALUES, parseList } from '../filters/step-filters.js';
 
 /** A list operator's value holds at most MAX_FILTER_LIST_VALUES values (other operators take one value). */
-export const IsBoundedFilterList = () =>
+const IsBoundedFilterList = () =>
   ValidateBy({
     name: 'isBoundedFilterList',
     validator: {
@@ -82,7 +82,7 @@ export function filterGroup<Part extends object>(part: new () => Part, maxParts?
   return FilterGroup;
 }
 
-export class FieldFilterPartDefinition extends filterPartFields(FILTER_ON) {
+class FieldFilterPartDefinition extends filterPartFields(FILTER_ON) {
   @ApiProperty({ description: 'Dotted path read from the subscriber or the payload' })
   @IsString()
   field: string;
