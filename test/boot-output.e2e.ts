@@ -40,7 +40,7 @@ describe('boot output', () => {
     const banner = lines.slice(-4);
     expect(banner.slice(0, 2)).toEqual([`Notification service ready at ${url}`, `  API docs     ${url}/api-docs`]);
     const inboxDemo = /^ {2}Inbox demo {3}(\S+)$/.exec(banner[2])?.[1];
-    expect(inboxDemo).toMatch(new RegExp(`^${url}/inbox-demo\\?applicationIdentifier=\\w+&subscriberId=demo-user$`));
+    expect(inboxDemo).toMatch(new RegExp(`^${url}/inbox-demo\\?applicationIdentifier=[\\w-]+&subscriberId=demo-user$`));
     expect(KEY_PATTERN.exec(banner[3])?.[1]).toMatch(/^[0-9a-f]{48}$/);
     expect((await fetch(inboxDemo!)).status).toBe(200);
 
