@@ -252,6 +252,7 @@ export class StepRunner {
       stepEntries(early.map((row) => ({ id: row.id, environmentId, delayMs: row.runAt!.getTime() - now.getTime() }))),
     );
   }
+
   /**
    * The stage after the read: completes every job, then hands back those that threw and returns them
    * as failures. Lets the batch's slot and jobs go when it ends.
