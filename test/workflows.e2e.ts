@@ -368,6 +368,8 @@ describe('workflows: /v1/workflows', () => {
         'steps[0].metadata.timed',
       ],
       ['non-string tags', { name: 'x', steps: [], tags: [1] }, 'tags'],
+      ['a step that is an array', { name: 'x', steps: [[]] }, 'steps'],
+      ['a filter that is an array', { name: 'x', steps: [{ ...inApp(), filters: [[]] }] }, 'steps[0].filters'],
       [
         'a malformed notificationGroupId',
         { name: 'x', steps: [], notificationGroupId: 'general' },

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   Allow,
   ArrayMaxSize,
@@ -10,13 +9,13 @@ import {
   IsOptional,
   IsString,
   MaxLength,
-  ValidateNested,
 } from 'class-validator';
 import { PreferenceWorkflowDto } from '../../preferences/dto/bulk-preferences.dto.js';
 import { ChannelPreferencesDto, GetPreferencesQueryDto, ScheduleDto } from '../../preferences/dto/preferences.dto.js';
 import { SEVERITIES } from '#application';
 import { ToArray } from '../../http/query-arrays.js';
 import { TagsQuery } from './tags-query.js';
+import { EachNested } from '../../http/each-nested.js';
 
 export class InboxPreferencesQueryDto extends GetPreferencesQueryDto {
   @TagsQuery('Workflows carrying any of these tags') tags?: string[];
@@ -55,8 +54,7 @@ export class InboxBulkPreferencesDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => InboxBulkPreferenceItemDto)
+  @EachNested(() => InboxBulkPreferenceItemDto)
   preferences: InboxBulkPreferenceItemDto[];
 }
 

@@ -18,6 +18,7 @@ import type { IntegrationResponse } from '#application';
 import { OptionalNotNull } from '../../http/optional-not-null.js';
 import { IntegrationConditionDto, MAX_CONDITIONS } from './integration-condition.dto.js';
 import { IntegrationCredentialsDto } from './integration-credentials.dto.js';
+import { EachNested } from '../../http/each-nested.js';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const IDENTIFIER_MESSAGE =
@@ -85,8 +86,7 @@ export class CreateIntegrationDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_CONDITIONS)
-  @ValidateNested({ each: true })
-  @Type(() => IntegrationConditionDto)
+  @EachNested(() => IntegrationConditionDto)
   conditions?: IntegrationConditionDto[];
 }
 
@@ -127,8 +127,7 @@ export class UpdateIntegrationDto {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_CONDITIONS)
-  @ValidateNested({ each: true })
-  @Type(() => IntegrationConditionDto)
+  @EachNested(() => IntegrationConditionDto)
   conditions?: IntegrationConditionDto[];
 }
 

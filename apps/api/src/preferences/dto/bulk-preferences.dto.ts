@@ -12,6 +12,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ChannelPreferencesDto } from './preferences.dto.js';
+import { EachNested } from '../../http/each-nested.js';
 
 const MAX_BULK_PREFERENCES = 100;
 
@@ -35,8 +36,7 @@ export class BulkPatchPreferencesDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_BULK_PREFERENCES)
-  @ValidateNested({ each: true })
-  @Type(() => BulkPreferenceItemDto)
+  @EachNested(() => BulkPreferenceItemDto)
   preferences: BulkPreferenceItemDto[];
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -12,7 +12,6 @@ import {
   IsTimeZone,
   MaxLength,
   registerDecorator,
-  ValidateNested,
 } from 'class-validator';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '#common';
 import type { SubscriberResponse } from '#application';
@@ -22,6 +21,7 @@ import {
   ChannelSettingsResponseDto,
   OnlineStatusChannelSettingsDto,
 } from './channel-settings.dto.js';
+import { EachNested } from '../../http/each-nested.js';
 
 const MAX_BULK_SUBSCRIBERS = 500;
 
@@ -79,8 +79,7 @@ export class CreateSubscriberDto extends SubscriberFieldsDto {
   @ApiPropertyOptional({ type: [ChannelSettingsDto], description: 'Merged into the stored channel settings' })
   @IsOptional()
   @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => ChannelSettingsDto)
+  @EachNested(() => ChannelSettingsDto)
   channels?: ChannelSettingsDto[];
 }
 

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -11,9 +10,9 @@ import {
   Matches,
   MaxLength,
   ValidateBy,
-  ValidateNested,
 } from 'class-validator';
 import { HTTP_REQUEST_METHODS, type HttpRequestMethod } from '#application';
+import { EachNested } from '../../http/each-nested.js';
 
 const MAX_PAIRS = 50;
 const MAX_BODY_CHARS = 64 * 1024;
@@ -98,8 +97,7 @@ export class HttpRequestMetadata {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_PAIRS)
-  @ValidateNested({ each: true })
-  @Type(() => HeaderDefinition)
+  @EachNested(() => HeaderDefinition)
   headers?: HeaderDefinition[];
 
   @ApiPropertyOptional({

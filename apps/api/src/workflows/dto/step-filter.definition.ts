@@ -1,17 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  ValidateBy,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { LIST_OPERATORS, MAX_FILTER_LIST_VALUES, parseList } from '#application';
 import { FILTER_ON, FILTER_OPERATORS, FILTER_TYPES, type FilterOperator } from '#common';
+import { EachNested } from '../../http/each-nested.js';
 
 /** A list operator's value holds at most MAX_FILTER_LIST_VALUES values (other operators take one value). */
 const IsBoundedFilterList = () =>
@@ -75,8 +66,7 @@ export function filterGroup<Part extends object>(part: new () => Part, maxParts?
     @ApiProperty({ type: [part], maxItems: maxParts })
     @IsArray()
     @AtMostParts(maxParts)
-    @ValidateNested({ each: true })
-    @Type(() => part)
+    @EachNested(() => part)
     children: Part[];
   }
   return FilterGroup;

@@ -20,6 +20,7 @@ import type { StepInput } from '#application';
 import { hasMetadata, METADATA_STEP_TYPES, STEP_TYPES, type StepType } from '#common';
 import { StepFilterDefinition } from './step-filter.definition.js';
 import { METADATA_SCHEMAS, toMetadataInstance } from './step-metadata.definition.js';
+import { EachNested } from '../../http/each-nested.js';
 
 /** "digest, delay, throttle and http_request", for the API document and the error of a missing metadata. */
 const METADATA_STEP_NAMES =
@@ -98,8 +99,7 @@ export class StepDefinition implements StepInput {
   @ApiPropertyOptional({ type: [StepFilterDefinition] })
   @IsOptional()
   @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => StepFilterDefinition)
+  @EachNested(() => StepFilterDefinition)
   filters?: StepFilterDefinition[];
 
   @ApiPropertyOptional({
@@ -126,8 +126,7 @@ export class StepDefinition implements StepInput {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_STEP_VARIANTS)
-  @ValidateNested({ each: true })
-  @Type(() => StepVariantDefinition)
+  @EachNested(() => StepVariantDefinition)
   variants?: StepVariantDefinition[];
 }
 

@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import type { WorkflowInput } from '#application';
 import { StepDefinition } from './step.definition.js';
+import { EachNested } from '../../http/each-nested.js';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 
@@ -77,7 +78,6 @@ export class WorkflowDefinition implements WorkflowInput {
 
   @ApiProperty({ type: [StepDefinition] })
   @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => StepDefinition)
+  @EachNested(() => StepDefinition)
   steps: StepDefinition[];
 }
