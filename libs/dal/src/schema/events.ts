@@ -54,6 +54,11 @@ export const notifications = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /** The trigger's contexts as `type:id`, in the order sent. */
+    contextKeys: text('context_keys')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     digestedNotificationId: uuid('digested_notification_id'),
     ...timestamps(),
   },

@@ -7,3 +7,4 @@ export * from './preferences.js';
 export * from './events.js';
 export * from './messages.js';
 export * from './realtime.js';
+export * from './authoring.js';

@@ -26,6 +26,10 @@ export const environments = pgTable(
     inboxTopicPatterns: text('inbox_topic_patterns').array().notNull().default([]),
     /** How many topics one subscriber may join through inbox sessions. */
     inboxTopicsPerSubscriber: integer('inbox_topics_per_subscriber').notNull().default(20),
+    /** The dashboard colour Novu's environments carry. */
+    color: text('color'),
+    /** The environment changes are published from into this one (Development's parent is Production). */
+    parentId: uuid('parent_id'),
     ...timestamps(),
   },
   (t) => [

@@ -27,6 +27,14 @@ export const topicSubscribers = pgTable(
     externalSubscriberId: text('external_subscriber_id').notNull(),
     /** Joined through an inbox session: these count against the environment's per-subscriber cap. */
     joinedBySession: boolean('joined_by_session').notNull().default(false),
+    /** Novu's subscription name and context. */
+    name: text('name'),
+    context: jsonb('context').$type<Record<string, unknown> | null>(),
+    /**
+     * Which of the topic's triggers reach this subscriber: workflow ids, `{ workflowId, enabled }`,
+     * `{ workflowId, condition }` (JSON Logic) or a tag filter. Null: every trigger.
+     */
+    preferences: jsonb('preferences').$type<unknown[] | null>(),
     ...timestamps(),
   },
   (t) => [

@@ -53,6 +53,13 @@ export const workflows = pgTable(
       .notNull()
       .default(sql`'[]'::jsonb`),
     data: jsonb('data').$type<Record<string, unknown> | null>(),
+    /** Who authors it: `novu-cloud` (v2 API), `novu-cloud-v1` (v1 API) or `external` (WORKFLOWS_DIR). */
+    origin: text('origin').notNull().default('novu-cloud-v1'),
+    /** JSON Schema of the trigger payload; checked at trigger when validatePayload is on. */
+    payloadSchema: jsonb('payload_schema').$type<Record<string, unknown> | null>(),
+    validatePayload: boolean('validate_payload').notNull().default(false),
+    /** Novu's v2 preferences (`user` and `workflow` levels with readOnly); null: derived from preferenceSettings and critical. */
+    preferences: jsonb('preferences').$type<Record<string, unknown> | null>(),
     notificationGroupId: uuid('notification_group_id').notNull(),
     creatorId: text('creator_id'),
     deleted: boolean('deleted').notNull().default(false),
