@@ -1,7 +1,7 @@
 import { Body, Controller, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { DomainError, isId } from '#common';
-import { ACTION_TYPES, MessageStateService, toMessageResponse, type ActionType } from '#application';
+import { ACTION_TYPES, MessageStateService, notYetMarked, toMessageResponse, type ActionType } from '#application';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { MessageResponseDto } from '../messages/dto/message.dto.js';
@@ -17,7 +17,7 @@ export class SubscriberMessagesV1Controller {
   @Post('mark-all')
   @ApiOperation({
     summary: "Mark all of a subscriber's in-app messages",
-    description: 'As read, seen, unread or unseen; answers how many messages it marked.',
+    description: 'As read, seen, unread or unseen; answers how many messages changed (0 when all already were).',
   })
   @ApiCreatedResponse({ type: Number })
   async markAll(
@@ -29,7 +29,8 @@ export class SubscriberMessagesV1Controller {
       body.feedIdentifier === undefined
         ? {}
         : { feedIds: Array.isArray(body.feedIdentifier) ? body.feedIdentifier : [body.feedIdentifier] };
-    const rows = await this.state.applyAll(auth.environmentId, subscriberId, feedIds, { type: body.markAs });
+    const filter = { ...feedIds, ...notYetMarked(body.markAs) };
+    const rows = await this.state.applyAll(auth.environmentId, subscriberId, filter, { type: body.markAs });
     return rows.length;
   }
 

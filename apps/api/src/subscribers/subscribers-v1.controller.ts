@@ -17,6 +17,7 @@ import {
   FeedQueryDto,
   MarkMessagesDto,
   UnseenCountDto,
+  UnseenCountQueryDto,
   UpdateCredentialsDto,
   UpdateOnlineStatusDto,
 } from './dto/subscriber-v1.dto.js';
@@ -105,9 +106,16 @@ export class SubscribersV1Controller {
 
   @Get(':subscriberId/notifications/unseen')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Count of unseen in-app messages' })
+  @ApiOperation({
+    summary: 'Count of unseen in-app messages',
+    description: 'Seen ones with `seen=true`; the count stops at `limit` (default 100).',
+  })
   @ApiOkResponse({ type: UnseenCountDto })
-  async unseen(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string): Promise<UnseenCountDto> {
-    return { count: await this.feedUseCase.unseenCount(auth, subscriberId) };
+  async unseen(
+    @Auth() auth: AuthContext,
+    @Param('subscriberId') subscriberId: string,
+    @Query() query: UnseenCountQueryDto,
+  ): Promise<UnseenCountDto> {
+    return { count: await this.feedUseCase.count(auth, subscriberId, query) };
   }
 }

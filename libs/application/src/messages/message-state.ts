@@ -1,5 +1,5 @@
 import { DomainError } from '#common';
-import type { InboxChanges, MarkAs, MessageRow } from '#dal';
+import type { InboxChanges, InboxFilter, MarkAs, MessageRow } from '#dal';
 
 export const ACTION_TYPES = ['primary', 'secondary'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -27,6 +27,23 @@ interface CtaAction {
 function ctaAction(row: Pick<MessageRow, 'cta'>): CtaAction {
   const action = row.cta?.action;
   return typeof action === 'object' && action !== null ? action : {};
+}
+
+/**
+ * The messages a mark-all changes: those not already in the state it sets. Novu answers the rows it
+ * modified, so marking twice answers 0 the second time, and untouched rows keep their dates.
+ */
+export function notYetMarked(markAs: MarkAs): InboxFilter {
+  switch (markAs) {
+    case 'read':
+      return { read: false };
+    case 'unread':
+      return { read: true };
+    case 'seen':
+      return { seen: false };
+    case 'unseen':
+      return { seen: true };
+  }
 }
 
 /**

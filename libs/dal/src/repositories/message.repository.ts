@@ -146,11 +146,15 @@ export class MessageRepository {
     return this.page(environmentId, and(...conditions), page, limit);
   }
 
-  async countUnseen(environmentId: string, subscriberId: string): Promise<number> {
-    const [{ total }] = await this.db
-      .select({ total: count() })
+  /** In-app messages that are seen (or not), counted up to `limit` as Novu's feed counter is. */
+  async countBySeen(environmentId: string, subscriberId: string, seen: boolean, limit: number): Promise<number> {
+    const capped = this.db
+      .select({ one: sql`1` })
       .from(messages)
-      .where(and(this.inApp(environmentId, subscriberId), eq(messages.seen, false)));
+      .where(and(this.inApp(environmentId, subscriberId), eq(messages.seen, seen)))
+      .limit(limit)
+      .as('capped');
+    const [{ total }] = await this.db.select({ total: count() }).from(capped);
     return total;
   }
 

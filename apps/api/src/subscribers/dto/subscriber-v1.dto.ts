@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsOptional, registerDecorator, type ValidationOptions } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  Max,
+  Min,
+  registerDecorator,
+  type ValidationOptions,
+} from 'class-validator';
 import { isId } from '#common';
 import { MARK_AS_VALUES } from '#dal';
 import { PageQueryDto } from '../../http/pagination.dto.js';
@@ -60,6 +70,22 @@ export class FeedQueryDto extends PageQueryDto {
   @Transform(toBoolean)
   @IsBoolean()
   seen?: boolean;
+}
+
+export class UnseenCountQueryDto {
+  @ApiPropertyOptional({ description: 'Count seen (true) or unseen (false, the default) messages' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  seen?: boolean;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100, description: 'The count stops at this number' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
 }
 
 export class UnseenCountDto {

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { MessageRepository, SubscriberRepository, type MessageView } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { Page } from '../../http/pagination.dto.js';
-import type { FeedQueryDto } from '../dto/subscriber-v1.dto.js';
+import type { FeedQueryDto, UnseenCountQueryDto } from '../dto/subscriber-v1.dto.js';
 import { notFound } from '../subscribers.service.js';
+
+const DEFAULT_COUNT_LIMIT = 100;
 
 /** The in-app feed and its unseen counter, as a client shows them before marking. */
 @Injectable()
@@ -26,9 +28,15 @@ export class SubscriberFeedUseCase {
     return { data: rows, page: query.page, pageSize: query.limit, hasMore };
   }
 
-  async unseenCount(auth: AuthContext, subscriberId: string): Promise<number> {
+  /** Novu's counter: unseen messages unless `seen` is true, counted up to `limit` (default 100). */
+  async count(auth: AuthContext, subscriberId: string, query: UnseenCountQueryDto): Promise<number> {
     const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
     if (!subscriber) throw notFound(subscriberId);
-    return this.messages.countUnseen(auth.environmentId, subscriber.id);
+    return this.messages.countBySeen(
+      auth.environmentId,
+      subscriber.id,
+      query.seen ?? false,
+      query.limit ?? DEFAULT_COUNT_LIMIT,
+    );
   }
 }
