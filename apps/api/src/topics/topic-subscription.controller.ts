@@ -2,12 +2,8 @@ import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
-import {
-  SubscriptionDetailsDto,
-  TopicSubscriberDto,
-  UpdateTopicSubscriptionDto,
-} from './dto/topic-subscription.dto.js';
-import { SubscriptionDto } from './dto/topic.dto.js';
+import { TopicSubscriberDto, UpdateTopicSubscriptionDto } from './dto/topic-subscription.dto.js';
+import { SubscriptionDetailsDto, SubscriptionDto } from './dto/topic.dto.js';
 import { TopicSubscriptionUseCase } from './use-cases/topic-subscription.use-case.js';
 
 /** One subscription of a topic: Novu's v2 routes by identifier and its v1 member check. */
@@ -35,18 +31,17 @@ export class TopicSubscriptionController {
   @ApiOperation({
     summary: 'Update a topic subscription',
     description:
-      'Answers the subscription. Its `name` and `preferences` are validated and accepted but not stored: ' +
-      "delivery to a topic member follows the subscriber's own preferences.",
+      'Sets its `name` and `preferences` (a field left out is kept; `preferences: []` clears them, so every ' +
+      'trigger of the topic reaches the subscriber again). An invalid condition is a 422 naming its path.',
   })
   @ApiOkResponse({ type: SubscriptionDto })
   async update(
     @Auth() auth: AuthContext,
     @Param('key') key: string,
     @Param('identifier') identifier: string,
-    // Validated for the 422 even though nothing of it is stored.
-    @Body() _body: UpdateTopicSubscriptionDto,
+    @Body() body: UpdateTopicSubscriptionDto,
   ): Promise<SubscriptionDto> {
-    return this.subscription.update(auth, key, identifier);
+    return this.subscription.update(auth, key, identifier, body);
   }
 
   @Get('v1/topics/:key/subscribers/:externalSubscriberId')

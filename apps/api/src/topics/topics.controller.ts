@@ -4,7 +4,7 @@ import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { AcknowledgedDto } from '../http/deleted-response.js';
 import { CursorQueryDto } from '../http/pagination.dto.js';
-import { CreateSubscriptionsBodyDto, subscriberIdsOf, UpdateTopicDto } from './dto/topic-subscription.dto.js';
+import { CreateSubscriptionsBodyDto, UpdateTopicDto } from './dto/topic-subscription.dto.js';
 import {
   CreateTopicDto,
   CreateTopicQueryDto,
@@ -82,8 +82,10 @@ export class TopicsController {
   @ApiOperation({
     summary: 'Subscribe subscribers to a topic',
     description:
-      'Creates the topic if missing; unknown subscribers are listed in `errors`. An item may be a subscriberId ' +
-      'or `{ identifier, subscriberId }`; the subscription keeps the default identifier `tk_{key}:si_{subscriberId}`.',
+      'Creates the topic if missing (`name` names it); unknown subscribers are listed in `errors`. An item may be ' +
+      'a subscriberId or `{ identifier, subscriberId, name? }`; the subscription keeps the default identifier ' +
+      '`tk_{key}:si_{subscriberId}`. `context` and `preferences` apply to every subscription of the call, an ' +
+      'existing one included; an invalid condition is a 422 naming its path, and nothing is written.',
   })
   @ApiCreatedResponse({ type: SubscriptionsResultDto })
   async subscribe(
@@ -91,7 +93,7 @@ export class TopicsController {
     @Param('key') key: string,
     @Body() body: CreateSubscriptionsBodyDto,
   ): Promise<SubscriptionsResultDto> {
-    return this.subscriptions.subscribe(auth, key, subscriberIdsOf(body.subscriptions));
+    return this.subscriptions.subscribe(auth, key, body);
   }
 
   @Delete(':key/subscriptions')

@@ -17,15 +17,35 @@ export interface TopicMember {
   externalSubscriberId: string;
 }
 
-/** A membership as the API shows it: the member and when it joined. */
+/** A membership as the API shows it: the member, when it joined, and the subscription's settings. */
 export interface TopicMembership extends TopicMember {
+  name: string | null;
+  context: Record<string, unknown> | null;
+  preferences: unknown[] | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A subscription's settings as a create or update sets them; a field left out keeps its value. */
+export interface SubscriptionSettings {
+  name?: string;
+  context?: Record<string, unknown>;
+  /** Null clears them: every trigger reaches the member again. */
+  preferences?: unknown[] | null;
+}
+
+/** A member to add with its subscription's settings. */
+export interface NewTopicMember extends TopicMember {
+  settings?: SubscriptionSettings;
 }
 
 export interface FanOutMember extends TopicMember {
   /** False for a soft-deleted subscriber, who keeps the membership but receives nothing. */
   live: boolean;
+  /** The subscription's preferences; null: every trigger reaches the member. */
+  preferences: unknown[] | null;
+  /** The member's fields a preference condition reads; read only for members with preferences. */
+  subscriber: Record<string, unknown> | null;
 }
 
 export interface TopicMemberDetail extends TopicMembership {
@@ -55,6 +75,14 @@ export interface KeysetCursor {
   limit: number;
 }
 
+/** The settings columns an upsert may overwrite, by property. */
+const SETTING_COLUMNS: Record<string, string> = { name: 'name', context: 'context', preferences: 'preferences' };
+
+function settingKeys(settings: SubscriptionSettings | undefined): string[] {
+  if (!settings) return [];
+  return Object.keys(SETTING_COLUMNS).filter((key) => settings[key as keyof SubscriptionSettings] !== undefined);
+}
+
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
@@ -62,6 +90,9 @@ function escapeLike(value: string): string {
 const MEMBERSHIP = {
   subscriberId: topicSubscribers.subscriberId,
   externalSubscriberId: topicSubscribers.externalSubscriberId,
+  name: topicSubscribers.name,
+  context: topicSubscribers.context,
+  preferences: topicSubscribers.preferences,
   createdAt: topicSubscribers.createdAt,
   updatedAt: topicSubscribers.updatedAt,
 };
@@ -200,13 +231,51 @@ export class TopicRepository {
     );
   }
 
-  /** One multi-row insert; members already present are left as they are. */
-  async addMembers(scope: TopicScope, topicId: string, members: TopicMember[]): Promise<void> {
-    if (members.length === 0) return;
-    await this.db
-      .insert(topicSubscribers)
-      .values(members.map((member) => ({ topicId, ...scope, ...member })))
-      .onConflictDoNothing();
+  /**
+   * One multi-row insert. A member already present keeps its membership; the settings given with it
+   * (name, context, preferences) replace its own, the others stay. The statement groups members by
+   * which settings they carry, so each group is one upsert.
+   */
+  async addMembers(scope: TopicScope, topicId: string, members: NewTopicMember[]): Promise<void> {
+    const groups = new Map<string, NewTopicMember[]>();
+    for (const member of members) {
+      const key = settingKeys(member.settings).join(',');
+      groups.set(key, [...(groups.get(key) ?? []), member]);
+    }
+    for (const [key, group] of groups) {
+      const values = group.map(({ settings, ...member }) => ({ topicId, ...scope, ...member, ...settings }));
+      const insert = this.db.insert(topicSubscribers).values(values);
+      if (key === '') await insert.onConflictDoNothing();
+      else
+        await insert.onConflictDoUpdate({
+          target: [topicSubscribers.topicId, topicSubscribers.subscriberId],
+          set: {
+            ...Object.fromEntries(key.split(',').map((column) => [column, sql.raw(`excluded.${SETTING_COLUMNS[column]}`)])),
+            updatedAt: sql`now()`,
+          },
+        });
+    }
+  }
+
+  /** Sets a subscription's settings; none when the member left the topic meanwhile. */
+  async updateSubscription(
+    environmentId: string,
+    topicId: string,
+    subscriberId: string,
+    settings: SubscriptionSettings,
+  ): Promise<TopicMembership | undefined> {
+    const [row] = await this.db
+      .update(topicSubscribers)
+      .set({ ...settings, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(topicSubscribers.topicId, topicId),
+          eq(topicSubscribers.environmentId, environmentId),
+          eq(topicSubscribers.subscriberId, subscriberId),
+        ),
+      )
+      .returning(MEMBERSHIP);
+    return row;
   }
 
   /**
@@ -310,7 +379,14 @@ export class TopicRepository {
       SELECT m.subscriber_id AS "subscriberId", m.external_subscriber_id AS "externalSubscriberId",
         -- A scalar subquery runs per member of the page, by key; a join (or EXISTS) was planned as a
         -- merge or hash over the whole subscribers table.
-        COALESCE((SELECT NOT s.deleted FROM subscribers s WHERE s.id = m.subscriber_id AND s.environment_id = m.environment_id), false) AS live
+        COALESCE((SELECT NOT s.deleted FROM subscribers s WHERE s.id = m.subscriber_id AND s.environment_id = m.environment_id), false) AS live,
+        m.preferences,
+        -- Members without preferences (the common case) skip this second probe: CASE evaluates it only when needed.
+        CASE WHEN m.preferences IS NULL THEN NULL ELSE (
+          SELECT jsonb_build_object('subscriberId', s.subscriber_id, 'firstName', s.first_name, 'lastName', s.last_name,
+            'email', s.email, 'phone', s.phone, 'avatar', s.avatar, 'locale', s.locale, 'timezone', s.timezone,
+            'data', COALESCE(s.data, '{}'::jsonb))
+          FROM subscribers s WHERE s.id = m.subscriber_id AND s.environment_id = m.environment_id) END AS subscriber
       FROM topic_subscribers m
       WHERE m.topic_id = ${topicId} AND m.environment_id = ${environmentId}${afterSubscriberId ? sql` AND m.subscriber_id > ${afterSubscriberId}` : sql``}
       ORDER BY m.subscriber_id
@@ -333,6 +409,9 @@ export class TopicRepository {
         email: subscribers.email,
         phone: subscribers.phone,
         avatar: subscribers.avatar,
+        name: topicSubscribers.name,
+        context: topicSubscribers.context,
+        preferences: topicSubscribers.preferences,
         createdAt: topicSubscribers.createdAt,
         updatedAt: topicSubscribers.updatedAt,
       })

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayOverlaps, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { isId, newId } from '#common';
 import { isUniqueViolation, type Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -50,6 +50,34 @@ export class WorkflowRepository {
   async findByIdOrIdentifier(environmentId: string, key: string): Promise<WorkflowRow | undefined> {
     if (isId(key)) return this.findById(environmentId, key);
     return (await this.findByIdentifier(environmentId, key)) ?? this.findOne(environmentId, eq(nameSlug, key));
+  }
+
+  /** Live workflows named by internal id or trigger identifier, or carrying any of the tags; at most `limit`. */
+  async findByKeysOrTags(
+    environmentId: string,
+    keys: string[],
+    tags: string[],
+    limit: number,
+  ): Promise<Pick<WorkflowRow, 'id' | 'identifier' | 'name' | 'critical' | 'tags' | 'data'>[]> {
+    const ids = keys.filter(isId);
+    const matches: SQL[] = [];
+    if (ids.length > 0) matches.push(inArray(workflows.id, ids));
+    if (keys.length > 0) matches.push(inArray(workflows.identifier, keys));
+    if (tags.length > 0) matches.push(arrayOverlaps(workflows.tags, tags));
+    if (matches.length === 0) return [];
+    return this.db
+      .select({
+        id: workflows.id,
+        identifier: workflows.identifier,
+        name: workflows.name,
+        critical: workflows.critical,
+        tags: workflows.tags,
+        data: workflows.data,
+      })
+      .from(workflows)
+      .where(and(live(environmentId), or(...matches)))
+      .orderBy(asc(workflows.createdAt), asc(workflows.id))
+      .limit(limit);
   }
 
   async listActive(environmentId: string): Promise<WorkflowRow[]> {

@@ -6,6 +6,7 @@ import {
   parseActor,
   parseRecipients,
   SubscriberChannelsResolver,
+  topicMemberFilter,
   type ChannelSettingsInput,
   type SubscriberRecipient,
   WorkflowCache,
@@ -143,6 +144,7 @@ export class FanOutService {
           to: recipient.fields ?? { subscriberId: recipient.subscriberId },
         });
     }
+    let reaches: ReturnType<typeof topicMemberFilter> | undefined;
     for (const topicRef of parsed.topics) {
       if (pipeline.stopped) break;
       const topic = await this.topics.findByKey(environmentId, topicRef.topicKey);
@@ -155,6 +157,7 @@ export class FanOutService {
         continue;
       }
       const excluded = new Set(actor ? [...topicRef.exclude, actor.subscriberId] : topicRef.exclude);
+      reaches ??= topicMemberFilter(workflow, request);
       const readPage = (after?: string) => {
         const page = this.topics.listFanOutPage(environmentId, topic.id, after, FAN_OUT_CHUNK);
         page.catch(() => undefined); // awaited below, unless the fan-out stops first
@@ -168,6 +171,8 @@ export class FanOutService {
         for (const member of page) {
           // Soft-deleted subscribers keep their topic memberships; they receive nothing.
           if (excluded.has(member.externalSubscriberId) || !member.live || pipeline.stopped) continue;
+          // Members without preferences (most) skip the check altogether.
+          if (member.preferences !== null && !reaches(member)) continue;
           await push({
             subscriberId: member.subscriberId,
             externalSubscriberId: member.externalSubscriberId,

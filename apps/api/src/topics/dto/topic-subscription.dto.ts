@@ -1,15 +1,25 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  getSchemaPath,
+  type ApiPropertyOptions,
+} from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
   MaxLength,
   registerDecorator,
+  ValidateIf,
   type ValidationOptions,
 } from 'class-validator';
+import { MAX_PREFERENCES } from '#application';
+import { IsContext } from '../../events/dto/trigger-validators.js';
 
 const MAX_SUBSCRIPTIONS_PER_CALL = 100;
 
@@ -41,7 +51,7 @@ const IsSubscriptionItem = eachItem(
       (value.name === undefined || typeof value.name === 'string')),
 );
 
-/** A subscription preference as Novu's clients send it: a workflow id or a workflow / group filter object. */
+/** A subscription preference as Novu's clients send it; its fields are checked with their paths by the use case. */
 const IsPreferenceItem = eachItem(
   'isPreferenceItem',
   'each preference must be a workflow identifier or an object',
@@ -52,30 +62,109 @@ class SubscriptionItemDto {
   @ApiProperty({ description: 'Identifier Novu gives the subscription; this service uses its default instead' })
   identifier: string;
   @ApiProperty() subscriberId: string;
-  @ApiPropertyOptional({ description: 'Accepted, not stored' }) name?: string;
+  @ApiPropertyOptional({ description: "The subscription's name" }) name?: string;
 }
 
-type SubscriptionItem = string | SubscriptionItemDto;
+const CONDITION_DESCRIPTION =
+  'A JSON Logic rule over `payload`, `subscriber`, `actor` and `context` (the trigger\'s `{ type: { id, data } }`); ' +
+  'at most 4 KB and 10 levels, operators: var, missing, missing_some, if, ?:, ==, ===, !=, !==, !, !!, and, or, ' +
+  '<, <=, >, >=, in, cat, substr, + - * / %, min, max, some, all, none (not nested in one another)';
 
-@ApiExtraModels(SubscriptionItemDto)
+class WorkflowPreferenceRequestDto {
+  @ApiProperty({ description: 'Trigger identifier or internal id of the workflow' }) workflowId: string;
+  @ApiPropertyOptional({ default: true }) enabled?: boolean;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: CONDITION_DESCRIPTION })
+  condition?: Record<string, unknown>;
+}
+
+class GroupPreferenceFilterDetailsDto {
+  @ApiPropertyOptional({ type: [String], description: 'Trigger identifiers or internal ids' }) workflowIds?: string[];
+  @ApiPropertyOptional({ type: [String], description: 'Workflows carrying any of these tags' }) tags?: string[];
+}
+
+class GroupPreferenceFilterDto {
+  @ApiProperty({ type: GroupPreferenceFilterDetailsDto }) filter: GroupPreferenceFilterDetailsDto;
+  @ApiPropertyOptional({ default: true }) enabled?: boolean;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: CONDITION_DESCRIPTION })
+  condition?: Record<string, unknown>;
+}
+
+const PREFERENCES_SCHEMA: ApiPropertyOptions & { description: string } = {
+  type: 'array',
+  maxItems: MAX_PREFERENCES,
+  items: {
+    oneOf: [
+      { type: 'string' },
+      { $ref: getSchemaPath(WorkflowPreferenceRequestDto) },
+      { $ref: getSchemaPath(GroupPreferenceFilterDto) },
+    ],
+  },
+  description:
+    'Which of the topic\'s triggers reach the subscriber: none given, every one; otherwise the last entry naming ' +
+    'the trigger\'s workflow (by identifier, id or tag) decides, by `enabled` and `condition`; no entry, not reached.',
+};
+
+type SubscriptionItem = string | SubscriptionItemDto;
+type PreferenceItem = string | Record<string, unknown>;
+
+@ApiExtraModels(SubscriptionItemDto, WorkflowPreferenceRequestDto, GroupPreferenceFilterDto)
 export class CreateSubscriptionsBodyDto {
-  @ApiProperty({
+  @ApiPropertyOptional({
     type: 'array',
     items: { oneOf: [{ type: 'string' }, { $ref: getSchemaPath(SubscriptionItemDto) }] },
     minItems: 1,
     maxItems: MAX_SUBSCRIPTIONS_PER_CALL,
-    description: 'subscriberIds, or `{ identifier, subscriberId }` objects',
+    description: 'subscriberIds, or `{ identifier, subscriberId, name? }` objects; required without subscriberIds',
   })
+  @ValidateIf((body: CreateSubscriptionsBodyDto) => body.subscriberIds === undefined || body.subscriptions !== undefined)
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_SUBSCRIPTIONS_PER_CALL)
   @IsSubscriptionItem()
-  subscriptions: SubscriptionItem[];
+  subscriptions?: SubscriptionItem[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_SUBSCRIPTIONS_PER_CALL,
+    description: 'Novu\'s older form of `subscriptions`',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_SUBSCRIPTIONS_PER_CALL)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  subscriberIds?: string[];
+
+  @ApiPropertyOptional({ description: "The topic's name: creates it with this name or renames it, as Novu does" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Context of the subscriptions (`{ type: id }` or `{ type: { id, data } }`), shown as contextKeys',
+  })
+  @IsOptional()
+  @IsContext()
+  context?: Record<string, unknown>;
+
+  @ApiPropertyOptional(PREFERENCES_SCHEMA)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_PREFERENCES)
+  @IsPreferenceItem()
+  preferences?: PreferenceItem[];
 }
 
-/** The subscriberId of each item. */
-export function subscriberIdsOf(items: SubscriptionItem[]): string[] {
-  return items.map((item) => (typeof item === 'string' ? item : item.subscriberId));
+/** Each subscriber of the body with the subscription name it was given. */
+export function subscriptionItemsOf(body: CreateSubscriptionsBodyDto): { subscriberId: string; name?: string }[] {
+  return (body.subscriptions ?? body.subscriberIds ?? []).map((item) =>
+    typeof item === 'string' ? { subscriberId: item } : { subscriberId: item.subscriberId, name: item.name },
+  );
 }
 
 export class UpdateTopicDto {
@@ -97,26 +186,18 @@ export class UpdateTopicDto {
 }
 
 export class UpdateTopicSubscriptionDto {
-  @ApiPropertyOptional({ description: 'Accepted, not stored' })
+  @ApiPropertyOptional({ description: "The subscription's name" })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   name?: string;
 
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }] },
-    description: 'Accepted, not acted on: delivery to topic members follows the subscribers’ own preferences',
-  })
+  @ApiPropertyOptional({ ...PREFERENCES_SCHEMA, description: `${PREFERENCES_SCHEMA.description} An empty array clears them.` })
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(MAX_PREFERENCES)
   @IsPreferenceItem()
-  preferences?: (string | Record<string, unknown>)[];
-}
-
-export class SubscriptionDetailsDto {
-  @ApiProperty({ description: 'Id of the subscription, the same in every answer' }) id: string;
-  @ApiProperty({ description: '`tk_{topicKey}:si_{subscriberId}`' }) identifier: string;
+  preferences?: PreferenceItem[];
 }
 
 /** A topic member as Novu's v1 topics API shows it. */

@@ -112,13 +112,52 @@ export class SubscriptionSubscriberDto {
   @ApiProperty({ type: String, nullable: true }) avatar: string | null;
 }
 
-export class SubscriptionDto {
+export class SubscriptionPreferenceWorkflowDto {
+  @ApiProperty() id: string;
+  @ApiProperty() identifier: string;
+  @ApiProperty() name: string;
+  @ApiProperty() critical: boolean;
+  @ApiProperty({ type: [String] }) tags: string[];
+  @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
+  @ApiProperty({ enum: ['high', 'medium', 'low', 'none'], description: 'Always none: workflows have no severity here' })
+  severity: 'none';
+}
+
+/** One workflow a subscription's preferences name, with the entry that decides for it. */
+export class SubscriptionPreferenceDto {
+  @ApiProperty({ description: 'The subscription identifier' }) subscriptionId: string;
+  @ApiPropertyOptional({
+    type: SubscriptionPreferenceWorkflowDto,
+    nullable: true,
+    description: 'Null for an entry that names no existing workflow',
+  })
+  workflow?: SubscriptionPreferenceWorkflowDto | null;
+  @ApiProperty() enabled: boolean;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The JSON Logic condition' })
+  condition?: Record<string, unknown>;
+}
+
+/** A subscription's own settings, each shown only when set. */
+export class SubscriptionSettingsDto {
+  @ApiPropertyOptional({ description: "The subscription's name, when it has one" }) name?: string;
+  @ApiPropertyOptional({ type: [String], description: '`type:id` of each entry of the subscription context' })
+  contextKeys?: string[];
+  @ApiPropertyOptional({ type: [SubscriptionPreferenceDto], description: 'Absent when the subscription has none' })
+  preferences?: SubscriptionPreferenceDto[];
+}
+
+export class SubscriptionDto extends SubscriptionSettingsDto {
   @ApiProperty({ description: 'Id of the subscription, the same in every answer' }) _id: string;
   @ApiProperty({ description: '`tk_{topicKey}:si_{subscriberId}`' }) identifier: string;
   @ApiProperty({ type: TopicSummaryDto }) topic: TopicSummaryDto;
   @ApiProperty({ type: SubscriptionSubscriberDto }) subscriber: SubscriptionSubscriberDto;
   @ApiProperty({ description: 'When the subscriber joined the topic' }) createdAt: string;
   @ApiProperty() updatedAt: string;
+}
+
+export class SubscriptionDetailsDto extends SubscriptionSettingsDto {
+  @ApiProperty({ description: 'Id of the subscription, the same in every answer' }) id: string;
+  @ApiProperty({ description: '`tk_{topicKey}:si_{subscriberId}`' }) identifier: string;
 }
 
 export class SubscriptionErrorDto {

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { toStoredPreferences } from '#application';
 import { DomainError } from '#common';
 import { SubscriberRepository, TopicRepository, type SubscriberRow, type TopicMembership, type TopicRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
-import type { SubscriptionDetailsDto, TopicSubscriberDto } from '../dto/topic-subscription.dto.js';
-import type { SubscriptionDto } from '../dto/topic.dto.js';
+import type { TopicSubscriberDto, UpdateTopicSubscriptionDto } from '../dto/topic-subscription.dto.js';
+import type { SubscriptionDetailsDto, SubscriptionDto } from '../dto/topic.dto.js';
 import { topicNotFound } from '../topics.service.js';
-import { toSubscription } from '../subscription-response.js';
+import { SubscriptionPreferencesView } from '../subscription-preferences.view.js';
+import { subscriptionSettings, toSubscription } from '../subscription-response.js';
 
 interface Membership {
   topic: TopicRow;
@@ -22,19 +24,44 @@ export class TopicSubscriptionUseCase {
   constructor(
     private readonly topics: TopicRepository,
     private readonly subscribers: SubscriberRepository,
+    private readonly preferencesView: SubscriptionPreferencesView,
   ) {}
 
   async get(auth: AuthContext, key: string, identifier: string): Promise<SubscriptionDetailsDto> {
-    const subscription = toSubscription(...(await this.byIdentifier(auth, key, identifier)));
-    return { id: subscription._id, identifier: subscription.identifier };
+    const [topic, subscriber, membership] = await this.byIdentifier(auth, key, identifier);
+    const subscription = toSubscription(topic, subscriber, membership);
+    const [preferences] = await this.preferencesView.describe(auth.environmentId, [
+      { identifier: subscription.identifier, preferences: membership.preferences },
+    ]);
+    return {
+      id: subscription._id,
+      identifier: subscription.identifier,
+      ...subscriptionSettings(membership),
+      ...(preferences ? { preferences } : {}),
+    };
   }
 
-  /**
-   * The subscription as it stands: its name and preferences are accepted but not stored, since a topic
-   * member receives what the subscriber's own preferences allow.
-   */
-  async update(auth: AuthContext, key: string, identifier: string): Promise<SubscriptionDto> {
-    return toSubscription(...(await this.byIdentifier(auth, key, identifier)));
+  /** Sets the name and preferences given (checked before anything is written); `preferences: []` clears them. */
+  async update(
+    auth: AuthContext,
+    key: string,
+    identifier: string,
+    body: UpdateTopicSubscriptionDto,
+  ): Promise<SubscriptionDto> {
+    const preferences = body.preferences === undefined ? undefined : toStoredPreferences(body.preferences);
+    const [topic, subscriber, current] = await this.byIdentifier(auth, key, identifier);
+    const changed =
+      body.name === undefined && preferences === undefined
+        ? current
+        : await this.topics.updateSubscription(auth.environmentId, topic.id, subscriber.id, {
+            name: body.name,
+            preferences,
+          });
+    if (!changed) throw notMember(`Subscription ${identifier} not found in topic ${key}`);
+    const [described] = await this.preferencesView.describe(auth.environmentId, [
+      { identifier, preferences: changed.preferences },
+    ]);
+    return toSubscription(topic, subscriber, changed, described);
   }
 
   async member(auth: AuthContext, key: string, subscriberId: string): Promise<TopicSubscriberDto> {

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { toStoredPreferences } from '#application';
 import { SubscriberRepository, TopicRepository, type SubscriberRow, type TopicMembership, type TopicRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { CursorQueryDto } from '../../http/pagination.dto.js';
 import { toCursorPage } from '../../http/cursor-page.js';
+import { subscriptionItemsOf, type CreateSubscriptionsBodyDto } from '../dto/topic-subscription.dto.js';
 import type { SubscriptionCursorPageDto, SubscriptionErrorDto, SubscriptionsResultDto } from '../dto/topic.dto.js';
-import { toSubscription } from '../subscription-response.js';
+import { SubscriptionPreferencesView } from '../subscription-preferences.view.js';
+import { subscriptionIdentifier, toSubscription } from '../subscription-response.js';
 import { topicNotFound } from '../topics.service.js';
 
 /**
@@ -16,22 +19,38 @@ export class TopicSubscriptionsUseCase {
   constructor(
     private readonly topics: TopicRepository,
     private readonly subscribers: SubscriberRepository,
+    private readonly preferencesView: SubscriptionPreferencesView,
   ) {}
 
-  async subscribe(auth: AuthContext, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
-    const { row: topic } = await this.topics.upsert(auth, key);
-    const { found, errors } = await this.resolve(auth, subscriberIds);
+  /**
+   * Subscribes, creating the topic (named by `name`, as Novu does) when missing. The context and
+   * preferences given apply to every subscription of the call, an existing one included; checked
+   * before anything is written.
+   */
+  async subscribe(auth: AuthContext, key: string, body: CreateSubscriptionsBodyDto): Promise<SubscriptionsResultDto> {
+    const items = subscriptionItemsOf(body);
+    const preferences = body.preferences === undefined ? undefined : toStoredPreferences(body.preferences);
+    const { row: topic } = await this.topics.upsert(auth, key, body.name);
+    const { found, errors } = await this.resolve(
+      auth,
+      items.map((item) => item.subscriberId),
+    );
+    const names = new Map(items.map((item) => [item.subscriberId, item.name]));
     await this.topics.addMembers(
       auth,
       topic.id,
-      found.map((row) => ({ subscriberId: row.id, externalSubscriberId: row.subscriberId })),
+      found.map((row) => ({
+        subscriberId: row.id,
+        externalSubscriberId: row.subscriberId,
+        settings: { name: names.get(row.subscriberId), context: body.context, preferences },
+      })),
     );
     const memberships = await this.topics.findMembers(
       auth.environmentId,
       topic.id,
       found.map((row) => row.id),
     );
-    return this.result(topic, found, memberships, errors, subscriberIds.length);
+    return this.result(auth, topic, found, memberships, errors, items.length);
   }
 
   async unsubscribe(auth: AuthContext, key: string, subscriberIds: string[]): Promise<SubscriptionsResultDto> {
@@ -53,6 +72,7 @@ export class TopicSubscriptionsUseCase {
         });
     }
     return this.result(
+      auth,
       topic,
       found.filter((row) => removedIds.has(row.id)),
       removed,
@@ -74,9 +94,18 @@ export class TopicSubscriptionsUseCase {
       query,
       count,
     );
+    const preferences = await this.preferencesView.describe(
+      auth.environmentId,
+      page.data.map((row) => ({
+        identifier: subscriptionIdentifier(topic.key, row.externalSubscriberId),
+        preferences: row.preferences,
+      })),
+    );
     return {
       ...page,
-      data: page.data.map((row) => toSubscription(topic, { ...row, subscriberId: row.externalSubscriberId }, row)),
+      data: page.data.map((row, index) =>
+        toSubscription(topic, { ...row, subscriberId: row.externalSubscriberId }, row, preferences[index]),
+      ),
     };
   }
 
@@ -93,20 +122,29 @@ export class TopicSubscriptionsUseCase {
     return { found, errors };
   }
 
-  private result(
+  private async result(
+    auth: AuthContext,
     topic: TopicRow,
     done: SubscriberRow[],
     memberships: TopicMembership[],
     errors: SubscriptionErrorDto[],
     requested: number,
-  ): SubscriptionsResultDto {
+  ): Promise<SubscriptionsResultDto> {
     const bySubscriber = new Map(memberships.map((membership) => [membership.subscriberId, membership]));
+    // A member removed by a concurrent unsubscribe between the two statements is left out.
+    const shown = done.flatMap((row) => {
+      const membership = bySubscriber.get(row.id);
+      return membership ? [{ row, membership }] : [];
+    });
+    const preferences = await this.preferencesView.describe(
+      auth.environmentId,
+      shown.map(({ row, membership }) => ({
+        identifier: subscriptionIdentifier(topic.key, row.subscriberId),
+        preferences: membership.preferences,
+      })),
+    );
     return {
-      // A member removed by a concurrent unsubscribe between the two statements is left out.
-      data: done.flatMap((row) => {
-        const membership = bySubscriber.get(row.id);
-        return membership ? [toSubscription(topic, row, membership)] : [];
-      }),
+      data: shown.map(({ row, membership }, index) => toSubscription(topic, row, membership, preferences[index])),
       meta: { totalCount: requested, successful: done.length, failed: errors.length },
       errors,
     };

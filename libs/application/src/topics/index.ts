@@ -1,0 +1,3 @@
+export * from './subscription-condition.js';
+export * from './subscription-preferences.js';
+export * from './topic-member-filter.js';
