@@ -23,7 +23,10 @@ export interface PreferencesOwner {
 export class SubscriptionPreferencesView {
   constructor(private readonly workflows: WorkflowRepository) {}
 
-  async describe(environmentId: string, owners: PreferencesOwner[]): Promise<(SubscriptionPreferenceDto[] | undefined)[]> {
+  async describe(
+    environmentId: string,
+    owners: PreferencesOwner[],
+  ): Promise<(SubscriptionPreferenceDto[] | undefined)[]> {
     const stored = owners.map((owner) => owner.preferences as StoredSubscriptionPreference[] | null);
     const entries = stored.flatMap((preferences) => preferences ?? []);
     if (entries.length === 0) return owners.map(() => undefined);

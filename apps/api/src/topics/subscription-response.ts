@@ -16,9 +16,10 @@ export function subscriptionId(topicId: string, subscriberId: string): string {
 }
 
 /** The subscription's name and context keys, each only when set (Novu's clients accept them absent, not null). */
-export function subscriptionSettings(
-  membership: Partial<Pick<TopicMembership, 'name' | 'context'>>,
-): { name?: string; contextKeys?: string[] } {
+export function subscriptionSettings(membership: Partial<Pick<TopicMembership, 'name' | 'context'>>): {
+  name?: string;
+  contextKeys?: string[];
+} {
   return {
     ...(membership.name ? { name: membership.name } : {}),
     ...(membership.context ? { contextKeys: contextKeysOf(contextEntriesOf(membership.context)) } : {}),

@@ -250,7 +250,9 @@ export class TopicRepository {
         await insert.onConflictDoUpdate({
           target: [topicSubscribers.topicId, topicSubscribers.subscriberId],
           set: {
-            ...Object.fromEntries(key.split(',').map((column) => [column, sql.raw(`excluded.${SETTING_COLUMNS[column]}`)])),
+            ...Object.fromEntries(
+              key.split(',').map((column) => [column, sql.raw(`excluded.${SETTING_COLUMNS[column]}`)]),
+            ),
             updatedAt: sql`now()`,
           },
         });

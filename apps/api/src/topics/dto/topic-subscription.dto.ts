@@ -66,7 +66,7 @@ class SubscriptionItemDto {
 }
 
 const CONDITION_DESCRIPTION =
-  'A JSON Logic rule over `payload`, `subscriber`, `actor` and `context` (the trigger\'s `{ type: { id, data } }`); ' +
+  "A JSON Logic rule over `payload`, `subscriber`, `actor` and `context` (the trigger's `{ type: { id, data } }`); " +
   'at most 4 KB and 10 levels, operators: var, missing, missing_some, if, ?:, ==, ===, !=, !==, !, !!, and, or, ' +
   '<, <=, >, >=, in, cat, substr, + - * / %, min, max, some, all, none (not nested in one another)';
 
@@ -100,8 +100,8 @@ const PREFERENCES_SCHEMA: ApiPropertyOptions & { description: string } = {
     ],
   },
   description:
-    'Which of the topic\'s triggers reach the subscriber: none given, every one; otherwise the last entry naming ' +
-    'the trigger\'s workflow (by identifier, id or tag) decides, by `enabled` and `condition`; no entry, not reached.',
+    "Which of the topic's triggers reach the subscriber: none given, every one; otherwise the last entry naming " +
+    "the trigger's workflow (by identifier, id or tag) decides, by `enabled` and `condition`; no entry, not reached.",
 };
 
 type SubscriptionItem = string | SubscriptionItemDto;
@@ -116,7 +116,9 @@ export class CreateSubscriptionsBodyDto {
     maxItems: MAX_SUBSCRIPTIONS_PER_CALL,
     description: 'subscriberIds, or `{ identifier, subscriberId, name? }` objects; required without subscriberIds',
   })
-  @ValidateIf((body: CreateSubscriptionsBodyDto) => body.subscriberIds === undefined || body.subscriptions !== undefined)
+  @ValidateIf(
+    (body: CreateSubscriptionsBodyDto) => body.subscriberIds === undefined || body.subscriptions !== undefined,
+  )
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_SUBSCRIPTIONS_PER_CALL)
@@ -127,7 +129,7 @@ export class CreateSubscriptionsBodyDto {
     type: [String],
     minItems: 1,
     maxItems: MAX_SUBSCRIPTIONS_PER_CALL,
-    description: 'Novu\'s older form of `subscriptions`',
+    description: "Novu's older form of `subscriptions`",
   })
   @IsOptional()
   @IsArray()
@@ -192,7 +194,10 @@ export class UpdateTopicSubscriptionDto {
   @MaxLength(255)
   name?: string;
 
-  @ApiPropertyOptional({ ...PREFERENCES_SCHEMA, description: `${PREFERENCES_SCHEMA.description} An empty array clears them.` })
+  @ApiPropertyOptional({
+    ...PREFERENCES_SCHEMA,
+    description: `${PREFERENCES_SCHEMA.description} An empty array clears them.`,
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_PREFERENCES)
