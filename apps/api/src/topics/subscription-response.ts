@@ -11,7 +11,7 @@ export function subscriptionIdentifier(topicKey: string, subscriberId: string): 
   return `tk_${topicKey}:si_${subscriberId}`;
 }
 
-export function subscriptionId(topicId: string, subscriberId: string): string {
+function subscriptionId(topicId: string, subscriberId: string): string {
   return uuidv5(`${topicId}:${subscriberId}`, SUBSCRIPTION_ID_NAMESPACE);
 }
 

@@ -97,7 +97,7 @@ export interface ConditionData {
 /** A condition that throws at run time (a stored rule checked before the allow-list changed) does not hold. */
 export function conditionHolds(condition: SubscriptionCondition, data: ConditionData): boolean {
   try {
-    return jsonLogic.truthy(jsonLogic.apply(condition as jsonLogic.RulesLogic, data));
+    return jsonLogic.truthy(jsonLogic.apply(condition, data));
   } catch {
     return false;
   }

@@ -138,7 +138,7 @@ export class SubscriptionPreferenceDto {
 }
 
 /** A subscription's own settings, each shown only when set. */
-export class SubscriptionSettingsDto {
+class SubscriptionSettingsDto {
   @ApiPropertyOptional({ description: "The subscription's name, when it has one" }) name?: string;
   @ApiPropertyOptional({ type: [String], description: '`type:id` of each entry of the subscription context' })
   contextKeys?: string[];
