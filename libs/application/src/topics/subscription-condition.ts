@@ -11,7 +11,8 @@ export const MAX_CONDITION_DEPTH = 10;
 /**
  * The operators a condition may use. Left out: `method` (calls methods of the data's objects),
  * `map`/`filter`/`reduce`/`merge` (build arrays, so nested ones grow with the product of the
- * payload's arrays) and `log`.
+ * payload's arrays), `cat` (a 4 KB rule repeating one large payload string builds a string hundreds
+ * of times its size, for every member) and `log`.
  */
 const ALLOWED_OPERATORS = new Set([
   'var',
@@ -32,7 +33,6 @@ const ALLOWED_OPERATORS = new Set([
   '>',
   '>=',
   'in',
-  'cat',
   'substr',
   '+',
   '-',

@@ -68,7 +68,7 @@ class SubscriptionItemDto {
 const CONDITION_DESCRIPTION =
   "A JSON Logic rule over `payload`, `subscriber`, `actor` and `context` (the trigger's `{ type: { id, data } }`); " +
   'at most 4 KB and 10 levels, operators: var, missing, missing_some, if, ?:, ==, ===, !=, !==, !, !!, and, or, ' +
-  '<, <=, >, >=, in, cat, substr, + - * / %, min, max, some, all, none (not nested in one another)';
+  '<, <=, >, >=, in, substr, + - * / %, min, max, some, all, none (not nested in one another)';
 
 class WorkflowPreferenceRequestDto {
   @ApiProperty({ description: 'Trigger identifier or internal id of the workflow' }) workflowId: string;
