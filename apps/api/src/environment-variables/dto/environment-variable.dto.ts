@@ -24,7 +24,7 @@ export class EnvironmentVariableValueDto {
   @ApiProperty({ description: 'An environment of the organization' })
   @IsString()
   @IsNotEmpty()
-  environmentId: string;
+  _environmentId: string;
 
   @ApiProperty({ description: `At most ${MAX_VALUE_BYTES} bytes (UTF-8)` })
   @IsString()
@@ -94,7 +94,7 @@ export class EnvironmentVariablesQueryDto {
 }
 
 export class EnvironmentVariableValueResponseDto {
-  @ApiProperty() environmentId: string;
+  @ApiProperty() _environmentId: string;
   @ApiProperty({ description: `${MASKED_VALUE} for a secret variable` }) value: string;
 }
 
@@ -117,7 +117,7 @@ export class EnvironmentVariableResponseDto {
       type: 'string',
       isSecret: row.isSecret,
       values: row.values.map((stored) => ({
-        environmentId: stored.environmentId,
+        _environmentId: stored.environmentId,
         value: row.isSecret ? MASKED_VALUE : stored.value,
       })),
       createdAt: row.createdAt.toISOString(),

@@ -61,7 +61,7 @@ export class EnvironmentVariablesService {
       environmentId: stored.environmentId,
       value: openValue(this.cipher, stored.value, existing.isSecret),
     }));
-    const listed = new Set((body.values ?? []).map((value) => value.environmentId));
+    const listed = new Set((body.values ?? []).map((value) => value._environmentId));
     const values = [...current.filter((value) => !listed.has(value.environmentId)), ...changes];
     const row = await this.variables.update(auth.organizationId, existing.id, {
       ...(body.key ? { key: body.key } : {}),
@@ -93,26 +93,28 @@ export class EnvironmentVariablesService {
   private async checkedValues(auth: AuthContext, values: EnvironmentVariableValueDto[]): Promise<StoredVariableValue[]> {
     const errors: FieldErrors = {};
     const seen = new Set<string>();
-    for (const [index, { environmentId, value }] of values.entries()) {
+    for (const [index, { _environmentId: environmentId, value }] of values.entries()) {
       if (Buffer.byteLength(value) > MAX_VALUE_BYTES)
         errors[`values[${index}].value`] = { messages: [`value must be at most ${MAX_VALUE_BYTES} bytes`] };
       if (seen.has(environmentId))
-        errors[`values[${index}].environmentId`] = { messages: ['environmentId is listed twice'], value: environmentId };
+        errors[`values[${index}]._environmentId`] = { messages: ['_environmentId is listed twice'], value: environmentId };
       seen.add(environmentId);
     }
     const owners = await Promise.all(
       [...seen].map(async (id) => [id, isId(id) ? await this.environments.findEnvironmentById(id) : undefined] as const),
     );
     const unknown = new Set(owners.filter(([, env]) => env?.organizationId !== auth.organizationId).map(([id]) => id));
-    for (const [index, { environmentId }] of values.entries())
+    for (const [index, { _environmentId: environmentId }] of values.entries())
       if (unknown.has(environmentId))
-        errors[`values[${index}].environmentId`] = {
-          messages: ['environmentId is not an environment of this organization'],
+        errors[`values[${index}]._environmentId`] = {
+          messages: ['_environmentId is not an environment of this organization'],
           value: environmentId,
         };
     const [first] = Object.values(errors);
     if (first) throw new DomainError('VALIDATION_FAILED', first.messages[0], errors);
-    return values.filter(({ value }) => value !== '').map(({ environmentId, value }) => ({ environmentId, value }));
+    return values
+      .filter(({ value }) => value !== '')
+      .map(({ _environmentId: environmentId, value }) => ({ environmentId, value }));
   }
 }
 
