@@ -2,13 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
 import { environmentVariables } from '#dal';
 import { triggerAndSettle } from '../support/engine-fixtures.js';
-import {
-  expectErrorDto,
-  expectUntypedError,
-  expectValidationError,
-  startSdkApp,
-  type SdkApp,
-} from '../sdk/sdk-app.js';
+import { expectErrorDto, expectUntypedError, expectValidationError, startSdkApp, type SdkApp } from '../sdk/sdk-app.js';
 import { createV1Workflow, emailThroughSmtp, mailTo, sdkWithKey, type SmtpReceiver } from './authoring-fixtures.js';
 
 const SECRET = 'sk-live-7f3a9c1e5b';
@@ -70,7 +64,9 @@ describe('@novu/api: environment variables', () => {
     await sdk.novu.layouts.update(
       {
         name: 'Env layout',
-        controlValues: { email: { body: '<h1>{{ env.BRAND_NAME }}</h1>\n{{content}}\n<i>{{ env.API_TOKEN }}</i>', editorType: 'html' } },
+        controlValues: {
+          email: { body: '<h1>{{ env.BRAND_NAME }}</h1>\n{{content}}\n<i>{{ env.API_TOKEN }}</i>', editorType: 'html' },
+        },
       },
       'env-layout',
     );
@@ -161,7 +157,10 @@ describe('@novu/api: environment variables', () => {
       [{ key: '1LEADING_DIGIT' }, 'key'],
       [{ key: 'HAS-DASH' }, 'key'],
       [{ key: 'BIG', values: [{ environmentId: developmentId, value: 'x'.repeat(64 * 1024 + 1) }] }, 'values[0].value'],
-      [{ key: 'UNKNOWN_ENV', values: [{ environmentId: '0190a000-0000-7000-8000-000000000000', value: 'x' }] }, 'values[0]._environmentId'],
+      [
+        { key: 'UNKNOWN_ENV', values: [{ environmentId: '0190a000-0000-7000-8000-000000000000', value: 'x' }] },
+        'values[0]._environmentId',
+      ],
       [{ key: 'NOT_AN_ID', values: [{ environmentId: 'nope', value: 'x' }] }, 'values[0]._environmentId'],
       [
         {
@@ -175,9 +174,7 @@ describe('@novu/api: environment variables', () => {
       ],
     ];
     for (const [body, field] of cases) {
-      const error = await expectValidationError(
-        sdk.novu.environmentVariables.create(body as { key: string }),
-      );
+      const error = await expectValidationError(sdk.novu.environmentVariables.create(body as { key: string }));
       expect(Object.keys(error.errors)).toContain(field);
     }
     // A value of exactly 64 KB is accepted.

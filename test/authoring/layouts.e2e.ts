@@ -5,7 +5,8 @@ import { triggerAndSettle } from '../support/engine-fixtures.js';
 import { expectErrorDto, expectValidationError, startSdkApp, type SdkApp } from '../sdk/sdk-app.js';
 import { createV1Workflow, emailThroughSmtp, mailTo, sdkWithKey, type SmtpReceiver } from './authoring-fixtures.js';
 
-const BRAND_BODY = '<html><body>\n<h1>BRAND-HEADER for {{ subscriber.firstName }}</h1>\n{{ content }}\n<footer>BRAND-FOOTER</footer>\n</body></html>';
+const BRAND_BODY =
+  '<html><body>\n<h1>BRAND-HEADER for {{ subscriber.firstName }}</h1>\n{{ content }}\n<footer>BRAND-FOOTER</footer>\n</body></html>';
 
 describe('@novu/api: layouts', () => {
   let sdk: SdkApp;

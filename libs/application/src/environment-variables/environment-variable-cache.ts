@@ -59,17 +59,20 @@ export class EnvironmentVariableCache {
       for (const stored of row.values) {
         let entry = byEnvironment.get(stored.environmentId);
         if (!entry) byEnvironment.set(stored.environmentId, (entry = { plain: {}, masked: {} }));
-        // A value sealed with another key (a rotated ENCRYPTION_KEY) renders empty rather than failing every step.
-        let value = '';
-        try {
-          value = openValue(this.cipher, stored.value, row.isSecret);
-        } catch {
-          value = '';
-        }
+        const value = this.readable(stored.value, row.isSecret);
         entry.plain[row.key] = value;
         entry.masked[row.key] = row.isSecret ? MASKED_VALUE : value;
       }
     }
     return byEnvironment;
+  }
+
+  /** A value sealed with another key (a rotated ENCRYPTION_KEY) renders empty rather than failing every step. */
+  private readable(stored: string, isSecret: boolean): string {
+    try {
+      return openValue(this.cipher, stored, isSecret);
+    } catch {
+      return '';
+    }
   }
 }

@@ -35,7 +35,10 @@ export class EmailLayouts {
   ) {}
 
   /** The layout the step uses in this environment, if any (a named layout that no longer exists: none). */
-  async resolve(environmentId: string, step: { template?: unknown; controlValues?: unknown }): Promise<LayoutRow | undefined> {
+  async resolve(
+    environmentId: string,
+    step: { template?: unknown; controlValues?: unknown },
+  ): Promise<LayoutRow | undefined> {
     const reference = layoutReference(step);
     if (reference === null) return undefined;
     const layouts = await this.cache.of(environmentId);

@@ -3,7 +3,12 @@ import { and, asc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
 import { isUniqueViolation, type Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { environmentVariables, workflows, type EnvironmentVariableRow, type StoredVariableValue } from '../schema/index.js';
+import {
+  environmentVariables,
+  workflows,
+  type EnvironmentVariableRow,
+  type StoredVariableValue,
+} from '../schema/index.js';
 
 export interface EnvironmentVariableValues {
   key: string;

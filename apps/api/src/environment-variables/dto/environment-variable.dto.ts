@@ -16,7 +16,7 @@ import { EachNested } from '../../http/each-nested.js';
 import { OptionalNotNull } from '../../http/optional-not-null.js';
 
 /** One value per environment of the organization; more are refused. */
-export const MAX_VARIABLE_VALUES = 50;
+const MAX_VARIABLE_VALUES = 50;
 export const MAX_VALUE_BYTES = 64 * 1024;
 const KEY_MESSAGE = 'key must be UPPER_SNAKE_CASE: a capital letter, then capital letters, digits and underscores';
 

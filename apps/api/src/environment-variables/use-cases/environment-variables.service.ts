@@ -90,18 +90,26 @@ export class EnvironmentVariablesService {
    * 422 for a value over 64 KB, an environment listed twice, or one that is not the organization's
    * (another organization's environment reads as unknown, never as someone else's). Empty values are dropped.
    */
-  private async checkedValues(auth: AuthContext, values: EnvironmentVariableValueDto[]): Promise<StoredVariableValue[]> {
+  private async checkedValues(
+    auth: AuthContext,
+    values: EnvironmentVariableValueDto[],
+  ): Promise<StoredVariableValue[]> {
     const errors: FieldErrors = {};
     const seen = new Set<string>();
     for (const [index, { _environmentId: environmentId, value }] of values.entries()) {
       if (Buffer.byteLength(value) > MAX_VALUE_BYTES)
         errors[`values[${index}].value`] = { messages: [`value must be at most ${MAX_VALUE_BYTES} bytes`] };
       if (seen.has(environmentId))
-        errors[`values[${index}]._environmentId`] = { messages: ['_environmentId is listed twice'], value: environmentId };
+        errors[`values[${index}]._environmentId`] = {
+          messages: ['_environmentId is listed twice'],
+          value: environmentId,
+        };
       seen.add(environmentId);
     }
     const owners = await Promise.all(
-      [...seen].map(async (id) => [id, isId(id) ? await this.environments.findEnvironmentById(id) : undefined] as const),
+      [...seen].map(
+        async (id) => [id, isId(id) ? await this.environments.findEnvironmentById(id) : undefined] as const,
+      ),
     );
     const unknown = new Set(owners.filter(([, env]) => env?.organizationId !== auth.organizationId).map(([id]) => id));
     for (const [index, { _environmentId: environmentId }] of values.entries())

@@ -72,9 +72,7 @@ export class LayoutResponseDto {
       controls: {
         dataSchema: DATA_SCHEMA,
         values:
-          body === undefined
-            ? {}
-            : { email: { body, editorType: email?.editorType === 'block' ? 'block' : 'html' } },
+          body === undefined ? {} : { email: { body, editorType: email?.editorType === 'block' ? 'block' : 'html' } },
       },
     };
   }

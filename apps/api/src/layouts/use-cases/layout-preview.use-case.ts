@@ -24,12 +24,23 @@ const SAMPLE_SUBSCRIBER = {
 };
 
 /** Subscriber fields a preview may set: strings only, so the example echoed back keeps the SDK's shape. */
-const SUBSCRIBER_TEXT_FIELDS = ['subscriberId', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'];
+const SUBSCRIBER_TEXT_FIELDS = [
+  'subscriberId',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'avatar',
+  'locale',
+  'timezone',
+];
 
 function previewSubscriber(input: Record<string, unknown> | undefined): Record<string, unknown> {
   const subscriber: Record<string, unknown> = { ...SAMPLE_SUBSCRIBER };
-  for (const field of SUBSCRIBER_TEXT_FIELDS)
-    if (typeof input?.[field] === 'string') subscriber[field] = (input[field] as string).slice(0, 1_000);
+  for (const field of SUBSCRIBER_TEXT_FIELDS) {
+    const value = input?.[field];
+    if (typeof value === 'string') subscriber[field] = value.slice(0, 1_000);
+  }
   const data = input?.data;
   if (data && typeof data === 'object' && !Array.isArray(data)) subscriber.data = data;
   return subscriber;
