@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
 import { environmentVariables } from '#dal';
 import { triggerAndSettle } from '../support/engine-fixtures.js';
+import { startProviderReceiver } from '../support/receivers.js';
 import { expectErrorDto, expectUntypedError, expectValidationError, startSdkApp, type SdkApp } from '../sdk/sdk-app.js';
 import { createV1Workflow, emailThroughSmtp, mailTo, sdkWithKey, type SmtpReceiver } from './authoring-fixtures.js';
 
@@ -84,6 +85,40 @@ describe('@novu/api: environment variables', () => {
     expect(mail).toContain(`<i>${SECRET}</i>`);
   });
 
+  it('an http_request step reads env in its url, headers and body', async () => {
+    const receiver = await startProviderReceiver();
+    try {
+      await sdk.novu.environmentVariables.create({
+        key: 'HOOK_PATH',
+        values: [{ environmentId: developmentId, value: 'hooks/v1' }],
+      });
+      const res = await sdk.t.api('post', '/v1/workflows').send({
+        name: 'Env hook',
+        steps: [
+          {
+            name: 'hook',
+            template: { type: 'http_request' },
+            metadata: {
+              url: `${receiver.url}/{{ env.HOOK_PATH }}`,
+              method: 'POST',
+              headers: [{ key: 'Authorization', value: 'Bearer {{ env.API_TOKEN }}' }],
+              body: [{ key: 'token', value: '{{ env.API_TOKEN }}' }],
+            },
+          },
+        ],
+      });
+      expect(res.status).toBe(201);
+      await triggerAndSettle(sdk.t, { name: res.body.triggers[0].identifier as string, to: 'hook-subscriber' });
+      expect(receiver.requests).toHaveLength(1);
+      const [request] = receiver.requests;
+      expect(request.path).toBe('/hooks/v1');
+      expect(request.headers.authorization).toBe(`Bearer ${SECRET}`);
+      expect(request.json).toEqual({ token: SECRET });
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('each environment reads its own value', async () => {
     const production = await sdk.t.createKeyFor('Production');
     await sdk.novu.environmentVariables.create({
@@ -140,7 +175,7 @@ describe('@novu/api: environment variables', () => {
     expect(code.result.workflows).toEqual([{ workflowId: identifier, name: 'Regional' }]);
     expect((await sdk.novu.environmentVariables.usage('REGION')).result.workflows).toEqual([]);
     const token = await sdk.novu.environmentVariables.usage('API_TOKEN');
-    expect(token.result.workflows.map((workflow) => workflow.name)).toEqual(['Token mail']);
+    expect(token.result.workflows.map((workflow) => workflow.name)).toEqual(['Env hook', 'Token mail']);
   });
 
   it('delete removes the variable and its row; a second delete is a 404', async () => {
