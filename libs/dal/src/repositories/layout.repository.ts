@@ -25,6 +25,9 @@ export interface LayoutListQuery {
   query?: string;
 }
 
+/** What finding a layout's users needs: its two names, and whether steps that name none fall back to it. */
+export type LayoutRef = Pick<LayoutRow, 'id' | 'layoutId' | 'isDefault'>;
+
 /** A workflow that names a layout, as `usage` lists it. */
 export interface LayoutUser {
   workflowId: string;
@@ -118,20 +121,20 @@ export class LayoutRepository {
    * Soft-deletes the layout unless a workflow uses it; answers the users that kept it. Both run in one
    * transaction that locks the layout row, so a concurrent delete cannot pass the check twice.
    */
-  async deleteUnlessUsed(layout: LayoutRow): Promise<{ deleted: boolean; users: LayoutUser[] }> {
+  async deleteUnlessUsed(environmentId: string, layout: LayoutRef): Promise<{ deleted: boolean; users: LayoutUser[] }> {
     return this.db.transaction(async (tx) => {
       const [locked] = await tx
         .select({ id: layouts.id })
         .from(layouts)
-        .where(and(live(layout.environmentId), eq(layouts.id, layout.id)))
+        .where(and(live(environmentId), eq(layouts.id, layout.id)))
         .for('update');
       if (!locked) return { deleted: false, users: [] };
-      const users = await this.users(layout, tx);
+      const users = await this.users(environmentId, layout, tx);
       if (users.length > 0) return { deleted: false, users };
       await tx
         .update(layouts)
         .set({ deleted: true, isDefault: false, updatedAt: new Date() })
-        .where(eq(layouts.id, layout.id));
+        .where(and(eq(layouts.environmentId, environmentId), eq(layouts.id, layout.id)));
       return { deleted: true, users };
     });
   }
@@ -141,7 +144,7 @@ export class LayoutRepository {
    * layoutId or internal id, in its v1 template or its v2 control values; for the default layout
    * also those with an email step that names no layout at all (an explicit null opts out).
    */
-  async users(layout: LayoutRow, executor: DbExecutor = this.db): Promise<LayoutUser[]> {
+  async users(environmentId: string, layout: LayoutRef, executor: DbExecutor = this.db): Promise<LayoutUser[]> {
     const names = sql`jsonb_build_array(to_jsonb(${layout.layoutId}::text), to_jsonb(${layout.id}::text))`;
     const emailSteps = sql`(
       SELECT s FROM jsonb_array_elements(${workflows.steps}) AS s WHERE s->'template'->>'type' = 'email'
@@ -156,7 +159,7 @@ export class LayoutRepository {
       .from(workflows)
       .where(
         and(
-          eq(workflows.environmentId, layout.environmentId),
+          eq(workflows.environmentId, environmentId),
           eq(workflows.deleted, false),
           layout.isDefault ? sql`(${named} OR ${unnamed})` : named,
         ),

@@ -81,7 +81,7 @@ export class LayoutsService {
   /** 409 naming the workflows while any uses the layout (the default one: every email step that names none). */
   async delete(auth: AuthContext, layoutId: string): Promise<void> {
     const layout = await this.get(auth, layoutId);
-    const { deleted, users } = await this.layouts.deleteUnlessUsed(layout);
+    const { deleted, users } = await this.layouts.deleteUnlessUsed(auth.environmentId, layout);
     if (users.length > 0) {
       throw new DomainError(
         'CONFLICT',
@@ -93,7 +93,7 @@ export class LayoutsService {
   }
 
   async usage(auth: AuthContext, layoutId: string): Promise<LayoutUser[]> {
-    return this.layouts.users(await this.get(auth, layoutId));
+    return this.layouts.users(auth.environmentId, await this.get(auth, layoutId));
   }
 }
 
