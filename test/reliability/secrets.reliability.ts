@@ -25,6 +25,7 @@ describe('secrets', () => {
   const wrongKey = secret('wrong-key');
   const credentialValues = [secret('SG'), secret('smtp-password'), secret('slack-token'), secret('updated-SG')];
   const subscriberWebhook = `https://hooks.example.com/services/${secret('hook')}`;
+  const variableValues = [secret('env-var'), secret('env-var-updated'), secret('env-var-rejected')];
 
   beforeAll(async () => {
     ensureBuilt();
@@ -111,6 +112,23 @@ describe('secrets', () => {
     const listed = await (await call('GET', '/v1/integrations')).text();
     expect(listed.length).toBeGreaterThan(0);
 
+    // Secret environment variables: created, updated and refused with their values in the body.
+    const { _id: environmentId } = (await (await call('GET', '/v1/environments/me')).json()) as { _id: string };
+    const variable = (value: string, key = 'SECRET_TOKEN') => ({
+      key,
+      isSecret: true,
+      values: [{ _environmentId: environmentId, value }],
+    });
+    expect((await call('POST', '/v1/environment-variables', variable(variableValues[0]))).status).toBe(200);
+    expect(
+      (await call('PATCH', '/v1/environment-variables/SECRET_TOKEN', { values: variable(variableValues[1]).values }))
+        .status,
+    ).toBe(200);
+    expect((await call('POST', '/v1/environment-variables', variable(variableValues[2], 'bad key'))).status).toBe(422);
+    const variables = await (await call('GET', '/v1/environment-variables')).text();
+    expect(variables).toContain('SECRET_TOKEN');
+    for (const value of variableValues) expect(variables.includes(value)).toBe(false);
+
     // API keys: only a hash (sha256) and an 8-character prefix are stored.
     const keys = await client.query<{ key_hash: string; prefix: string }>('SELECT key_hash, prefix FROM api_keys');
     expect(keys.rows.map((row) => row.key_hash)).toContain(createHash('sha256').update(apiKey).digest('hex'));
@@ -120,7 +138,8 @@ describe('secrets', () => {
     const integrations = await client.query<{ credentials: string }>('SELECT credentials FROM integrations');
     expect(integrations.rows).toHaveLength(2);
     const dump = await databaseText(client);
-    for (const value of [apiKey, wrongKey, ...credentialValues]) expect(dump.includes(value)).toBe(false);
+    for (const value of [apiKey, wrongKey, ...credentialValues, ...variableValues])
+      expect(dump.includes(value)).toBe(false);
 
     // A template naming files (stored as an older version would have saved it): its job fails, no file text anywhere.
     const probes = [`{% render 'package.json' %}`, `{% include 'README.md' %}`, `{% layout 'tsconfig.json' %}x`];
@@ -161,8 +180,8 @@ describe('secrets', () => {
     await service.stop();
     const output = service.output();
     expect(output).toContain('request completed');
-    const leaked = [apiKey, wrongKey, ...credentialValues, subscriberWebhook, ...fileTexts].filter((value) =>
-      output.includes(value),
+    const leaked = [apiKey, wrongKey, ...credentialValues, ...variableValues, subscriberWebhook, ...fileTexts].filter(
+      (value) => output.includes(value),
     );
     expect(leaked).toEqual([]);
   });

@@ -28,6 +28,8 @@ import { TestRoutesModule } from './test-routes/test-routes.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
 import { InboxSocketModule } from './realtime/inbox-socket.module.js';
 import { InboxDemoModule } from './inbox-demo/inbox-demo.module.js';
+import { LayoutsModule } from './layouts/layouts.module.js';
+import { EnvironmentVariablesModule } from './environment-variables/environment-variables.module.js';
 
 /**
  * HTTP feature modules, registered only for the api role. Global guards run in the order of their
@@ -52,6 +54,8 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   InboxModule,
   InboxSocketModule,
   InboxDemoModule,
+  LayoutsModule,
+  EnvironmentVariablesModule,
 ];
 
 /**

@@ -25,3 +25,5 @@ export * from './realtime/room-events.js';
 export * from './realtime/realtime-publisher.js';
 export * from './realtime/socket-payloads.js';
 export * from './topics/index.js';
+export * from './layouts/index.js';
+export * from './environment-variables/index.js';

@@ -2,12 +2,14 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
 import type { ApiProcessRepository } from './repositories/api-process.repository.js';
 import type { EnvironmentRepository } from './repositories/environment.repository.js';
+import type { EnvironmentVariableRepository } from './repositories/environment-variable.repository.js';
 import type { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
 import type { IdempotencyRepository } from './repositories/idempotency.repository.js';
 import type { InboxSessionRepository } from './repositories/inbox-session.repository.js';
 import type { InboxMessageRepository } from './repositories/inbox-message.repository.js';
 import type { IntegrationRepository } from './repositories/integration.repository.js';
 import type { JobRepository } from './repositories/job.repository.js';
+import type { LayoutRepository } from './repositories/layout.repository.js';
 import type { MessageRepository } from './repositories/message.repository.js';
 import type { NotificationRepository } from './repositories/notification.repository.js';
 import type { PreferenceRepository } from './repositories/preference.repository.js';
@@ -23,12 +25,14 @@ export type RepositoryClass =
   | typeof ActivityFeedRepository
   | typeof ApiProcessRepository
   | typeof EnvironmentRepository
+  | typeof EnvironmentVariableRepository
   | typeof ExecutionDetailRepository
   | typeof IdempotencyRepository
   | typeof InboxMessageRepository
   | typeof InboxSessionRepository
   | typeof IntegrationRepository
   | typeof JobRepository
+  | typeof LayoutRepository
   | typeof MessageRepository
   | typeof NotificationRepository
   | typeof PreferenceRepository

@@ -24,3 +24,5 @@ export * from './repositories/inbox-message.repository.js';
 export * from './repositories/idempotency.repository.js';
 export * from './repositories/activity-feed.repository.js';
 export * from './repositories/api-process.repository.js';
+export * from './repositories/layout.repository.js';
+export * from './repositories/environment-variable.repository.js';

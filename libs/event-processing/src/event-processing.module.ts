@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import {
   CryptoModule,
+  EmailLayoutsModule,
+  EnvironmentVariablesCacheModule,
   MessageStateService,
   SubscriberChannelsResolver,
   SubscriberPreferenceService,
@@ -42,6 +44,8 @@ import { SystemProcessor } from './system.processor.js';
     TemplatesModule,
     WorkflowCacheModule,
     CryptoModule,
+    EmailLayoutsModule,
+    EnvironmentVariablesCacheModule,
     DalModule.forRepositories([
       TriggerEventRepository,
       NotificationRepository,

@@ -13,6 +13,9 @@ export interface SeededResources {
   integrationId: string;
   messageId: string;
   transactionId: string;
+  layoutId: string;
+  /** An environment variable: it belongs to the organization, not to the environment that created it. */
+  variableKey: string;
   /** Secrets given to the API, for the log and at-rest scans. */
   credentialValues: string[];
 }
@@ -69,6 +72,20 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
       .send({ name: workflow.triggers[0].identifier, to: subscriber.subscriberId, transactionId, payload: {} }),
     'trigger',
   );
+  const layoutId = `seed-layout-${label}`;
+  expectCreated(await t.api('post', '/v2/layouts', apiKey).send({ layoutId, name: 'Seed layout' }), 'layout');
+  const variableKey = `SEED_${label.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+  const variableSecret = `variable-secret-${newId()}`;
+  credentialValues.push(variableSecret);
+  const environment = (await t.api('get', '/v1/environments/me', apiKey)).body as Body;
+  expectCreated(
+    await t.api('post', '/v1/environment-variables', apiKey).send({
+      key: variableKey,
+      isSecret: true,
+      values: [{ _environmentId: environment._id, value: variableSecret }],
+    }),
+    'environment variable',
+  );
   const [message] = await insertMessages(t, subscriber, [{ channel: 'in_app', content: 'seeded', transactionId }]);
   return {
     subscriberId: subscriber.subscriberId,
@@ -79,6 +96,8 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     integrationId: integration._id,
     messageId: message.id,
     transactionId,
+    layoutId,
+    variableKey,
     credentialValues,
   };
 }
@@ -99,6 +118,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     transactionId: seeded.transactionId,
     externalSubscriberId: seeded.subscriberId,
     providerId: 'slack',
+    layoutId: seeded.layoutId,
+    variableKey: seeded.variableKey,
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Liquid, Tag, toValue, type Context, type Emitter, type Template } from 'liquidjs';
 import { AppConfig, type TemplateLimits } from '#common';
 import { TemplateLimitError, TemplateRenderError } from './template-errors.js';
 import { MAX_TEMPLATE_NESTING, nestingError } from './template-nesting.js';
+import { CONTENT_SLOT } from './content-slot.js';
 
 /** What a step template can reference. */
 export interface TemplateVariables {
@@ -15,6 +17,8 @@ export interface TemplateVariables {
   steps?: Record<string, unknown>;
   /** The trigger's context entries by type: `context.<type>.id`, `context.<type>.data`. */
   context?: Record<string, unknown>;
+  /** The organization's environment variables with the values of the environment the step runs in: `env.<KEY>`. */
+  env?: Record<string, string>;
 }
 
 /** Tags that would load another template: there is no store of partials or layouts, and never the file system. */
@@ -215,6 +219,20 @@ export class TemplateEngine {
           : await this.renderValue(item, variables, path, 1);
     }
     return rendered as T;
+  }
+
+  /**
+   * Renders an HTML layout around content that is already rendered: every `{{ content }}` slot takes
+   * it as it is, neither escaped nor rendered again (a payload value in it stays text, never Liquid).
+   */
+  async renderLayout(source: string, content: string, variables: TemplateVariables, field = 'layout'): Promise<string> {
+    const token = `layout-content-${randomBytes(12).toString('hex')}`;
+    const frame = await this.renderString(source.replace(CONTENT_SLOT, token), variables, field, true);
+    const output = frame.split(token).join(content);
+    if (Buffer.byteLength(output) > this.limits.outputBytes) {
+      throw new TemplateLimitError(field, `output size limit (${this.limits.outputBytes} bytes)`);
+    }
+    return output;
   }
 
   private async renderValue<T>(value: T, variables: TemplateVariables, path: string, depth: number): Promise<T> {

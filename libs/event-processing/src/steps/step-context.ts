@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { stepRegistration } from '#common';
 import {
   contextEntriesOf,
+  EnvironmentVariableCache,
   parseActor,
   tenantIdentifierOf,
   toSubscriberResponse,
@@ -47,6 +48,8 @@ export interface StepContext {
   steps?: Record<string, unknown>;
   /** The environment's active integrations of the job's channel in failover order, for a step that sends through them. */
   integrations?: IntegrationRow[];
+  /** The organization's environment variables with this environment's values (`env.<KEY>`), loaded once per batch. */
+  env?: Record<string, string>;
   now: Date;
   /** Execution details recorded during the run, written with the job's final status. */
   details: StepDetail[];
@@ -74,6 +77,7 @@ export function templateVariables(context: StepContext): TemplateVariables {
     step: events ? { digest: true, events, total_count: events.length } : {},
     steps: context.steps ?? {},
     context: context.triggerContext ?? {},
+    env: context.env ?? {},
   };
   return context.variables;
 }
@@ -92,13 +96,14 @@ export class StepContextLoader {
     private readonly tenants: TenantRepository,
     private readonly integrations: IntegrationRepository,
     private readonly jobs: JobRepository,
+    private readonly variables: EnvironmentVariableCache,
   ) {}
 
   /** The context of each job, by job id; none for a job whose notification no longer exists. */
   async load(environmentId: string, jobs: JobRow[], now: Date): Promise<Map<string, StepContext>> {
     const env = environmentId;
     const channels = unique(jobs.map((job) => job.type).filter((type) => stepRegistration(type)?.usesIntegrations));
-    const [triggers, subscribers, workflows, integrations, { earlier, digests }] = await Promise.all([
+    const [triggers, subscribers, workflows, integrations, { earlier, digests }, variables] = await Promise.all([
       this.notifications.findTriggerContexts(env, unique(jobs.map((job) => job.notificationId))),
       this.subscribers.findByIds(env, unique(jobs.map((job) => job.subscriberId))),
       Promise.all(unique(jobs.map((job) => job.workflowId)).map((id) => this.workflows.byId(env, id))),
@@ -109,6 +114,8 @@ export class StepContextLoader {
         earlier,
         digests: await this.digestEvents(env, jobs, earlier),
       })),
+      // A batch belongs to one environment, hence to one organization.
+      jobs.length > 0 ? this.variables.of(jobs[0].organizationId, env) : undefined,
     ]);
     const triggerById = byKey(triggers, (row) => row.id);
     const actorIds = unique(triggers.flatMap((row) => parseActor(row.actor)?.subscriberId ?? []));
@@ -143,6 +150,7 @@ export class StepContextLoader {
         digestEvents: digests.get(job.id),
         steps: stepResults(job, earlier),
         integrations: integrationsOf.get(job.type),
+        env: variables?.plain,
         now,
         details: [],
       });

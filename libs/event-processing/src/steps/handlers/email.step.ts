@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { compile } from 'html-to-text';
+import { EmailLayouts } from '#application';
 import { isEmailAddress } from '#common';
-import type { StepContext } from '../step-context.js';
+import { templateVariables, type StepContext } from '../step-context.js';
 import type { StepOutcome } from '../step-outcome.js';
 import { text, type Rendered } from './channel-message.js';
 import { ChannelPreparation } from './channel-preparation.js';
@@ -82,12 +83,27 @@ export class EmailStep implements StepHandler {
   constructor(
     private readonly preparation: ChannelPreparation,
     private readonly delivery: DirectDelivery,
+    private readonly layouts: EmailLayouts,
   ) {}
 
   async start(context: StepContext): Promise<StepOutcome> {
     // The HTML content's variables are escaped; blocks are escaped when they become HTML.
     const prepared = await this.preparation.prepare(context, ['content']);
-    return 'done' in prepared ? prepared.done : this.delivery.deliver(context, prepared.rendered, EMAIL);
+    if ('done' in prepared) return prepared.done;
+    const { job } = context;
+    const layout = await this.layouts.resolve(job.environmentId, job.step);
+    // In a layout, the message keeps the whole HTML the subscriber received, as Novu stores it.
+    const rendered = layout
+      ? {
+          ...prepared.rendered,
+          content: await this.layouts.render(
+            layout,
+            emailBody(prepared.rendered.content).html,
+            templateVariables(context),
+          ),
+        }
+      : prepared.rendered;
+    return this.delivery.deliver(context, rendered, EMAIL);
   }
 
   resume(context: StepContext): Promise<StepOutcome> {

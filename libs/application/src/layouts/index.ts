@@ -1,0 +1,3 @@
+export * from './layout-cache.js';
+export * from './email-layouts.js';
+export * from './email-layouts.module.js';
