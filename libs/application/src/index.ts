@@ -24,3 +24,4 @@ export * from './realtime/realtime.module.js';
 export * from './realtime/room-events.js';
 export * from './realtime/realtime-publisher.js';
 export * from './realtime/socket-payloads.js';
+export * from './environments/index.js';

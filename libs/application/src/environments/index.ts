@@ -1,0 +1,2 @@
+export * from './environment-diff.js';
+export * from './environment-sync.service.js';
