@@ -165,7 +165,10 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
     expect(copy.id).not.toBe(original.id);
     expect(copy.steps[0]._id).not.toBe(original.steps[0]._id);
     expect(copy.notificationGroupId).not.toBe(original.notificationGroupId);
-    const prodLayouts = await sdk.t.db.select().from(layouts).where(eq(layouts.environmentId, production.environment.id));
+    const prodLayouts = await sdk.t.db
+      .select()
+      .from(layouts)
+      .where(eq(layouts.environmentId, production.environment.id));
     expect(prodLayouts.map((layout) => layout.layoutId)).toEqual(['brand']);
 
     const { transactionId } = await triggerWithKeyAndSettle(sdk.t, production.apiKey, {
@@ -173,7 +176,11 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
       to: { subscriberId: 'ada', firstName: 'Ada' },
     });
     const [message] = await messagesOf(sdk.t, transactionId);
-    expect(message).toMatchObject({ environmentId: production.environment.id, channel: 'in_app', content: 'Welcome Ada' });
+    expect(message).toMatchObject({
+      environmentId: production.environment.id,
+      channel: 'in_app',
+      content: 'Welcome Ada',
+    });
 
     const after = await sdk.novu.environments.diff({ sourceEnvironmentId: development.id }, production.environment.id);
     expect(after.result).toMatchObject({
@@ -190,7 +197,9 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
     expect(await trigger()).toBe('Welcome Ada');
     const updated = await sdk.t
       .api('put', '/v1/workflows/welcome')
-      .send({ steps: [{ name: 'Inbox', template: { type: 'in_app', content: 'Hello again {{subscriber.firstName}}' } }] });
+      .send({
+        steps: [{ name: 'Inbox', template: { type: 'in_app', content: 'Hello again {{subscriber.firstName}}' } }],
+      });
     expect(updated.status).toBe(200);
     const { result } = await sdk.novu.environments.diff({}, production.environment.id);
     expect(result.resources).toHaveLength(1);
@@ -223,9 +232,11 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
     await createWorkflow(inAppWorkflow('omega', 'O'));
     await sdk.t.db.execute(sql`CREATE OR REPLACE FUNCTION refuse_omega() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
-    await sdk.t.db.execute(sql.raw(`CREATE TRIGGER refuse_omega BEFORE INSERT ON workflows FOR EACH ROW
+    await sdk.t.db.execute(
+      sql.raw(`CREATE TRIGGER refuse_omega BEFORE INSERT ON workflows FOR EACH ROW
       WHEN (NEW.identifier = 'omega' AND NEW.environment_id = '${production.environment.id}')
-      EXECUTE FUNCTION refuse_omega()`));
+      EXECUTE FUNCTION refuse_omega()`),
+    );
     try {
       const result = await publishToProduction();
       const workflowResult = result.results.find((r) => r.resourceType === 'REGULAR')!;
@@ -247,9 +258,7 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
   });
 
   it('publishing an environment into itself is a 422; unknown and malformed ids are 404', async () => {
-    await expectValidationError(
-      sdk.novu.environments.publish({ sourceEnvironmentId: development.id }, development.id),
-    );
+    await expectValidationError(sdk.novu.environments.publish({ sourceEnvironmentId: development.id }, development.id));
     await expectValidationError(sdk.novu.environments.diff({}, development.id));
     await expectErrorDto(sdk.novu.environments.diff({}, UNKNOWN_ID), 404);
     await expectErrorDto(sdk.novu.environments.getTags('not-an-id'), 404);

@@ -1,5 +1,7 @@
 export * from './tenancy/api-keys.js';
 export * from './tenancy/tenancy.service.js';
+export * from './tenancy/api-key-cache.js';
+export * from './tenancy/api-key-cache.module.js';
 export * from './crypto/credentials-cipher.js';
 export * from './crypto/crypto.module.js';
 export * from './filters/index.js';

@@ -3,8 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '#common';
 import { EnvironmentRepository, type ApiKeyOwner } from '#dal';
-import { hashApiKey } from '#application';
-import { ApiKeyCache } from './api-key-cache.js';
+import { ApiKeyCache, hashApiKey } from '#application';
 import { IS_PUBLIC } from './auth-context.js';
 
 /** `Authorization: ApiKey <key>` on every route not marked @Public(). */

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { CryptoModule, TenancyService } from '#application';
+import { ApiKeyCacheModule, CryptoModule, TenancyService } from '#application';
 import { DalModule, EnvironmentRepository } from '#dal';
-import { ApiKeyCache } from './api-key-cache.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 
 @Module({
-  imports: [DalModule.forRepositories([EnvironmentRepository]), CryptoModule],
-  providers: [TenancyService, ApiKeyCache, { provide: APP_GUARD, useClass: ApiKeyGuard }],
-  exports: [TenancyService, ApiKeyCache],
+  imports: [DalModule.forRepositories([EnvironmentRepository]), CryptoModule, ApiKeyCacheModule],
+  providers: [TenancyService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  exports: [TenancyService],
 })
 export class AuthModule {}

@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
-import { EnvironmentSyncService, WorkflowCacheModule } from '#application';
+import {
+  ApiKeyCacheModule,
+  CryptoModule,
+  EnvironmentSyncService,
+  TenancyService,
+  WorkflowCacheModule,
+} from '#application';
 import { DalModule, EnvironmentContentRepository, EnvironmentRepository } from '#dal';
-import { AuthModule } from '../auth/auth.module.js';
 import { EnvironmentsV2Controller } from './environments-v2.controller.js';
 import { EnvironmentsController } from './environments.controller.js';
 import { EnvironmentsService } from './environments.service.js';
@@ -10,9 +15,10 @@ import { DeleteEnvironmentUseCase } from './use-cases/delete-environment.use-cas
 import { UpdateEnvironmentUseCase } from './use-cases/update-environment.use-case.js';
 
 @Module({
-  // AuthModule: TenancyService makes the new environment's key, ApiKeyCache forgets a deleted one's.
+  // TenancyService makes the new environment's key; ApiKeyCache (the guard's) forgets a deleted one's.
   imports: [
-    AuthModule,
+    CryptoModule,
+    ApiKeyCacheModule,
     WorkflowCacheModule,
     DalModule.forRepositories([EnvironmentRepository, EnvironmentContentRepository]),
   ],
@@ -20,6 +26,7 @@ import { UpdateEnvironmentUseCase } from './use-cases/update-environment.use-cas
   providers: [
     EnvironmentsService,
     EnvironmentSyncService,
+    TenancyService,
     CreateEnvironmentUseCase,
     UpdateEnvironmentUseCase,
     DeleteEnvironmentUseCase,

@@ -46,11 +46,16 @@ export class EnvironmentsService {
     const all = await this.list(auth);
     const byId = new Map(all.map((environment) => [environment.id, environment]));
     const parent = byId.get(parentId);
-    if (!parent) throw DomainError.validation('parentId', 'parentId must be an environment of this organization', parentId);
+    if (!parent)
+      throw DomainError.validation('parentId', 'parentId must be an environment of this organization', parentId);
     const seen = new Set<string>();
     for (let at: Environment | undefined = parent; at && !seen.has(at.id); at = byId.get(at.parentId ?? '')) {
       if (at.id === childId)
-        throw DomainError.validation('parentId', 'parentId must not be the environment or one of its children', parentId);
+        throw DomainError.validation(
+          'parentId',
+          'parentId must not be the environment or one of its children',
+          parentId,
+        );
       seen.add(at.id);
     }
     return parent;

@@ -77,7 +77,13 @@ function stepChanges(source: StoredStep[], target: StoredStep[]): ResourceChange
   for (let index = 0; index < Math.max(source.length, target.length); index++) {
     const next = source[index] ? stepContent(source[index]) : null;
     const previous = target[index] ? stepContent(target[index]) : null;
-    const action: ChangeAction = !previous ? 'added' : !next ? 'deleted' : same(previous, next) ? 'unchanged' : 'modified';
+    const action: ChangeAction = !previous
+      ? 'added'
+      : !next
+        ? 'deleted'
+        : same(previous, next)
+          ? 'unchanged'
+          : 'modified';
     changes.push({
       part: 'step',
       action,
@@ -116,7 +122,13 @@ function workflowDiff(
 function layoutDiff(key: string, source: LayoutRow | undefined, target: LayoutRow | undefined): LayoutDiff | undefined {
   const next = source ? layoutContent(source) : null;
   const previous = target ? layoutContent(target) : null;
-  const action: ChangeAction = !previous ? 'added' : !next ? 'deleted' : same(previous, next) ? 'unchanged' : 'modified';
+  const action: ChangeAction = !previous
+    ? 'added'
+    : !next
+      ? 'deleted'
+      : same(previous, next)
+        ? 'unchanged'
+        : 'modified';
   if (action === 'unchanged') return undefined;
   return { kind: 'layout', key, action, source, target, changes: [{ part: 'layout', action, previous, next }] };
 }

@@ -8,9 +8,9 @@ import { OptionalNotNull } from '../../http/optional-not-null.js';
  * with the layout type) and refuses any other value, so answers use `REGULAR` for a workflow (and
  * its steps) and `BRIDGE` for a layout. Requests take those and Novu's own `workflow` and `layout`.
  */
-export const RESOURCE_TYPES = ['workflow', 'layout', 'REGULAR', 'ECHO', 'BRIDGE'] as const;
+const RESOURCE_TYPES = ['workflow', 'layout', 'REGULAR', 'ECHO', 'BRIDGE'] as const;
 export type ResourceTypeValue = (typeof RESOURCE_TYPES)[number];
-export const ANSWER_RESOURCE_TYPES = ['REGULAR', 'BRIDGE'] as const;
+const ANSWER_RESOURCE_TYPES = ['REGULAR', 'BRIDGE'] as const;
 export type AnswerResourceType = (typeof ANSWER_RESOURCE_TYPES)[number];
 
 const sourceDescription =

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
+import { ApiKeyCache } from '#application';
 import { EnvironmentRepository } from '#dal';
-import { ApiKeyCache } from '../../auth/api-key-cache.js';
 import type { AuthContext } from '../../auth/auth-context.js';
 import { EnvironmentsService, isDefaultEnvironment } from '../environments.service.js';
 
@@ -22,7 +22,11 @@ export class DeleteEnvironmentUseCase {
     if (environment.id === auth.environmentId)
       throw DomainError.validation('environmentId', 'The environment of the API key in use cannot be deleted', id);
     if (isDefaultEnvironment(environment))
-      throw DomainError.validation('environmentId', `${environment.name} is a default environment and cannot be deleted`, id);
+      throw DomainError.validation(
+        'environmentId',
+        `${environment.name} is a default environment and cannot be deleted`,
+        id,
+      );
     if (!(await this.environments.deleteEnvironment(auth.organizationId, environment.id)))
       throw new DomainError('NOT_FOUND', `Environment ${id} not found`);
     this.keys.forgetEnvironment(environment.id);
