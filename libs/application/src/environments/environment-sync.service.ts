@@ -145,7 +145,8 @@ export class EnvironmentSyncService {
         }
       });
     } catch (error) {
-      if (!(error instanceof PublishAborted) || isDatabaseUnavailable(error.cause)) throw error;
+      if (!(error instanceof PublishAborted)) throw error;
+      if (isDatabaseUnavailable(error.cause)) throw error.cause;
       this.logger.warn({ err: error.cause, targetEnvironmentId: target.id }, error.message);
       return [...rolledBack(selected, error.diff), ...unmatched];
     } finally {
