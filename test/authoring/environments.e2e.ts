@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Novu } from '@novu/api';
 import { and, eq, sql } from 'drizzle-orm';
 import { newId } from '#common';
-import { layouts, workflows, type Environment } from '#dal';
+import { idempotencyKeys, layouts, workflows, type Environment } from '#dal';
 import { messagesOf, triggerWithKeyAndSettle } from '../support/engine-fixtures.js';
 import { expectErrorDto, expectValidationError, startSdkApp, type SdkApp } from '../sdk/sdk-app.js';
 
@@ -97,6 +97,17 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
       sdk.novu.environments.create({ name: 'Orphan', color: '#000000', parentId: UNKNOWN_ID }),
     );
     expect(Object.keys(badParent.errors ?? {})).toEqual(['parentId']);
+  });
+
+  it('a create replayed by its Idempotency-Key answers the environment without its key, which is stored nowhere', async () => {
+    const first = await sdk.novu.environments.create({ name: 'Replayed', color: '#abcdef' }, 'create-replayed');
+    const key = first.result.apiKeys![0].key;
+    const replay = await sdk.novu.environments.create({ name: 'Replayed', color: '#abcdef' }, 'create-replayed');
+    expect(replay.headers['idempotency-replay']).toEqual(['true']);
+    expect(replay.result).toMatchObject({ id: first.result.id, name: 'Replayed' });
+    expect(replay.result.apiKeys).toBeUndefined();
+    const stored = await sdk.t.db.select().from(idempotencyKeys);
+    expect(JSON.stringify(stored)).not.toContain(key);
   });
 
   it('update changes name, colour and parent; the default environments keep their names', async () => {
@@ -195,11 +206,9 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
       return (await messagesOf(sdk.t, transactionId))[0].content;
     };
     expect(await trigger()).toBe('Welcome Ada');
-    const updated = await sdk.t
-      .api('put', '/v1/workflows/welcome')
-      .send({
-        steps: [{ name: 'Inbox', template: { type: 'in_app', content: 'Hello again {{subscriber.firstName}}' } }],
-      });
+    const updated = await sdk.t.api('put', '/v1/workflows/welcome').send({
+      steps: [{ name: 'Inbox', template: { type: 'in_app', content: 'Hello again {{subscriber.firstName}}' } }],
+    });
     expect(updated.status).toBe(200);
     const { result } = await sdk.novu.environments.diff({}, production.environment.id);
     expect(result.resources).toHaveLength(1);

@@ -13,6 +13,8 @@ export interface SeededResources {
   integrationId: string;
   messageId: string;
   transactionId: string;
+  /** The environment of the key that seeded them. */
+  environmentId: string;
   /** Secrets given to the API, for the log and at-rest scans. */
   credentialValues: string[];
 }
@@ -70,6 +72,7 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     'trigger',
   );
   const [message] = await insertMessages(t, subscriber, [{ channel: 'in_app', content: 'seeded', transactionId }]);
+  const environment = (await t.api('get', '/v1/environments/me', apiKey)).body as Body;
   return {
     subscriberId: subscriber.subscriberId,
     workflowId: workflow._id,
@@ -79,6 +82,7 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     integrationId: integration._id,
     messageId: message.id,
     transactionId,
+    environmentId: environment._id as string,
     credentialValues,
   };
 }
@@ -99,6 +103,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     transactionId: seeded.transactionId,
     externalSubscriberId: seeded.subscriberId,
     providerId: 'slack',
+    environmentId: seeded.environmentId,
+    targetEnvironmentId: seeded.environmentId,
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { DeletedDto } from '../http/deleted-response.js';
+import { ReplayedWithout } from '../http/idempotency/idempotency.guard.js';
 import { CreateEnvironmentDto, UpdateEnvironmentDto } from './dto/environment-input.dto.js';
 import { EnvironmentResponseDto } from './dto/environment.dto.js';
 import { EnvironmentsService } from './environments.service.js';
@@ -36,6 +37,8 @@ export class EnvironmentsController {
   }
 
   @Post()
+  // The key is shown once: an Idempotency-Key row never stores it, and a replay answers without it.
+  @ReplayedWithout((body) => ({ ...(body as EnvironmentResponseDto), apiKeys: undefined }))
   @ApiOperation({ summary: 'Create an environment with its own API key (shown once, in apiKeys)' })
   @ApiCreatedResponse({ type: EnvironmentResponseDto })
   create(@Auth() auth: AuthContext, @Body() body: CreateEnvironmentDto): Promise<EnvironmentResponseDto> {
