@@ -239,6 +239,14 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
   it('a publish whose one write fails changes nothing and reports that resource failed', async () => {
     await createWorkflow(inAppWorkflow('alpha', 'A'));
     await createWorkflow(inAppWorkflow('omega', 'O'));
+    // Layouts are written first: the failing workflow must take this one back with it.
+    await sdk.t.db.insert(layouts).values({
+      id: newId(),
+      environmentId: development.id,
+      organizationId: development.organizationId,
+      layoutId: 'footer',
+      name: 'Footer',
+    });
     await sdk.t.db.execute(sql`CREATE OR REPLACE FUNCTION refuse_omega() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
     await sdk.t.db.execute(
@@ -254,15 +262,23 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
       expect(workflowResult.skipped.map((skipped) => skipped.resourceId)).toEqual(
         expect.arrayContaining(['alpha', 'only-dev']),
       );
+      expect(result.results.find((r) => r.resourceType === 'BRIDGE')?.skipped).toEqual([
+        expect.objectContaining({ resourceId: 'footer', reason: 'Rolled back: workflow omega could not be written' }),
+      ]);
       expect(result.summary).toMatchObject({ successful: 0, failed: 1 });
     } finally {
       await sdk.t.db.execute(sql`DROP TRIGGER refuse_omega ON workflows`);
     }
     expect(await workflowsOf(production.environment.id, 'alpha')).toEqual([]);
     expect(await workflowsOf(production.environment.id, 'only-dev')).toEqual([]);
+    const prodLayouts = await sdk.t.db
+      .select()
+      .from(layouts)
+      .where(eq(layouts.environmentId, production.environment.id));
+    expect(prodLayouts.map((layout) => layout.layoutId)).toEqual(['brand']);
     const { result } = await sdk.novu.environments.diff({}, production.environment.id);
     expect(result.resources.map((resource) => resource.sourceResource?.id)).toEqual(
-      expect.arrayContaining(['alpha', 'omega', 'only-dev']),
+      expect.arrayContaining(['footer', 'alpha', 'omega', 'only-dev']),
     );
   });
 
