@@ -13,34 +13,20 @@ import {
   type WorkflowValues,
 } from '#dal';
 import { WorkflowCache } from '../workflows/workflow-cache.js';
-import { diffEnvironments, type ResourceDiff, type ResourceKind } from './environment-diff.js';
+import { diffEnvironments, type ResourceDiff } from './environment-diff.js';
+import {
+  nameOf,
+  rolledBack,
+  selectChanges,
+  STATUS_OF,
+  type PublishOutcome,
+  type PublishRequest,
+} from './publish-plan.js';
 
 export interface EnvironmentDiffResult {
   source: Environment;
   target: Environment;
   resources: ResourceDiff[];
-}
-
-/** A resource named in a publish request; without a kind it may be a workflow or a layout. */
-export interface ResourceSelector {
-  kind?: ResourceKind;
-  id: string;
-}
-
-export interface PublishRequest {
-  sourceEnvironmentId?: string;
-  dryRun?: boolean;
-  resources?: ResourceSelector[];
-}
-
-export type PublishStatus = 'created' | 'updated' | 'deleted' | 'skipped' | 'failed';
-
-export interface PublishOutcome {
-  kind: ResourceKind;
-  key: string;
-  name: string;
-  status: PublishStatus;
-  reason?: string;
 }
 
 /** Thrown inside the publish transaction so it rolls back, naming the resource whose write failed. */
@@ -52,10 +38,6 @@ class PublishAborted extends Error {
     super(`publishing ${diff.kind} ${diff.key} failed`);
   }
 }
-
-const nameOf = (diff: ResourceDiff) => (diff.source ?? diff.target)!.name;
-
-const STATUS_OF = { added: 'created', modified: 'updated', deleted: 'deleted' } as const;
 
 /** The source's steps under the target's step ids, position by position (new positions get new ids). */
 function withTargetStepIds(source: StoredStep[], target: StoredStep[]): StoredStep[] {
@@ -125,7 +107,7 @@ export class EnvironmentSyncService {
   ): Promise<PublishOutcome[]> {
     const { source, target } = await this.pair(organizationId, targetId, request.sourceEnvironmentId);
     const [sourceContent, targetContent] = await this.contents(source, target);
-    const { selected, unmatched } = select(diffEnvironments(sourceContent, targetContent), request.resources);
+    const { selected, unmatched } = selectChanges(diffEnvironments(sourceContent, targetContent), request.resources);
     const planned = selected.map((diff) => ({
       kind: diff.kind,
       key: diff.key,
@@ -199,43 +181,4 @@ export class EnvironmentSyncService {
     if (diff.target) return writer.updateWorkflow(diff.target.id, values);
     return writer.insertWorkflow(values);
   }
-}
-
-/** The changes a request names (all when it names none); names matching no change are skipped. */
-function select(
-  diffs: ResourceDiff[],
-  selectors: ResourceSelector[] | undefined,
-): { selected: ResourceDiff[]; unmatched: PublishOutcome[] } {
-  if (!selectors) return { selected: diffs, unmatched: [] };
-  const selected = new Set<ResourceDiff>();
-  const unmatched: PublishOutcome[] = [];
-  for (const selector of selectors) {
-    const match = diffs.find(
-      (diff) =>
-        (!selector.kind || selector.kind === diff.kind) &&
-        [diff.key, diff.source?.id, diff.target?.id].includes(selector.id),
-    );
-    if (match) selected.add(match);
-    else
-      unmatched.push({
-        kind: selector.kind ?? 'workflow',
-        key: selector.id,
-        name: selector.id,
-        status: 'skipped',
-        reason: 'No change to publish: the resource is unchanged or exists in neither environment',
-      });
-  }
-  // Layouts before workflows, as diffEnvironments orders them: a workflow may name a layout.
-  return { selected: diffs.filter((diff) => selected.has(diff)), unmatched };
-}
-
-function rolledBack(selected: ResourceDiff[], failed: ResourceDiff): PublishOutcome[] {
-  return selected.map((diff) => ({
-    kind: diff.kind,
-    key: diff.key,
-    name: nameOf(diff),
-    ...(diff === failed
-      ? { status: 'failed' as const, reason: 'Could not be written; the publish was rolled back and changed nothing' }
-      : { status: 'skipped' as const, reason: `Rolled back: ${failed.kind} ${failed.key} could not be written` }),
-  }));
 }
