@@ -11,6 +11,7 @@ describe('GET /v1/environments/me', () => {
   });
 
   it("answers the key's environment in Novu's shape, with its public identifier, HMAC off and no inbox topic open by default", async () => {
+    const production = await t.createKeyFor('Production');
     const res = await t.api('get', '/v1/environments/me');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -19,6 +20,7 @@ describe('GET /v1/environments/me', () => {
       _organizationId: t.environment.organizationId,
       identifier: expect.any(String),
       type: 'dev',
+      _parentId: production.environment.id,
       requireHmac: false,
       inboxTopics: { allow: [], maxPerSubscriber: 20 },
     });

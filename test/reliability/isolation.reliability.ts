@@ -61,14 +61,17 @@ const identifiers = (seeded: SeededResources) => [
   seeded.transactionId,
   seeded.layoutId,
   seeded.variableKey,
+  seeded.environmentId,
 ];
 
 /**
- * Environment variables belong to the organization (one key, a value per environment, as in Novu):
- * every environment of the organization reads and writes them, so only another organization is a
- * stranger to them.
+ * Routes that act on the key's organization rather than its environment: the environments routes (any
+ * key may list, compare and publish its organization's environments, see docs/environments.md) and the
+ * environment variables (one key with a value per environment, as in Novu). Another environment of the
+ * same organization is reachable there by design; another organization's never is.
  */
-const organizationRoute = (route: Route) => route.path.startsWith('/v1/environment-variables/');
+const organizationScoped = (route: Route) =>
+  /^\/v[12]\/environments\/\{/.test(route.path) || route.path.startsWith('/v1/environment-variables/');
 
 /** Scenario 6: a key of environment A never reaches environment B's data. */
 describe('isolation between environments', () => {
@@ -110,7 +113,7 @@ describe('isolation between environments', () => {
       const creates = (route: Route) => route.method === 'post' && route.path === '/v2/topics/{key}/subscriptions';
       const withParams = routes
         .filter((route) => route.path.includes('{'))
-        .filter((route) => name === 'another organization' || !organizationRoute(route))
+        .filter((route) => name === 'another organization' || !organizationScoped(route))
         .sort((a, b) => Number(creates(a)) - Number(creates(b)));
       expect(withParams.length).toBeGreaterThanOrEqual(20);
       const fresh = `never-${randomBytes(4).toString('hex')}`;
@@ -167,6 +170,8 @@ describe('isolation between environments', () => {
         `/v1/notifications?transactionId=${other.transactionId}`,
         `/v1/notifications?subscriberIds=${other.subscriberId}`,
         `/v1/notifications?topicKey=${other.topicKey}`,
+        // The organization's environments are listed by design; another organization's never.
+        ...(name === 'another organization' ? ['/v1/environments'] : []),
       ];
       const leaks: string[] = [];
       for (const path of lists) {

@@ -1,5 +1,7 @@
 export * from './tenancy/api-keys.js';
 export * from './tenancy/tenancy.service.js';
+export * from './tenancy/api-key-cache.js';
+export * from './tenancy/api-key-cache.module.js';
 export * from './crypto/credentials-cipher.js';
 export * from './crypto/crypto.module.js';
 export * from './filters/index.js';
@@ -27,3 +29,4 @@ export * from './realtime/socket-payloads.js';
 export * from './topics/index.js';
 export * from './layouts/index.js';
 export * from './environment-variables/index.js';
+export * from './environments/index.js';

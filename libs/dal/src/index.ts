@@ -15,6 +15,7 @@ export * from './repositories/job.repository.js';
 export * from './repositories/execution-detail.repository.js';
 export * from './repositories/integration.repository.js';
 export * from './repositories/workflow.repository.js';
+export * from './repositories/environment-content.repository.js';
 export * from './repositories/subscriber.repository.js';
 export * from './repositories/subscriber-presence.repository.js';
 export * from './repositories/inbox-session.repository.js';

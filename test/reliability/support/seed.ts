@@ -16,6 +16,8 @@ export interface SeededResources {
   layoutId: string;
   /** An environment variable: it belongs to the organization, not to the environment that created it. */
   variableKey: string;
+  /** The environment of the key that seeded them. */
+  environmentId: string;
   /** Secrets given to the API, for the log and at-rest scans. */
   credentialValues: string[];
 }
@@ -98,6 +100,7 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     transactionId,
     layoutId,
     variableKey,
+    environmentId: environment._id as string,
     credentialValues,
   };
 }
@@ -120,6 +123,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     providerId: 'slack',
     layoutId: seeded.layoutId,
     variableKey: seeded.variableKey,
+    environmentId: seeded.environmentId,
+    targetEnvironmentId: seeded.environmentId,
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);

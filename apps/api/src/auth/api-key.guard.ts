@@ -3,20 +3,16 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '#common';
 import { EnvironmentRepository, type ApiKeyOwner } from '#dal';
-import { hashApiKey } from '#application';
+import { ApiKeyCache, hashApiKey } from '#application';
 import { IS_PUBLIC } from './auth-context.js';
-
-const CACHE_TTL_MS = 30_000;
-const CACHE_MAX_ENTRIES = 10_000;
 
 /** `Authorization: ApiKey <key>` on every route not marked @Public(). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly cache = new Map<string, { owner: ApiKeyOwner; expiresAt: number }>();
-
   constructor(
     private readonly reflector: Reflector,
     private readonly environments: EnvironmentRepository,
+    private readonly cache: ApiKeyCache,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -33,19 +29,11 @@ export class ApiKeyGuard implements CanActivate {
     return true;
   }
 
-  /**
-   * Cached by the key as sent: hashing it on every request was 1–2 % of the trigger route's CPU.
-   * Only the stored keys need the hash (a leaked table then holds no usable keys); keys in this
-   * process's memory live no longer than the cache's TTL.
-   */
   private async lookup(key: string): Promise<ApiKeyOwner | undefined> {
     const cached = this.cache.get(key);
-    if (cached && cached.expiresAt > Date.now()) return cached.owner;
+    if (cached) return cached;
     const owner = await this.environments.findOwnerOfKeyHash(hashApiKey(key));
-    if (owner) {
-      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-      this.cache.set(key, { owner, expiresAt: Date.now() + CACHE_TTL_MS });
-    }
+    if (owner) this.cache.set(key, owner);
     return owner;
   }
 }

@@ -1,11 +1,35 @@
 import { Module } from '@nestjs/common';
-import { DalModule, EnvironmentRepository } from '#dal';
+import {
+  ApiKeyCacheModule,
+  CryptoModule,
+  EnvironmentSyncService,
+  TenancyService,
+  WorkflowCacheModule,
+} from '#application';
+import { DalModule, EnvironmentContentRepository, EnvironmentRepository } from '#dal';
+import { EnvironmentsV2Controller } from './environments-v2.controller.js';
 import { EnvironmentsController } from './environments.controller.js';
 import { EnvironmentsService } from './environments.service.js';
+import { CreateEnvironmentUseCase } from './use-cases/create-environment.use-case.js';
+import { DeleteEnvironmentUseCase } from './use-cases/delete-environment.use-case.js';
+import { UpdateEnvironmentUseCase } from './use-cases/update-environment.use-case.js';
 
 @Module({
-  imports: [DalModule.forRepositories([EnvironmentRepository])],
-  controllers: [EnvironmentsController],
-  providers: [EnvironmentsService],
+  // TenancyService makes the new environment's key; ApiKeyCache (the guard's) forgets a deleted one's.
+  imports: [
+    CryptoModule,
+    ApiKeyCacheModule,
+    WorkflowCacheModule,
+    DalModule.forRepositories([EnvironmentRepository, EnvironmentContentRepository]),
+  ],
+  controllers: [EnvironmentsController, EnvironmentsV2Controller],
+  providers: [
+    EnvironmentsService,
+    EnvironmentSyncService,
+    TenancyService,
+    CreateEnvironmentUseCase,
+    UpdateEnvironmentUseCase,
+    DeleteEnvironmentUseCase,
+  ],
 })
 export class EnvironmentsModule {}

@@ -51,6 +51,20 @@ export class TenancyService {
     await this.environments.insertApiKey(environment, hashApiKey(key), apiKeyPrefix(key), this.cipher.encrypt({ key }));
   }
 
+  /** A new environment of the organization with its first key; undefined when the name is taken there. */
+  async createEnvironment(
+    organizationId: string,
+    values: { name: string; color?: string; parentId?: string },
+  ): Promise<{ environment: Environment; key: string } | undefined> {
+    const key = generateApiKey();
+    const environment = await this.environments.createEnvironment(organizationId, values, {
+      keyHash: hashApiKey(key),
+      prefix: apiKeyPrefix(key),
+      keyEncrypted: this.cipher.encrypt({ key }),
+    });
+    return environment && { environment, key };
+  }
+
   /** The environment's keys that can be recovered (those stored with an encrypted copy). */
   async recoverableKeys(environmentId: string): Promise<string[]> {
     const envelopes = await this.environments.listEncryptedKeys(environmentId);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { newId } from '#common';
-import type { Database, DbExecutor } from '../database/database.js';
+import { isUniqueViolation, type Database, type DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { apiKeys, environments, organizations, type Environment } from '../schema/index.js';
 
@@ -26,20 +26,37 @@ function newEnvironmentIdentifier(): string {
   return randomBytes(12).toString('base64url');
 }
 
+/** Development's parent is Production (as migration 0019 sets it for existing organizations). */
 async function insertOrganization(tx: DbExecutor, name: string, environmentNames: string[]): Promise<Environment[]> {
   const organizationId = newId();
   await tx.insert(organizations).values({ id: organizationId, name });
+  const ids = new Map(environmentNames.map((envName) => [envName, newId()]));
   return tx
     .insert(environments)
     .values(
       environmentNames.map((envName) => ({
-        id: newId(),
+        id: ids.get(envName)!,
         organizationId,
         name: envName,
         identifier: newEnvironmentIdentifier(),
+        parentId: envName === 'Development' ? (ids.get('Production') ?? null) : null,
       })),
     )
     .returning();
+}
+
+/** A new environment's first API key, as stored (never the raw key). */
+export interface NewApiKey {
+  keyHash: string;
+  prefix: string;
+  keyEncrypted: string;
+}
+
+export interface EnvironmentChanges {
+  name?: string;
+  identifier?: string;
+  color?: string;
+  parentId?: string;
 }
 
 /** Organizations, environments and API keys: the tenancy every other row hangs off. */
@@ -136,6 +153,90 @@ export class EnvironmentRepository {
         target: apiKeys.keyHash,
         set: { keyEncrypted: sql`coalesce(${apiKeys.keyEncrypted}, excluded.key_encrypted)` },
       });
+  }
+
+  /** The organization's environments, oldest first. */
+  async listOrganizationEnvironments(organizationId: string): Promise<Environment[]> {
+    return this.db
+      .select()
+      .from(environments)
+      .where(eq(environments.organizationId, organizationId))
+      .orderBy(asc(environments.createdAt), asc(environments.id));
+  }
+
+  /** The environment when it belongs to the organization: another organization's id reads as unknown. */
+  async findOrganizationEnvironment(organizationId: string, id: string): Promise<Environment | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(environments)
+      .where(and(eq(environments.organizationId, organizationId), eq(environments.id, id)))
+      .limit(1);
+    return row;
+  }
+
+  /** The environment and its first key in one transaction; undefined when the name is taken in the organization. */
+  async createEnvironment(
+    organizationId: string,
+    values: { name: string; color?: string; parentId?: string },
+    key: NewApiKey,
+  ): Promise<Environment | undefined> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [environment] = await tx
+          .insert(environments)
+          .values({
+            id: newId(),
+            organizationId,
+            name: values.name,
+            identifier: newEnvironmentIdentifier(),
+            color: values.color ?? null,
+            parentId: values.parentId ?? null,
+          })
+          .returning();
+        await tx.insert(apiKeys).values({ id: newId(), environmentId: environment.id, organizationId, ...key });
+        return environment;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** A taken name or identifier surfaces as the driver's unique violation (see isUniqueViolation). */
+  async updateEnvironment(
+    organizationId: string,
+    id: string,
+    changes: EnvironmentChanges,
+  ): Promise<Environment | undefined> {
+    const [row] = await this.db
+      .update(environments)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(and(eq(environments.organizationId, organizationId), eq(environments.id, id)))
+      .returning();
+    return row;
+  }
+
+  /**
+   * Removes the environment and its keys in one transaction (false when the organization has no such
+   * environment); environments whose parent it was lose their parent. Its other rows are left as they are.
+   */
+  async deleteEnvironment(organizationId: string, id: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [environment] = await tx
+        .select({ id: environments.id })
+        .from(environments)
+        .where(and(eq(environments.organizationId, organizationId), eq(environments.id, id)))
+        .for('update')
+        .limit(1);
+      if (!environment) return false;
+      await tx.delete(apiKeys).where(eq(apiKeys.environmentId, id));
+      await tx
+        .update(environments)
+        .set({ parentId: null, updatedAt: sql`now()` })
+        .where(and(eq(environments.organizationId, organizationId), eq(environments.parentId, id)));
+      await tx.delete(environments).where(eq(environments.id, id));
+      return true;
+    });
   }
 
   /** The encrypted copies of the environment's keys (keys without one are left out). */

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Environment } from '#dal';
 
 /** Which topics inbox sessions may join; not in Novu, whose sessions may join any topic. */
@@ -14,7 +14,16 @@ export class InboxTopicsSettingDto {
   maxPerSubscriber: number;
 }
 
-/** Novu's environment shape (the fields @novu/api's EnvironmentResponseDto reads); no API keys: they are stored hashed. */
+/** A new environment's API key: in the create answer only, the one time the raw key is shown. */
+export class EnvironmentApiKeyDto {
+  @ApiProperty({ description: 'The raw key; only a hash and an encrypted copy are stored' })
+  key: string;
+
+  @ApiProperty({ description: 'Who created it: the id of the API key that made the request' })
+  _userId: string;
+}
+
+/** Novu's environment shape (the fields @novu/api's EnvironmentResponseDto reads). */
 export class EnvironmentResponseDto {
   @ApiProperty()
   _id: string;
@@ -28,8 +37,20 @@ export class EnvironmentResponseDto {
   @ApiProperty({ description: 'Public: the applicationIdentifier browser clients send' })
   identifier: string;
 
-  @ApiProperty({ enum: ['dev', 'prod'] })
+  @ApiProperty({ enum: ['dev', 'prod'], description: '`prod` for Production, `dev` for every other environment' })
   type: 'dev' | 'prod';
+
+  @ApiPropertyOptional({ description: 'The parent environment (Development’s is Production); absent when none' })
+  _parentId?: string;
+
+  @ApiPropertyOptional({ description: 'Hex colour for dashboards; absent when none was set' })
+  color?: string;
+
+  @ApiPropertyOptional({
+    type: [EnvironmentApiKeyDto],
+    description: 'Only in the answer of a create: the new environment’s key, shown once. Lists never show keys.',
+  })
+  apiKeys?: EnvironmentApiKeyDto[];
 
   @ApiProperty({ description: 'Whether an inbox session needs the subscriber HMAC hash' })
   requireHmac: boolean;
@@ -44,8 +65,15 @@ export class EnvironmentResponseDto {
       _organizationId: row.organizationId,
       identifier: row.identifier,
       type: row.name === 'Production' ? 'prod' : 'dev',
+      ...(row.parentId ? { _parentId: row.parentId } : {}),
+      ...(row.color ? { color: row.color } : {}),
       requireHmac: row.requireHmac,
       inboxTopics: { allow: row.inboxTopicPatterns, maxPerSubscriber: row.inboxTopicsPerSubscriber },
     };
   }
+}
+
+/** One tag of an environment's workflows. */
+export class EnvironmentTagDto {
+  @ApiProperty() name: string;
 }

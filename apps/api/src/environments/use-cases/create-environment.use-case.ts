@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '#common';
+import { TenancyService } from '#application';
+import { EnvironmentRepository } from '#dal';
+import type { AuthContext } from '../../auth/auth-context.js';
+import { EnvironmentResponseDto } from '../dto/environment.dto.js';
+import type { CreateEnvironmentDto } from '../dto/environment-input.dto.js';
+import { EnvironmentsService } from '../environments.service.js';
+
+/**
+ * A new environment of the caller's organization with its own API key (answered once) and, since
+ * every row is scoped by environment, its own empty data space. Its parent defaults to Production.
+ */
+@Injectable()
+export class CreateEnvironmentUseCase {
+  constructor(
+    private readonly environments: EnvironmentRepository,
+    private readonly service: EnvironmentsService,
+    private readonly tenancy: TenancyService,
+  ) {}
+
+  async execute(auth: AuthContext, body: CreateEnvironmentDto): Promise<EnvironmentResponseDto> {
+    const parent =
+      body.parentId !== undefined
+        ? await this.service.parent(auth, body.parentId)
+        : await this.environments.findEnvironmentByName('Production', auth.organizationId);
+    const created = await this.tenancy.createEnvironment(auth.organizationId, {
+      name: body.name,
+      color: body.color,
+      parentId: parent?.id,
+    });
+    if (!created) throw new DomainError('CONFLICT', `Environment ${body.name} already exists`);
+    return {
+      ...EnvironmentResponseDto.from(created.environment),
+      apiKeys: [{ key: created.key, _userId: auth.apiKeyId }],
+    };
+  }
+}
