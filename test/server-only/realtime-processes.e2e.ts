@@ -149,6 +149,19 @@ describe.each([
     expect(Date.now() - deletedAt).toBeLessThan(1_000);
   }, 60_000);
 
+  it('deleting an environment through api B ends its key on api A at once, although api A had it cached', async () => {
+    const created = await call('POST', `${apiB}/v1/environments`, { name: `Staging ${transport}`, color: '#123456' });
+    expect(created.status).toBe(201);
+    const environment = created.body;
+    const asStaging = apiCaller(environment.apiKeys[0].key as string);
+    expect((await asStaging('GET', `${apiA}/v1/environments/me`)).status).toBe(200);
+    expect((await call('DELETE', `${apiB}/v1/environments/${environment._id}`)).status).toBe(200);
+    await waitFor(async () => (await asStaging('GET', `${apiA}/v1/environments/me`)).status === 401, {
+      timeoutMs: 1_000,
+      description: "api A refusing the deleted environment's key",
+    });
+  }, 60_000);
+
   // Last: it stops api A.
   it('an api process stopping with sockets open exits cleanly and marks their subscribers offline', async () => {
     const created = await call('POST', `${apiB}/v2/subscribers`, { subscriberId: `stop-${transport}` });

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CryptoModule } from '#application';
+import { ApiKeyCacheModule, CryptoModule } from '#application';
 import { ApiProcessRepository, DalModule, InboxSessionRepository, SubscriberPresenceRepository } from '#dal';
 import { HmacRequirement } from '../inbox/hmac-requirement.js';
 import { InboxSessionValidator } from '../inbox/inbox-session.validator.js';
@@ -14,6 +14,7 @@ import { SubscriberPresence } from './subscriber-presence.js';
   imports: [
     DalModule.forRepositories([SubscriberPresenceRepository, ApiProcessRepository, InboxSessionRepository]),
     CryptoModule,
+    ApiKeyCacheModule,
   ],
   providers: [
     InboxSocketServer,

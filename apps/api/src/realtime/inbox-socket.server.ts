@@ -4,14 +4,14 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
 import { AppConfig, Clock, DomainError, LOGGER } from '#common';
-import { RealtimePublisher } from '#application';
+import { ApiKeyCache, RealtimePublisher } from '#application';
 import { InboxSessionValidator } from '../inbox/inbox-session.validator.js';
 import { SessionTokens, type InboxSession } from '../inbox/session-token.js';
 import { PresenceSweeper } from './presence-sweeper.js';
 import { createSocketAdapter, type SocketAdapter } from './socket-adapter.js';
 import { roomRelay } from './room-relay.js';
 import { SocketSessionAudit } from './socket-session-audit.js';
-import { SubscriberPresence, type InboxServer, type InboxSocket } from './subscriber-presence.js';
+import { ENVIRONMENT_DELETED, SubscriberPresence, type InboxServer, type InboxSocket } from './subscriber-presence.js';
 
 /** Clients only listen: what they may send is a ping, so a frame beyond this is refused. */
 const MAX_CLIENT_FRAME_BYTES = 4096;
@@ -42,6 +42,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     private readonly validator: InboxSessionValidator,
     private readonly audit: SocketSessionAudit,
     private readonly publisher: RealtimePublisher,
+    private readonly apiKeys: ApiKeyCache,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -90,6 +91,13 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     this.server = server;
     this.publisher.useBroadcaster(roomRelay(server, this.adapter.adapter !== undefined));
     this.publisher.useSocketCloser((rooms) => server.in(rooms).disconnectSockets(true));
+    if (this.adapter.adapter) {
+      // The socket server's adapter is the channel between api processes that already exists.
+      server.on(ENVIRONMENT_DELETED, (environmentId: unknown) => {
+        if (typeof environmentId === 'string') this.apiKeys.forgetLocally(environmentId);
+      });
+      this.apiKeys.useClusterChannel((environmentId) => server.serverSideEmit(ENVIRONMENT_DELETED, environmentId));
+    }
     await this.sweeper.start(server);
     this.audit.start(server);
   }
@@ -100,6 +108,7 @@ export class InboxSocketServer implements OnApplicationBootstrap, BeforeApplicat
     this.stopping = true;
     this.publisher.useBroadcaster(undefined);
     this.publisher.useSocketCloser(undefined);
+    this.apiKeys.useClusterChannel(undefined);
     await this.audit.stop();
     const sessions = [...server.of('/').sockets.values()].map((socket) => socket.data.session);
     server.local.disconnectSockets(true);

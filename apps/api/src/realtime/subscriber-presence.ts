@@ -17,8 +17,12 @@ export interface InboxSocketData {
   processId: string;
 }
 /** Between api processes: the room events one of them (or a worker) sends to the sockets of all. */
+/** The inter-server event of a deleted environment: every api process forgets its API keys. */
+export const ENVIRONMENT_DELETED = 'environment-deleted';
+
 interface InboxServerSideEvents {
   [ROOM_EVENTS]: (events: RoomEvent[]) => void;
+  [ENVIRONMENT_DELETED]: (environmentId: string) => void;
 }
 export type InboxSocket = Socket<never, never, InboxServerSideEvents, InboxSocketData>;
 export type InboxServer = Server<never, never, InboxServerSideEvents, InboxSocketData>;

@@ -6,7 +6,7 @@ import type { AuthContext } from '../../auth/auth-context.js';
 import { EnvironmentsService, isDefaultEnvironment } from '../environments.service.js';
 
 /**
- * Removes an environment and its API keys (which stop working at once in this process). Its other
+ * Removes an environment and its API keys (which stop working at once on every api process). Its other
  * rows stay in the database, reachable by no key: no request names an environment but through a key.
  */
 @Injectable()
