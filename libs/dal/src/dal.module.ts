@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
 import type { ApiProcessRepository } from './repositories/api-process.repository.js';
+import type { ContextRepository } from './repositories/context.repository.js';
 import type { EnvironmentRepository } from './repositories/environment.repository.js';
 import type { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
 import type { IdempotencyRepository } from './repositories/idempotency.repository.js';
@@ -22,6 +23,7 @@ import type { WorkflowRepository } from './repositories/workflow.repository.js';
 export type RepositoryClass =
   | typeof ActivityFeedRepository
   | typeof ApiProcessRepository
+  | typeof ContextRepository
   | typeof EnvironmentRepository
   | typeof ExecutionDetailRepository
   | typeof IdempotencyRepository
