@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { contextEntriesOf, contextKeysOf } from './trigger-context.js';
 
 describe('trigger context', () => {
-  it('reads ids and {id, data} entries, in the order sent, as type:id keys', () => {
+  it('reads ids and {id, data} entries as type:id keys, sorted', () => {
     const entries = contextEntriesOf({
       tenant: 'acme',
       project: { id: 'p1', data: { name: 'Apollo' } },
@@ -13,7 +13,7 @@ describe('trigger context', () => {
       project: { id: 'p1', data: { name: 'Apollo' } },
       app: { id: 'a', data: {} },
     });
-    expect(contextKeysOf(entries)).toEqual(['tenant:acme', 'project:p1', 'app:a']);
+    expect(contextKeysOf(entries)).toEqual(['app:a', 'project:p1', 'tenant:acme']);
   });
 
   it('no context, or entries of another shape, give nothing', () => {

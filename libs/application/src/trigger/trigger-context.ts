@@ -23,9 +23,14 @@ export function contextEntriesOf(context: unknown): Record<string, ContextEntry>
   return entries;
 }
 
-/** The `contextKeys` of the messages of a trigger: `type:id` per context entry, in the order sent. */
+/**
+ * The `contextKeys` of a trigger's notifications and messages: `type:id` per context entry, sorted
+ * (as Novu sorts them; the stored request is jsonb, which keeps no key order to follow).
+ */
 export function contextKeysOf(entries: Record<string, ContextEntry>): string[] {
-  return Object.entries(entries).map(([type, entry]) => `${type}:${entry.id}`);
+  return Object.entries(entries)
+    .map(([type, entry]) => `${type}:${entry.id}`)
+    .sort();
 }
 
 /** The contexts a trigger names, as the context store is asked for them: data only where the trigger gave some. */

@@ -151,6 +151,7 @@ function toItem(
     controls: row.controls,
     ...present('to', row.to),
     topics: row.topics,
+    contextKeys: row.contextKeys,
   };
 }
 
