@@ -82,7 +82,7 @@ export class MessageStateService {
       now,
     );
     if (!row) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
-    this.realtime.countsChanged(environmentId, subscriber);
+    this.realtime.countsChanged(environmentId, subscriber, [row.contextKeys]);
     return { subscriber, row };
   }
 
@@ -102,7 +102,12 @@ export class MessageStateService {
       transitionChanges(transition, now),
       now,
     );
-    if (rows.length > 0) this.realtime.countsChanged(environmentId, subscriber);
+    if (rows.length > 0)
+      this.realtime.countsChanged(
+        environmentId,
+        subscriber,
+        rows.map((row) => row.contextKeys),
+      );
     return rows;
   }
 
@@ -114,7 +119,8 @@ export class MessageStateService {
   async delete(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
     const deleted = await this.messages.delete(environmentId, subscriber.id, filter, this.clock.now());
-    if (deleted > 0) this.realtime.countsChanged(environmentId, subscriber);
+    if (deleted > 0)
+      this.realtime.countsChanged(environmentId, subscriber, filter.contextKeys ? [filter.contextKeys] : []);
     return deleted;
   }
 
