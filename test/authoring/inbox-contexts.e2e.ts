@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Novu, type Notification } from '@novu/js';
+import { Novu, type Notification, type NovuOptions } from '@novu/js';
 import { eq } from 'drizzle-orm';
 import { messages } from '#dal';
 import { createInboxWorkflow, postSession, startInboxApp, type InboxApp } from '../inbox/inbox-app.js';
@@ -18,7 +18,7 @@ describe('inbox contexts through @novu/js', () => {
 
   async function openInbox(
     subscriberId: string,
-    options: { context?: Record<string, unknown>; contextHash?: string; subscriberHash?: string } = {},
+    options: Pick<NovuOptions, 'context' | 'contextHash' | 'subscriberHash'> = {},
   ): Promise<{ novu: Novu; session: SessionResult }> {
     const novu = new Novu({
       applicationIdentifier: app.applicationIdentifier,

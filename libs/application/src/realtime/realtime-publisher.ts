@@ -93,17 +93,24 @@ export class RealtimePublisher implements OnModuleDestroy {
     this.track((broadcaster) => this.emitCounts(broadcaster, environmentId, [subscriber.id], touched));
   }
 
-  /** Messages of these subscribers (row ids) changed without their rows at hand: counted only for those online. */
-  countsChangedFor(environmentId: string, subscriberIds: string[]): void {
-    if (!this.broadcaster || subscriberIds.length === 0) return;
+  /**
+   * Messages of these subscribers (row ids) and contexts changed without the subscribers' rows at
+   * hand: counted only for those online.
+   */
+  countsChangedFor(environmentId: string, changed: { subscriberId: string; contextKeys: readonly string[] }[]): void {
+    if (!this.broadcaster || changed.length === 0) return;
     this.track(async (broadcaster) => {
-      const online = await this.presence.onlineAmong(environmentId, subscriberIds);
-      if (online.length > 0)
-        await this.emitCounts(
-          broadcaster,
-          environmentId,
-          online.map((subscriber) => subscriber.id),
-        );
+      const online = await this.presence.onlineAmong(environmentId, [
+        ...new Set(changed.map((group) => group.subscriberId)),
+      ]);
+      if (online.length === 0) return;
+      const onlineIds = new Set(online.map((subscriber) => subscriber.id));
+      await this.emitCounts(
+        broadcaster,
+        environmentId,
+        [...onlineIds],
+        changed.filter((group) => onlineIds.has(group.subscriberId)),
+      );
     });
   }
 

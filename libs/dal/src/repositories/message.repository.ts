@@ -24,6 +24,7 @@ export interface DeletedMessage {
   /** Internal subscriber id. */
   subscriberId: string;
   channel: string;
+  contextKeys: string[];
 }
 
 export interface FeedFilter {
@@ -160,7 +161,7 @@ export class MessageRepository {
       .update(messages)
       .set({ deleted: true, updatedAt: sql`now()` })
       .where(and(eq(messages.environmentId, environmentId), eq(messages.id, id), eq(messages.deleted, false)))
-      .returning({ subscriberId: messages.subscriberId, channel: messages.channel });
+      .returning({ subscriberId: messages.subscriberId, channel: messages.channel, contextKeys: messages.contextKeys });
   }
 
   /** Soft-deletes a transaction's messages, of one channel when given; answers each one's subscriber and channel. */
@@ -180,7 +181,7 @@ export class MessageRepository {
           eq(messages.deleted, false),
         ),
       )
-      .returning({ subscriberId: messages.subscriberId, channel: messages.channel });
+      .returning({ subscriberId: messages.subscriberId, channel: messages.channel, contextKeys: messages.contextKeys });
   }
 
   private inApp(environmentId: string, subscriberId: string): SQL | undefined {
