@@ -203,6 +203,46 @@ describe('@novu/api: contexts', () => {
     expect(keys).toEqual(expect.arrayContaining(['tenant:bulk-b', 'app:bulk-app']));
   });
 
+  it("the server API's subscriber notification lists, counts and bulk changes filter exactly by contextKeys", async () => {
+    const sent = async (context?: Record<string, string>) => {
+      const { result } = await sdk.novu.trigger({ workflowId, to: 'ctx-srv', ...(context ? { context } : {}) });
+      await triggerAndSettleFor(result.transactionId!);
+      return result.transactionId!;
+    };
+    const acme = await sent({ tenant: 'srv-acme' });
+    const both = await sent({ tenant: 'srv-acme', app: 'srv-app' });
+    const none = await sent();
+    const transactionsOf = async (contextKeys?: string[]) => {
+      const { result } = await sdk.novu.subscribers.notifications.list({
+        subscriberId: 'ctx-srv',
+        ...(contextKeys ? { contextKeys } : {}),
+      });
+      return result.data.map((notification) => notification.transactionId).sort();
+    };
+    expect(await transactionsOf(['tenant:srv-acme'])).toEqual([acme]);
+    // Any order names the same contexts; a subset or a superset is another context.
+    expect(await transactionsOf(['tenant:srv-acme', 'app:srv-app'])).toEqual([both]);
+    expect(await transactionsOf(['app:srv-app'])).toEqual([]);
+    expect(await transactionsOf()).toEqual([acme, both, none].sort());
+
+    const { result: counts } = await sdk.novu.subscribers.notifications.count(
+      'ctx-srv',
+      JSON.stringify([{ read: false, contextKeys: ['tenant:srv-acme'] }, { read: false }]),
+    );
+    expect(counts.map((item) => item.count)).toEqual([1, 3]);
+
+    await sdk.novu.subscribers.notifications.markAllAsRead({ contextKeys: ['tenant:srv-acme'] }, 'ctx-srv');
+    const { result: after } = await sdk.novu.subscribers.notifications.count(
+      'ctx-srv',
+      JSON.stringify([{ read: false }]),
+    );
+    expect(after[0].count).toBe(2);
+
+    // The activity feed filters the same way.
+    const feed = await sdk.novu.notifications.list({ contextKeys: ['app:srv-app', 'tenant:srv-acme'] });
+    expect(feed.result.data.map((notification) => notification.transactionId)).toEqual([both]);
+  });
+
   it('more than 5 contexts on a trigger is a 422 and creates none', async () => {
     const context = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((type) => [type, `six-${type}`]));
     const res = await sdk.t.api('post', '/v1/events/trigger').send({ name: workflowId, to: 'ctx-sub-1', context });

@@ -19,6 +19,8 @@ export interface ActivityFilter {
   search?: string;
   transactionId?: string;
   topicKey?: string;
+  /** Exactly these contexts (`type:id`), in any order. */
+  contextKeys?: string[];
   after?: Date;
   before?: Date;
 }
@@ -118,6 +120,11 @@ const FILTER_CLAUSES: { [Key in keyof ActivityFilter]-?: FilterClause } = {
     condition: (p) => `n.topics @> ${p}::jsonb`,
     value: (f) => JSON.stringify([{ topicKey: f.topicKey }]),
   },
+  contextKeys: {
+    on: 'notification',
+    condition: (p) => `(n.context_keys @> ${p}::text[] AND n.context_keys <@ ${p}::text[])`,
+    value: (f) => f.contextKeys,
+  },
   after: { on: 'notification', condition: (p) => `n.created_at >= ${p}`, value: (f) => f.after },
   before: { on: 'notification', condition: (p) => `n.created_at <= ${p}`, value: (f) => f.before },
 };
@@ -156,7 +163,7 @@ const CONTEXT_KEYS_OF = (ids: string) =>
   `(SELECT coalesce(json_object_agg(n.id, n.context_keys), '{}'::json) FROM notifications n
     WHERE n.environment_id = $1 AND n.id = ANY(${ids})) AS context_keys`;
 
-/** Statement texts by the filters present (at most 2^9, in practice a handful). */
+/** Statement texts by the filters present (at most 2^10, in practice a handful). */
 const pageStatements = new Map<string, string>();
 
 /**

@@ -66,6 +66,7 @@ export class ListNotificationsUseCase {
         search: query.search,
         transactionId: query.transactionId,
         topicKey: query.topicKey,
+        contextKeys: query.contextKeys,
         after,
         before,
       },
