@@ -18,9 +18,9 @@ import type { ContextRow } from '#dal';
 import { CursorQueryDto } from '../../http/pagination.dto.js';
 
 /** Novu's rule for both a context's type and its id; neither holds ':', so `type:id` keys read back one way. */
-export const CONTEXT_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
+const CONTEXT_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 const CONTEXT_NAME_MESSAGE = 'may contain only letters, digits, _ and -';
-export const MAX_CONTEXT_DATA_BYTES = 64 * 1024;
+const MAX_CONTEXT_DATA_BYTES = 64 * 1024;
 
 /** `data`: a JSON object of at most 64 KB once serialized. */
 function IsContextData(options?: ValidationOptions) {
