@@ -27,6 +27,7 @@ function validBody(route: Route, other: SeededResources): Record<string, unknown
       credentials: { webhookUrl: 'https://example.com/hook' },
     },
     'patch /v2/topics/{key}': { name: 'Renamed' },
+    'patch /v2/contexts/{type}/{id}': { data: { renamed: true } },
     'patch /v1/subscribers/{subscriberId}/online-status': { isOnline: true },
     'post /v1/subscribers/{subscriberId}/messages/mark-as': { messageId: other.messageId, markAs: 'read' },
     'post /v1/subscribers/{subscriberId}/messages/mark-all': { markAs: 'read' },
@@ -59,6 +60,7 @@ const identifiers = (seeded: SeededResources) => [
   seeded.integrationId,
   seeded.messageId,
   seeded.transactionId,
+  seeded.contextId,
 ];
 
 /** Scenario 6: a key of environment A never reaches environment B's data. */

@@ -13,6 +13,8 @@ export interface SeededResources {
   integrationId: string;
   messageId: string;
   transactionId: string;
+  /** A context of type `primary` (the `type` every route's path is given), named by `id`. */
+  contextId: string;
   /** Secrets given to the API, for the log and at-rest scans. */
   credentialValues: string[];
 }
@@ -69,6 +71,11 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
       .send({ name: workflow.triggers[0].identifier, to: subscriber.subscriberId, transactionId, payload: {} }),
     'trigger',
   );
+  const contextId = `seed-context-${label}`;
+  expectCreated(
+    await t.api('post', '/v2/contexts', apiKey).send({ type: 'primary', id: contextId, data: { seeded: true } }),
+    'context',
+  );
   const [message] = await insertMessages(t, subscriber, [{ channel: 'in_app', content: 'seeded', transactionId }]);
   return {
     subscriberId: subscriber.subscriberId,
@@ -79,6 +86,7 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     integrationId: integration._id,
     messageId: message.id,
     transactionId,
+    contextId,
     credentialValues,
   };
 }
@@ -99,6 +107,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     transactionId: seeded.transactionId,
     externalSubscriberId: seeded.subscriberId,
     providerId: 'slack',
+    // /v2/contexts/{type}/{id}: the seeded context's type is `primary`, as above.
+    id: seeded.contextId,
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);
