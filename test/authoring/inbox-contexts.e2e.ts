@@ -89,6 +89,17 @@ describe('inbox contexts through @novu/js', () => {
     expect(await listedIds(globex.novu)).toEqual([globexMessage]);
     expect(await unreadCount(globex.novu)).toBe(1);
 
+    // A message of another context is not found by id either, for a change or a delete.
+    const token = acme.session.data!.token as string;
+    const byId = (method: string, path: string) =>
+      fetch(`${app.url}/v1/inbox/notifications/${globexMessage}/${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}` },
+      });
+    expect((await byId('PATCH', 'read')).status).toBe(404);
+    expect((await byId('DELETE', 'delete')).status).toBe(404);
+    expect(await listedIds(globex.novu)).toEqual([globexMessage]);
+
     // A read through the acme session leaves the globex message unread.
     const readAll = await acme.novu.notifications.readAll();
     expect(readAll.error).toBeUndefined();

@@ -105,7 +105,7 @@ export class InboxNotificationsController {
   @ApiOperation({ summary: 'Delete a notification' })
   @ApiNoContentResponse()
   async delete(@InboxSubscriber() session: InboxSession, @Param('notificationId') id: string): Promise<void> {
-    await this.notifications.deleteOne(session.environmentId, session.subscriberId, id);
+    await this.notifications.deleteOne(session.environmentId, session.subscriberId, id, session.contextKeys);
   }
 
   @Patch(':notificationId/read')
@@ -203,6 +203,14 @@ export class InboxNotificationsController {
     id: string,
     transition: MessageTransition,
   ): Promise<InboxNotificationEnvelopeDto> {
-    return { data: await this.notifications.apply(session.environmentId, session.subscriberId, id, transition) };
+    return {
+      data: await this.notifications.apply(
+        session.environmentId,
+        session.subscriberId,
+        id,
+        transition,
+        session.contextKeys,
+      ),
+    };
   }
 }

@@ -63,16 +63,21 @@ export class MessageStateService {
     return Promise.all(filters.map((filter) => this.messages.count(environmentId, subscriber.id, listFilter(filter))));
   }
 
-  /** One message, whatever its state; another subscriber's or environment's message is a 404. */
+  /**
+   * One message, whatever its state; another subscriber's or environment's message is a 404, and so
+   * is one outside `contextKeys` when given.
+   */
   async apply(
     environmentId: string,
     subscriberId: string,
     messageId: string,
     transition: MessageTransition,
+    contextKeys?: string[],
   ): Promise<{ subscriber: SubscriberRow; row: MessageRow }> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
     const current = await this.messages.findOne(environmentId, subscriber.id, messageId);
-    if (!current) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
+    if (!current || (contextKeys && !sameKeys(current.contextKeys, contextKeys)))
+      throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
     const now = this.clock.now();
     const [row] = await this.messages.update(
       environmentId,
@@ -130,4 +135,8 @@ export class MessageStateService {
     if (row) this.realtime.delivered(environmentId, [row]);
     return row;
   }
+}
+
+function sameKeys(stored: string[], expected: string[]): boolean {
+  return stored.length === expected.length && expected.every((key) => stored.includes(key));
 }

@@ -163,19 +163,33 @@ export class SubscriberNotificationsService {
     }
   }
 
-  async deleteOne(environmentId: string, subscriberId: string, id: string): Promise<void> {
-    const deleted = await this.state.delete(environmentId, subscriberId, { ids: [notificationId(id)] });
+  /** `contextKeys`: an inbox session's, outside which the notification is not found. */
+  async deleteOne(environmentId: string, subscriberId: string, id: string, contextKeys?: string[]): Promise<void> {
+    const deleted = await this.state.delete(environmentId, subscriberId, {
+      ids: [notificationId(id)],
+      ...(contextKeys ? { contextKeys } : {}),
+    });
     if (deleted === 0) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${id} was not found`);
   }
 
-  /** One notification moved by a transition; a snooze also schedules its end. */
+  /**
+   * One notification moved by a transition; a snooze also schedules its end. `contextKeys`: an inbox
+   * session's, outside which the notification is not found.
+   */
   async apply(
     environmentId: string,
     subscriberId: string,
     id: string,
     transition: MessageTransition,
+    contextKeys?: string[],
   ): Promise<InboxNotificationResponse> {
-    const { subscriber, row } = await this.state.apply(environmentId, subscriberId, notificationId(id), transition);
+    const { subscriber, row } = await this.state.apply(
+      environmentId,
+      subscriberId,
+      notificationId(id),
+      transition,
+      contextKeys,
+    );
     if (transition.type === 'snooze') await this.wakeUps.schedule(environmentId, id, transition.until);
     return toInboxNotificationResponse(row, subscriber);
   }
