@@ -238,7 +238,9 @@ describe('@novu/api: contexts', () => {
     );
     expect(after[0].count).toBe(2);
 
-    // The activity feed filters the same way.
+    // So do /v1/messages and the activity feed.
+    const listed = await sdk.novu.messages.retrieve({ contextKeys: ['tenant:srv-acme'], limit: 50 });
+    expect(listed.result.data.map((message) => message.transactionId)).toEqual([acme]);
     const feed = await sdk.novu.notifications.list({ contextKeys: ['app:srv-app', 'tenant:srv-acme'] });
     expect(feed.result.data.map((notification) => notification.transactionId)).toEqual([both]);
   });

@@ -24,7 +24,7 @@ export class MessagesService {
     }
     const { rows, hasMore } = await this.messages.list(
       auth.environmentId,
-      { subscriberId, channel: query.channel, transactionId: query.transactionId },
+      { subscriberId, channel: query.channel, transactionId: query.transactionId, contextKeys: query.contextKeys },
       query.page,
       query.limit,
     );

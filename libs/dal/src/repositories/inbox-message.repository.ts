@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   and,
-  arrayContained,
-  arrayContains,
   arrayOverlaps,
   count,
   desc,
@@ -21,6 +19,7 @@ import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import type { MessageView } from './message.repository.js';
+import { exactContextKeys } from './context-keys.js';
 import { findNotificationTriggers } from './notification-triggers.js';
 
 /** Which of a subscriber's in-app messages an inbox operation reads or changes; a field left out matches any value. */
@@ -297,13 +296,7 @@ export class InboxMessageRepository {
     if (filter.data) conditions.push(sql`${messages.data} @> ${JSON.stringify(filter.data)}::jsonb`);
     if (filter.createdGte) conditions.push(gte(messages.createdAt, filter.createdGte));
     if (filter.createdLte) conditions.push(lte(messages.createdAt, filter.createdLte));
-    if (filter.contextKeys) conditions.push(exactContext(filter.contextKeys));
+    if (filter.contextKeys) conditions.push(exactContextKeys(filter.contextKeys));
     return and(...conditions);
   }
-}
-
-/** The messages whose contextKeys hold exactly these keys, in whatever order (neither more nor fewer). */
-function exactContext(keys: string[]): SQL | undefined {
-  if (keys.length === 0) return sql`cardinality(${messages.contextKeys}) = 0`;
-  return and(arrayContains(messages.contextKeys, keys), arrayContained(messages.contextKeys, keys));
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
+import { exactContextKeys } from './context-keys.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import { findNotificationTriggers, type TriggerFields } from './notification-triggers.js';
 import { bulkInsert } from './table-sql.js';
@@ -14,6 +15,8 @@ export interface MessageListFilter {
   subscriberId?: string;
   channel?: string;
   transactionId?: string;
+  /** Exactly these contexts (`type:id`), in any order. */
+  contextKeys?: string[];
 }
 
 /** A message as the API shows it: the row and its trigger's payload and overrides (kept once, on the trigger event). */
@@ -130,6 +133,7 @@ export class MessageRepository {
     if (filter.subscriberId) conditions.push(eq(messages.subscriberId, filter.subscriberId));
     if (filter.channel) conditions.push(eq(messages.channel, filter.channel));
     if (filter.transactionId) conditions.push(eq(messages.transactionId, filter.transactionId));
+    if (filter.contextKeys?.length) conditions.push(exactContextKeys(filter.contextKeys));
     return this.page(environmentId, and(...conditions), page, limit);
   }
 
