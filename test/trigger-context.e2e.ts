@@ -69,7 +69,7 @@ describe('trigger context', () => {
       ['in_app', 'sent'],
       ['in_app', 'sent'],
     ]);
-    for (const message of messages) expect(message.contextKeys).toEqual(['tenant:acme', 'project:p1']);
+    for (const message of messages) expect(message.contextKeys).toEqual(['project:p1', 'tenant:acme']);
     expect(messages.filter((message) => message.channel === 'in_app').map((message) => message.content)).toEqual([
       'In acme / p1 (Apollo)',
       'In acme / p1 (Apollo)',
@@ -79,7 +79,7 @@ describe('trigger context', () => {
     const feed = await t.api('get', '/v1/subscribers/ctx-a/notifications/feed').expect(200);
     const fed = (feed.body.data as Body[]).filter((message) => message.transactionId === transactionId);
     expect(fed).toHaveLength(1);
-    expect(fed[0].contextKeys).toEqual(['tenant:acme', 'project:p1']);
+    expect(fed[0].contextKeys).toEqual(['project:p1', 'tenant:acme']);
 
     const mails = smtp.mails.filter((mail) => mail.to[0]?.endsWith('@ctx.test'));
     expect(mails).toHaveLength(2);

@@ -127,6 +127,7 @@ describe('inbox authentication: HMAC, session tokens, unsupported routes', () =>
         subscriberId: 'tok-1',
         generation: 0,
         hashProven: false,
+        contextKeys: [],
       });
       await expect401(await list(`Bearer ${otherDeployment}`), /Invalid inbox session token/);
       // The same claims signed with this deployment's key are accepted: the test above fails for the key alone.
@@ -141,6 +142,7 @@ describe('inbox authentication: HMAC, session tokens, unsupported routes', () =>
         subscriberId: 'tok-1',
         generation: 0,
         hashProven: false,
+        contextKeys: [],
       });
       expect((await list(`Bearer ${resigned}`)).status).toBe(200);
     });

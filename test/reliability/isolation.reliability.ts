@@ -27,6 +27,7 @@ function validBody(route: Route, other: SeededResources): Record<string, unknown
       credentials: { webhookUrl: 'https://example.com/hook' },
     },
     'patch /v2/topics/{key}': { name: 'Renamed' },
+    'patch /v2/contexts/{type}/{id}': { data: { renamed: true } },
     'patch /v1/subscribers/{subscriberId}/online-status': { isOnline: true },
     'post /v1/subscribers/{subscriberId}/messages/mark-as': { messageId: other.messageId, markAs: 'read' },
     'post /v1/subscribers/{subscriberId}/messages/mark-all': { markAs: 'read' },
@@ -62,6 +63,7 @@ const identifiers = (seeded: SeededResources) => [
   seeded.layoutId,
   seeded.variableKey,
   seeded.environmentId,
+  seeded.contextId,
 ];
 
 /**

@@ -79,6 +79,7 @@ export function sessionTokenFor(encryptionKey: string, clock: Clock, subscriber:
     // Never deleted in the tests that make their own tokens.
     generation: 0,
     hashProven: false,
+    contextKeys: [],
   });
 }
 

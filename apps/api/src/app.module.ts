@@ -23,6 +23,7 @@ import { SubscriberNotificationsModule } from './subscriber-notifications/subscr
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { PreferencesModule } from './preferences/preferences.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
+import { ContextsModule } from './contexts/contexts.module.js';
 import { EnvironmentsModule } from './environments/environments.module.js';
 import { TestRoutesModule } from './test-routes/test-routes.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
@@ -39,6 +40,7 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   AuthModule,
   NotificationsModule,
   TenantsModule,
+  ContextsModule,
   EnvironmentsModule,
   EventsModule,
   IntegrationsModule,

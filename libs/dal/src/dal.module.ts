@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
 import type { ApiProcessRepository } from './repositories/api-process.repository.js';
 import type { EnvironmentContentRepository } from './repositories/environment-content.repository.js';
+import type { ContextRepository } from './repositories/context.repository.js';
 import type { EnvironmentRepository } from './repositories/environment.repository.js';
 import type { EnvironmentVariableRepository } from './repositories/environment-variable.repository.js';
 import type { ExecutionDetailRepository } from './repositories/execution-detail.repository.js';
@@ -26,6 +27,7 @@ export type RepositoryClass =
   | typeof ActivityFeedRepository
   | typeof ApiProcessRepository
   | typeof EnvironmentContentRepository
+  | typeof ContextRepository
   | typeof EnvironmentRepository
   | typeof EnvironmentVariableRepository
   | typeof ExecutionDetailRepository

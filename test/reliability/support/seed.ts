@@ -18,6 +18,8 @@ export interface SeededResources {
   variableKey: string;
   /** The environment of the key that seeded them. */
   environmentId: string;
+  /** A context of type `primary` (the `type` every route's path is given), named by `id`. */
+  contextId: string;
   /** Secrets given to the API, for the log and at-rest scans. */
   credentialValues: string[];
 }
@@ -88,6 +90,11 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     }),
     'environment variable',
   );
+  const contextId = `seed-context-${label}`;
+  expectCreated(
+    await t.api('post', '/v2/contexts', apiKey).send({ type: 'primary', id: contextId, data: { seeded: true } }),
+    'context',
+  );
   const [message] = await insertMessages(t, subscriber, [{ channel: 'in_app', content: 'seeded', transactionId }]);
   return {
     subscriberId: subscriber.subscriberId,
@@ -101,6 +108,7 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     layoutId,
     variableKey,
     environmentId: environment._id as string,
+    contextId,
     credentialValues,
   };
 }
@@ -125,6 +133,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     variableKey: seeded.variableKey,
     environmentId: seeded.environmentId,
     targetEnvironmentId: seeded.environmentId,
+    // /v2/contexts/{type}/{id}: the seeded context's type is `primary`, as above.
+    id: seeded.contextId,
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);

@@ -1,6 +1,13 @@
 import { Module } from '@nestjs/common';
 import { WorkflowCacheModule } from '#application';
-import { DalModule, ExecutionDetailRepository, JobRepository, TenantRepository, TriggerEventRepository } from '#dal';
+import {
+  ContextRepository,
+  DalModule,
+  ExecutionDetailRepository,
+  JobRepository,
+  TenantRepository,
+  TriggerEventRepository,
+} from '#dal';
 import { EventsController } from './events.controller.js';
 import { BroadcastEventUseCase } from './use-cases/broadcast-event.use-case.js';
 import { BulkTriggerEventUseCase } from './use-cases/bulk-trigger-event.use-case.js';
@@ -10,7 +17,13 @@ import { TriggerEventUseCase } from './use-cases/trigger-event.use-case.js';
 @Module({
   imports: [
     WorkflowCacheModule,
-    DalModule.forRepositories([TenantRepository, TriggerEventRepository, JobRepository, ExecutionDetailRepository]),
+    DalModule.forRepositories([
+      ContextRepository,
+      TenantRepository,
+      TriggerEventRepository,
+      JobRepository,
+      ExecutionDetailRepository,
+    ]),
   ],
   controllers: [EventsController],
   providers: [TriggerEventUseCase, BulkTriggerEventUseCase, CancelTriggerUseCase, BroadcastEventUseCase],

@@ -38,7 +38,7 @@ export class InboxNotificationsController {
     @InboxSubscriberRow() subscriber: SubscriberRow,
     @Query() query: InboxListNotificationsQueryDto,
   ): Promise<InboxNotificationPageDto> {
-    return this.notifications.list(session.environmentId, subscriber, query);
+    return this.notifications.list(session.environmentId, subscriber, { ...query, contextKeys: session.contextKeys });
   }
 
   @Get('count')
@@ -49,7 +49,9 @@ export class InboxNotificationsController {
     @InboxSubscriberRow() subscriber: SubscriberRow,
     @Query() query: CountNotificationsQueryDto,
   ): Promise<InboxCountsDto> {
-    return { data: await this.notifications.count(session.environmentId, subscriber, query.filters) };
+    return {
+      data: await this.notifications.count(session.environmentId, subscriber, query.filters, session.contextKeys),
+    };
   }
 
   @Post('seen')
@@ -60,7 +62,10 @@ export class InboxNotificationsController {
   })
   @ApiNoContentResponse()
   async seen(@InboxSubscriber() session: InboxSession, @Body() body: MarkNotificationsAsSeenDto): Promise<void> {
-    await this.notifications.markAsSeen(session.environmentId, session.subscriberId, body);
+    await this.notifications.markAsSeen(session.environmentId, session.subscriberId, {
+      ...body,
+      contextKeys: session.contextKeys,
+    });
   }
 
   @Post('read')
@@ -100,7 +105,7 @@ export class InboxNotificationsController {
   @ApiOperation({ summary: 'Delete a notification' })
   @ApiNoContentResponse()
   async delete(@InboxSubscriber() session: InboxSession, @Param('notificationId') id: string): Promise<void> {
-    await this.notifications.deleteOne(session.environmentId, session.subscriberId, id);
+    await this.notifications.deleteOne(session.environmentId, session.subscriberId, id, session.contextKeys);
   }
 
   @Patch(':notificationId/read')
@@ -187,7 +192,10 @@ export class InboxNotificationsController {
   }
 
   private async bulk(session: InboxSession, operation: BulkOperation, body: UpdateAllNotificationsDto): Promise<void> {
-    await this.notifications.bulk(session.environmentId, session.subscriberId, operation, body);
+    await this.notifications.bulk(session.environmentId, session.subscriberId, operation, {
+      ...body,
+      contextKeys: session.contextKeys,
+    });
   }
 
   private async apply(
@@ -195,6 +203,14 @@ export class InboxNotificationsController {
     id: string,
     transition: MessageTransition,
   ): Promise<InboxNotificationEnvelopeDto> {
-    return { data: await this.notifications.apply(session.environmentId, session.subscriberId, id, transition) };
+    return {
+      data: await this.notifications.apply(
+        session.environmentId,
+        session.subscriberId,
+        id,
+        transition,
+        session.contextKeys,
+      ),
+    };
   }
 }

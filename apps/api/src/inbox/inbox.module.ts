@@ -8,6 +8,7 @@ import {
 } from '#application';
 import {
   DalModule,
+  ContextRepository,
   InboxMessageRepository,
   EnvironmentRepository,
   InboxSessionRepository,
@@ -38,6 +39,7 @@ import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js'
 @Module({
   imports: [
     DalModule.forRepositories([
+      ContextRepository,
       EnvironmentRepository,
       SubscriberRepository,
       InboxSessionRepository,

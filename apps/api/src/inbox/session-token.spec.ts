@@ -10,6 +10,7 @@ const session: InboxSession = {
   subscriberId: 'user-1',
   generation: 2,
   hashProven: false,
+  contextKeys: [],
 };
 
 function tokens(key = 'a'.repeat(64), clock = new AdjustableClock()): SessionTokens {

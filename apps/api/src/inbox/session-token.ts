@@ -12,8 +12,13 @@ export interface InboxSession {
   subscriberId: string;
   /** The subscriber row's generation at the session's start: a delete since ends the session. */
   generation: number;
-  /** The session proved its subscriberId with a subscriberHash: it survives HMAC being required. */
+  /**
+   * The session proved its subscriberId with a subscriberHash (and its context with a contextHash):
+   * it survives HMAC being required.
+   */
   hashProven: boolean;
+  /** The session's context as `type:id`, sorted: it sees only the messages of exactly this context. */
+  contextKeys: string[];
 }
 
 interface TokenClaims {
@@ -27,6 +32,8 @@ interface TokenClaims {
   gen: number;
   /** proven by a subscriberHash */
   hmac: boolean;
+  /** context keys; absent for a session without context */
+  ctx?: string[];
   aud: typeof AUDIENCE;
   iat: number;
   exp: number;
@@ -69,6 +76,7 @@ export class SessionTokens {
       org: session.organizationId,
       gen: session.generation,
       hmac: session.hashProven,
+      ...(session.contextKeys.length > 0 ? { ctx: session.contextKeys } : {}),
       aud: AUDIENCE,
       iat,
       exp: iat + SESSION_TOKEN_TTL_SECONDS,
@@ -96,6 +104,7 @@ export class SessionTokens {
       subscriberId: claims.sid,
       generation: claims.gen,
       hashProven: claims.hmac,
+      contextKeys: claims.ctx ?? [],
     };
   }
 
@@ -120,7 +129,10 @@ function parseClaims(encoded: string): TokenClaims | undefined {
   const strings = ['sub', 'sid', 'env', 'org'].every((name) => typeof claims[name] === 'string');
   const numbers = ['iat', 'exp', 'gen'].every((name) => typeof claims[name] === 'number');
   // Tokens from before generations and hash proofs were claimed fail here: their clients start a new session.
-  return strings && numbers && typeof claims.hmac === 'boolean' && claims.aud === AUDIENCE
+  const contextKeys =
+    claims.ctx === undefined ||
+    (Array.isArray(claims.ctx) && claims.ctx.every((key: unknown) => typeof key === 'string'));
+  return strings && numbers && contextKeys && typeof claims.hmac === 'boolean' && claims.aud === AUDIENCE
     ? (claims as unknown as TokenClaims)
     : undefined;
 }

@@ -24,7 +24,7 @@ export class MessagesService {
     }
     const { rows, hasMore } = await this.messages.list(
       auth.environmentId,
-      { subscriberId, channel: query.channel, transactionId: query.transactionId },
+      { subscriberId, channel: query.channel, transactionId: query.transactionId, contextKeys: query.contextKeys },
       query.page,
       query.limit,
     );
@@ -48,7 +48,9 @@ export class MessagesService {
 
   /** Deleted in-app messages leave their subscribers' badge counts. */
   private inboxesChanged(auth: AuthContext, deleted: DeletedMessage[]): void {
-    const subscriberIds = deleted.flatMap((message) => (message.channel === 'in_app' ? [message.subscriberId] : []));
-    this.realtime.countsChangedFor(auth.environmentId, [...new Set(subscriberIds)]);
+    this.realtime.countsChangedFor(
+      auth.environmentId,
+      deleted.filter((message) => message.channel === 'in_app'),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { RemoteSocket, Server, Socket } from 'socket.io';
-import { ROOM_EVENTS, type RoomEvent } from '#application';
+import { contextRoom, ROOM_EVENTS, type RoomEvent } from '#application';
 import { Clock, LOGGER } from '#common';
 import { SubscriberPresenceRepository } from '#dal';
 import type { InboxSession } from '../inbox/session-token.js';
@@ -46,7 +46,8 @@ export class SubscriberPresence {
 
   connected(socket: InboxSocket): void {
     const { session } = socket.data;
-    void socket.join(session.subscriberRowId);
+    // The subscriber's room closes its sockets; the context room carries its messages and counts.
+    void socket.join([session.subscriberRowId, contextRoom(session.subscriberRowId, session.contextKeys)]);
     this.inOrder(session, () => this.setOnline(session, socket.data.processId));
   }
 

@@ -5,6 +5,7 @@ import type { InboxFilter } from '#dal';
 export const SEVERITIES = ['high', 'medium', 'low', 'none'] as const;
 
 const MAX_FILTERS = 30;
+const MAX_CONTEXT_KEYS = 5;
 const BOOLEAN_KEYS = ['read', 'seen', 'archived', 'snoozed'] as const;
 
 function invalid(message: string, value?: unknown): DomainError {
@@ -73,7 +74,11 @@ export function parseCountFilters(raw: string): { given: Record<string, unknown>
         } catch {
           throw invalid('filters.data must be a JSON object', value);
         }
-      } else if (key !== 'contextKeys') throw invalid(`filters.${key} is not a filter`, value);
+      } else if (key === 'contextKeys') {
+        filter.contextKeys = stringList(value, key);
+        if (filter.contextKeys.length > MAX_CONTEXT_KEYS)
+          throw invalid(`filters.contextKeys may list at most ${MAX_CONTEXT_KEYS} contexts`, value);
+      } else throw invalid(`filters.${key} is not a filter`, value);
     }
     return { given: given as Record<string, unknown>, filter };
   });

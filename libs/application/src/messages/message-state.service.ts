@@ -63,16 +63,21 @@ export class MessageStateService {
     return Promise.all(filters.map((filter) => this.messages.count(environmentId, subscriber.id, listFilter(filter))));
   }
 
-  /** One message, whatever its state; another subscriber's or environment's message is a 404. */
+  /**
+   * One message, whatever its state; another subscriber's or environment's message is a 404, and so
+   * is one outside `contextKeys` when given.
+   */
   async apply(
     environmentId: string,
     subscriberId: string,
     messageId: string,
     transition: MessageTransition,
+    contextKeys?: string[],
   ): Promise<{ subscriber: SubscriberRow; row: MessageRow }> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
     const current = await this.messages.findOne(environmentId, subscriber.id, messageId);
-    if (!current) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
+    if (!current || (contextKeys && !sameKeys(current.contextKeys, contextKeys)))
+      throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
     const now = this.clock.now();
     const [row] = await this.messages.update(
       environmentId,
@@ -82,7 +87,7 @@ export class MessageStateService {
       now,
     );
     if (!row) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
-    this.realtime.countsChanged(environmentId, subscriber);
+    this.realtime.countsChanged(environmentId, subscriber, [row.contextKeys]);
     return { subscriber, row };
   }
 
@@ -102,7 +107,12 @@ export class MessageStateService {
       transitionChanges(transition, now),
       now,
     );
-    if (rows.length > 0) this.realtime.countsChanged(environmentId, subscriber);
+    if (rows.length > 0)
+      this.realtime.countsChanged(
+        environmentId,
+        subscriber,
+        rows.map((row) => row.contextKeys),
+      );
     return rows;
   }
 
@@ -114,7 +124,8 @@ export class MessageStateService {
   async delete(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
     const deleted = await this.messages.delete(environmentId, subscriber.id, filter, this.clock.now());
-    if (deleted > 0) this.realtime.countsChanged(environmentId, subscriber);
+    if (deleted > 0)
+      this.realtime.countsChanged(environmentId, subscriber, filter.contextKeys ? [filter.contextKeys] : []);
     return deleted;
   }
 
@@ -124,4 +135,8 @@ export class MessageStateService {
     if (row) this.realtime.delivered(environmentId, [row]);
     return row;
   }
+}
+
+function sameKeys(stored: string[], expected: string[]): boolean {
+  return stored.length === expected.length && expected.every((key) => stored.includes(key));
 }

@@ -15,6 +15,8 @@ function notificationId(value: string): string {
 export interface NotificationBulkFilter {
   tags?: string[];
   data?: Record<string, unknown>;
+  /** Exactly these contexts (`[]`: none); undefined is every context. */
+  contextKeys?: string[];
 }
 
 export interface NotificationListQuery extends NotificationBulkFilter {
@@ -49,7 +51,16 @@ export abstract class SnoozeWakeUps {
 }
 
 function bulkFilter(body: NotificationBulkFilter): InboxFilter {
-  return { ...(body.tags ? { tags: body.tags } : {}), ...(body.data ? { data: body.data } : {}) };
+  return {
+    ...(body.tags ? { tags: body.tags } : {}),
+    ...(body.data ? { data: body.data } : {}),
+    ...(body.contextKeys ? { contextKeys: body.contextKeys } : {}),
+  };
+}
+
+function withoutContext(filter: InboxFilter): Omit<InboxFilter, 'contextKeys'> {
+  const { contextKeys: _contextKeys, ...rest } = filter;
+  return rest;
 }
 
 /**
@@ -79,8 +90,9 @@ export class SubscriberNotificationsService {
       data: query.data,
       createdGte: query.createdGte === undefined ? undefined : new Date(query.createdGte),
       createdLte: query.createdLte === undefined ? undefined : new Date(query.createdLte),
+      contextKeys: query.contextKeys,
     };
-    const defined = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
+    const defined: InboxFilter = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
     const { subscriber, rows, hasMore } = await this.state.list(environmentId, subscriberId, defined, {
       limit: query.limit,
       after: query.after,
@@ -89,21 +101,26 @@ export class SubscriberNotificationsService {
     return {
       data: rows.map((row) => toInboxNotificationResponse(row, subscriber)),
       hasMore,
-      filter: { ...defined, limit: query.limit, ...(query.after ? { after: query.after } : {}) },
+      // The echo shows the filters asked for; the context is the session's, not one of them.
+      filter: { ...withoutContext(defined), limit: query.limit, ...(query.after ? { after: query.after } : {}) },
     };
   }
 
-  /** One count per filter of the `filters` JSON array, each echoed back as given. */
+  /**
+   * One count per filter of the `filters` JSON array, each echoed back as given. `contextKeys` (an
+   * inbox session's) narrows every filter to exactly that context.
+   */
   async count(
     environmentId: string,
     subscriberId: ReadingSubscriber,
     rawFilters: string,
+    contextKeys?: string[],
   ): Promise<{ count: number; filter: Record<string, unknown> }[]> {
     const filters = parseCountFilters(rawFilters);
     const counts = await this.state.counts(
       environmentId,
       subscriberId,
-      filters.map(({ filter }) => filter),
+      filters.map(({ filter }) => (contextKeys ? { ...filter, contextKeys } : filter)),
     );
     return filters.map(({ given }, index) => ({ count: counts[index], filter: given }));
   }
@@ -112,10 +129,11 @@ export class SubscriberNotificationsService {
   async unreadCount(
     environmentId: string,
     subscriberId: string,
+    contextKeys?: string[],
   ): Promise<{ total: number; severity: Record<(typeof SEVERITIES)[number], number> }> {
     const [total, high, medium, low, none] = await this.state.counts(environmentId, subscriberId, [
-      { read: false },
-      ...SEVERITIES.map((severity) => ({ read: false, severity: [severity] })),
+      { read: false, contextKeys },
+      ...SEVERITIES.map((severity) => ({ read: false, severity: [severity], contextKeys })),
     ]);
     return { total, severity: { high, medium, low, none } };
   }
@@ -145,19 +163,33 @@ export class SubscriberNotificationsService {
     }
   }
 
-  async deleteOne(environmentId: string, subscriberId: string, id: string): Promise<void> {
-    const deleted = await this.state.delete(environmentId, subscriberId, { ids: [notificationId(id)] });
+  /** `contextKeys`: an inbox session's, outside which the notification is not found. */
+  async deleteOne(environmentId: string, subscriberId: string, id: string, contextKeys?: string[]): Promise<void> {
+    const deleted = await this.state.delete(environmentId, subscriberId, {
+      ids: [notificationId(id)],
+      ...(contextKeys ? { contextKeys } : {}),
+    });
     if (deleted === 0) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${id} was not found`);
   }
 
-  /** One notification moved by a transition; a snooze also schedules its end. */
+  /**
+   * One notification moved by a transition; a snooze also schedules its end. `contextKeys`: an inbox
+   * session's, outside which the notification is not found.
+   */
   async apply(
     environmentId: string,
     subscriberId: string,
     id: string,
     transition: MessageTransition,
+    contextKeys?: string[],
   ): Promise<InboxNotificationResponse> {
-    const { subscriber, row } = await this.state.apply(environmentId, subscriberId, notificationId(id), transition);
+    const { subscriber, row } = await this.state.apply(
+      environmentId,
+      subscriberId,
+      notificationId(id),
+      transition,
+      contextKeys,
+    );
     if (transition.type === 'snooze') await this.wakeUps.schedule(environmentId, id, transition.until);
     return toInboxNotificationResponse(row, subscriber);
   }

@@ -3,12 +3,13 @@ import type { Logger } from 'pino';
 import { LOGGER } from '#common';
 import {
   asStoredMessage,
+  emptyBadgeCounts,
   InboxMessageRepository,
   SubscriberPresenceRepository,
   type NewMessageRow,
   type SubscriberRow,
 } from '#dal';
-import type { RoomBroadcaster, RoomEvent } from './room-events.js';
+import { contextRoom, type RoomBroadcaster, type RoomEvent } from './room-events.js';
 import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
 
 /** Closes the sockets in the rooms of these subscribers (row ids) on every api process. */
@@ -71,7 +72,7 @@ export class RealtimePublisher implements OnModuleDestroy {
         const subscriber = byId.get(message.subscriberId);
         if (subscriber)
           received.push({
-            room: subscriber.id,
+            room: contextRoom(subscriber.id, message.contextKeys ?? []),
             event: SOCKET_EVENTS.notificationReceived,
             payload: { message: toSocketMessage(asStoredMessage(message), subscriber) },
           });
@@ -82,23 +83,34 @@ export class RealtimePublisher implements OnModuleDestroy {
     });
   }
 
-  /** A subscriber's messages changed state (read, seen, archived, snoozed, deleted...). */
-  countsChanged(environmentId: string, subscriber: SubscriberRow): void {
+  /**
+   * A subscriber's messages changed state (read, seen, archived, snoozed, deleted...), those of these
+   * contexts among others: their sessions hear the new counts, zeros included.
+   */
+  countsChanged(environmentId: string, subscriber: SubscriberRow, contexts: (readonly string[])[] = []): void {
     if (!this.broadcaster || !subscriber.isOnline) return;
-    this.track((broadcaster) => this.emitCounts(broadcaster, environmentId, [subscriber.id]));
+    const touched = contexts.map((keys) => ({ subscriberId: subscriber.id, contextKeys: keys }));
+    this.track((broadcaster) => this.emitCounts(broadcaster, environmentId, [subscriber.id], touched));
   }
 
-  /** Messages of these subscribers (row ids) changed without their rows at hand: counted only for those online. */
-  countsChangedFor(environmentId: string, subscriberIds: string[]): void {
-    if (!this.broadcaster || subscriberIds.length === 0) return;
+  /**
+   * Messages of these subscribers (row ids) and contexts changed without the subscribers' rows at
+   * hand: counted only for those online.
+   */
+  countsChangedFor(environmentId: string, changed: { subscriberId: string; contextKeys: readonly string[] }[]): void {
+    if (!this.broadcaster || changed.length === 0) return;
     this.track(async (broadcaster) => {
-      const online = await this.presence.onlineAmong(environmentId, subscriberIds);
-      if (online.length > 0)
-        await this.emitCounts(
-          broadcaster,
-          environmentId,
-          online.map((subscriber) => subscriber.id),
-        );
+      const online = await this.presence.onlineAmong(environmentId, [
+        ...new Set(changed.map((group) => group.subscriberId)),
+      ]);
+      if (online.length === 0) return;
+      const onlineIds = new Set(online.map((subscriber) => subscriber.id));
+      await this.emitCounts(
+        broadcaster,
+        environmentId,
+        [...onlineIds],
+        changed.filter((group) => onlineIds.has(group.subscriberId)),
+      );
     });
   }
 
@@ -112,10 +124,23 @@ export class RealtimePublisher implements OnModuleDestroy {
     this.broadcaster = undefined;
   }
 
-  private async emitCounts(broadcaster: RoomBroadcaster, environmentId: string, subscriberIds: string[]) {
-    const counts = await this.messages.badgeCounts(environmentId, subscriberIds);
+  /**
+   * The badge counts of each context room of these subscribers that has something unseen or unread,
+   * and zeros for the `touched` contexts that have nothing left.
+   */
+  private async emitCounts(
+    broadcaster: RoomBroadcaster,
+    environmentId: string,
+    subscriberIds: string[],
+    touched: { subscriberId: string; contextKeys: readonly string[] }[] = [],
+  ) {
+    const byRoom = new Map(
+      touched.map((group) => [contextRoom(group.subscriberId, group.contextKeys), emptyBadgeCounts()]),
+    );
+    for (const group of await this.messages.badgeCounts(environmentId, subscriberIds))
+      byRoom.set(contextRoom(group.subscriberId, group.contextKeys), group.counts);
     broadcaster.broadcast(
-      [...counts].flatMap(([room, badge]) => [
+      [...byRoom].flatMap(([room, badge]) => [
         { room, event: SOCKET_EVENTS.unseenCountChanged, payload: unseenCountPayload(badge) },
         { room, event: SOCKET_EVENTS.unreadCountChanged, payload: unreadCountPayload(badge) },
       ]),

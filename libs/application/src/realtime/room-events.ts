@@ -1,4 +1,12 @@
-/** One event for the sockets in one room (a subscriber's row id). */
+/**
+ * The room of a subscriber's sockets opened for one context (sorted `type:id` keys; none for a session
+ * without context): a message and the badge counts reach only the sessions of exactly its context.
+ */
+export function contextRoom(subscriberRowId: string, contextKeys: readonly string[]): string {
+  return `${subscriberRowId}|${[...contextKeys].sort().join(',')}`;
+}
+
+/** One event for the sockets in one room (a subscriber's row id, or one of its context rooms). */
 export interface RoomEvent {
   room: string;
   event: string;

@@ -19,6 +19,8 @@ export interface ActivityFilter {
   search?: string;
   transactionId?: string;
   topicKey?: string;
+  /** Exactly these contexts (`type:id`), in any order. */
+  contextKeys?: string[];
   after?: Date;
   before?: Date;
 }
@@ -39,6 +41,7 @@ export interface FeedNotification extends Pick<
   | 'controls'
   | 'to'
   | 'topics'
+  | 'contextKeys'
 > {
   createdAt: string;
   updatedAt: string;
@@ -117,6 +120,11 @@ const FILTER_CLAUSES: { [Key in keyof ActivityFilter]-?: FilterClause } = {
     condition: (p) => `n.topics @> ${p}::jsonb`,
     value: (f) => JSON.stringify([{ topicKey: f.topicKey }]),
   },
+  contextKeys: {
+    on: 'notification',
+    condition: (p) => `(n.context_keys @> ${p}::text[] AND n.context_keys <@ ${p}::text[])`,
+    value: (f) => f.contextKeys,
+  },
   after: { on: 'notification', condition: (p) => `n.created_at >= ${p}`, value: (f) => f.after },
   before: { on: 'notification', condition: (p) => `n.created_at <= ${p}`, value: (f) => f.before },
 };
@@ -147,7 +155,15 @@ function pageIdsStatement(present: (keyof ActivityFilter)[]): string {
     ORDER BY n.created_at DESC NULLS LAST, n.id DESC NULLS LAST LIMIT $2 OFFSET $3`;
 }
 
-/** Statement texts by the filters present (at most 2^9, in practice a handful). */
+/**
+ * The contextKeys of the page's notifications by id, beside the page function's rows (which predate
+ * the column), read in the same statement.
+ */
+const CONTEXT_KEYS_OF = (ids: string) =>
+  `(SELECT coalesce(json_object_agg(n.id, n.context_keys), '{}'::json) FROM notifications n
+    WHERE n.environment_id = $1 AND n.id = ANY(${ids})) AS context_keys`;
+
+/** Statement texts by the filters present (at most 2^10, in practice a handful). */
 const pageStatements = new Map<string, string>();
 
 /**
@@ -158,7 +174,11 @@ function pageStatement(present: (keyof ActivityFilter)[]): string {
   const key = present.join(',');
   let text = pageStatements.get(key);
   if (text === undefined)
-    pageStatements.set(key, (text = `SELECT * FROM activity_feed_page($1, ARRAY(${pageIdsStatement(present)}), $4)`));
+    pageStatements.set(
+      key,
+      (text = `WITH page AS (SELECT ARRAY(${pageIdsStatement(present)}) AS ids)
+        SELECT f.*, ${CONTEXT_KEYS_OF('page.ids')} FROM page, activity_feed_page($1, page.ids, $4) f`),
+    );
   return text;
 }
 
@@ -170,6 +190,7 @@ interface ActivityPageRow {
   job_rows: FeedJob[];
   execution_detail_rows: FeedExecutionDetail[];
   event_rows: FeedEvent[];
+  context_keys: Record<string, string[]>;
 }
 
 /** The read side of GET /v1/notifications: filtered, newest first, page-numbered. */
@@ -193,7 +214,7 @@ export class ActivityFeedRepository {
   /** One notification of the environment with everything the feed shows of it; none when unknown there. */
   async one(environmentId: string, notificationId: string): Promise<ActivityPage> {
     const result = await this.db.$client.query<ActivityPageRow>(
-      'SELECT * FROM activity_feed_page($1, ARRAY[$2::uuid], 1)',
+      `SELECT f.*, ${CONTEXT_KEYS_OF('ARRAY[$2::uuid]')} FROM activity_feed_page($1, ARRAY[$2::uuid], 1) f`,
       [environmentId, notificationId],
     );
     return toActivityPage(result.rows[0]);
@@ -202,7 +223,9 @@ export class ActivityFeedRepository {
 
 function toActivityPage(row: ActivityPageRow): ActivityPage {
   return {
-    notifications: row.notification_rows,
+    notifications: row.notification_rows.map((notification) =>
+      Object.assign(notification, { contextKeys: row.context_keys[notification.id] ?? [] }),
+    ),
     hasMore: row.has_more,
     subscribers: row.subscriber_rows,
     workflows: row.workflow_rows,

@@ -19,6 +19,7 @@ import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import type { MessageView } from './message.repository.js';
+import { exactContextKeys } from './context-keys.js';
 import { findNotificationTriggers } from './notification-triggers.js';
 
 /** Which of a subscriber's in-app messages an inbox operation reads or changes; a field left out matches any value. */
@@ -37,6 +38,8 @@ export interface InboxFilter {
   ids?: string[];
   /** Messages of these feeds (Novu's v1 feedIdentifier). */
   feedIds?: string[];
+  /** Messages sent with exactly these contexts (`type:id`, any order); `[]` is messages sent without one. */
+  contextKeys?: string[];
 }
 
 /** The changes a state transition writes; `deliveredAt` appends one entry. */
@@ -79,6 +82,15 @@ export interface InboxBadgeCounts {
   unseen: number;
   unread: { total: number; severity: Record<string, number> };
 }
+
+/** The badge counts of one subscriber's messages of one context (sorted keys). */
+export interface InboxBadgeGroup {
+  subscriberId: string;
+  contextKeys: string[];
+  counts: InboxBadgeCounts;
+}
+
+export const emptyBadgeCounts = (): InboxBadgeCounts => ({ unseen: 0, unread: { total: 0, severity: {} } });
 
 /** A subscriber's in-app messages as Novu's v2 inbox routes read and change them. */
 @Injectable()
@@ -218,17 +230,16 @@ export class InboxMessageRepository {
   }
 
   /**
-   * The badge counts of several subscribers in one grouped statement, over what the inbox's default
-   * tab shows (neither archived nor snoozed). A subscriber with nothing unseen or unread gets zeros.
+   * The badge counts of several subscribers per context, in one grouped statement, over what the
+   * inbox's default tab shows (neither archived nor snoozed). Only contexts with something unseen or
+   * unread appear.
    */
-  async badgeCounts(environmentId: string, subscriberIds: string[]): Promise<Map<string, InboxBadgeCounts>> {
-    const result = new Map<string, InboxBadgeCounts>(
-      subscriberIds.map((id) => [id, { unseen: 0, unread: { total: 0, severity: {} } }]),
-    );
-    if (subscriberIds.length === 0) return result;
+  async badgeCounts(environmentId: string, subscriberIds: string[]): Promise<InboxBadgeGroup[]> {
+    if (subscriberIds.length === 0) return [];
     const rows = await this.db
       .select({
         subscriberId: messages.subscriberId,
+        contextKeys: messages.contextKeys,
         severity: messages.severity,
         unseen: sql<number>`count(*) filter (where not ${messages.seen})::int`,
         unread: sql<number>`count(*) filter (where not ${messages.read})::int`,
@@ -245,14 +256,21 @@ export class InboxMessageRepository {
           or(eq(messages.seen, false), eq(messages.read, false)),
         ),
       )
-      .groupBy(messages.subscriberId, messages.severity);
+      .groupBy(messages.subscriberId, messages.contextKeys, messages.severity);
+    const groups = new Map<string, InboxBadgeGroup>();
     for (const row of rows) {
-      const counts = result.get(row.subscriberId)!;
-      counts.unseen += row.unseen;
-      counts.unread.total += row.unread;
-      counts.unread.severity[row.severity] = (counts.unread.severity[row.severity] ?? 0) + row.unread;
+      const contextKeys = [...row.contextKeys].sort();
+      const key = `${row.subscriberId}|${contextKeys.join(',')}`;
+      let group = groups.get(key);
+      if (!group) {
+        group = { subscriberId: row.subscriberId, contextKeys, counts: emptyBadgeCounts() };
+        groups.set(key, group);
+      }
+      group.counts.unseen += row.unseen;
+      group.counts.unread.total += row.unread;
+      group.counts.unread.severity[row.severity] = (group.counts.unread.severity[row.severity] ?? 0) + row.unread;
     }
-    return result;
+    return [...groups.values()];
   }
 
   private inApp(environmentId: string, subscriberId: string): SQL | undefined {
@@ -278,6 +296,7 @@ export class InboxMessageRepository {
     if (filter.data) conditions.push(sql`${messages.data} @> ${JSON.stringify(filter.data)}::jsonb`);
     if (filter.createdGte) conditions.push(gte(messages.createdAt, filter.createdGte));
     if (filter.createdLte) conditions.push(lte(messages.createdAt, filter.createdLte));
+    if (filter.contextKeys) conditions.push(exactContextKeys(filter.contextKeys));
     return and(...conditions);
   }
 }

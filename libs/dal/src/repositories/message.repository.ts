@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
+import { exactContextKeys } from './context-keys.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import { findNotificationTriggers, type TriggerFields } from './notification-triggers.js';
 import { bulkInsert } from './table-sql.js';
@@ -14,6 +15,8 @@ export interface MessageListFilter {
   subscriberId?: string;
   channel?: string;
   transactionId?: string;
+  /** Exactly these contexts (`type:id`), in any order. */
+  contextKeys?: string[];
 }
 
 /** A message as the API shows it: the row and its trigger's payload and overrides (kept once, on the trigger event). */
@@ -24,6 +27,7 @@ export interface DeletedMessage {
   /** Internal subscriber id. */
   subscriberId: string;
   channel: string;
+  contextKeys: string[];
 }
 
 export interface FeedFilter {
@@ -129,6 +133,7 @@ export class MessageRepository {
     if (filter.subscriberId) conditions.push(eq(messages.subscriberId, filter.subscriberId));
     if (filter.channel) conditions.push(eq(messages.channel, filter.channel));
     if (filter.transactionId) conditions.push(eq(messages.transactionId, filter.transactionId));
+    if (filter.contextKeys?.length) conditions.push(exactContextKeys(filter.contextKeys));
     return this.page(environmentId, and(...conditions), page, limit);
   }
 
@@ -164,7 +169,7 @@ export class MessageRepository {
       .update(messages)
       .set({ deleted: true, updatedAt: sql`now()` })
       .where(and(eq(messages.environmentId, environmentId), eq(messages.id, id), eq(messages.deleted, false)))
-      .returning({ subscriberId: messages.subscriberId, channel: messages.channel });
+      .returning({ subscriberId: messages.subscriberId, channel: messages.channel, contextKeys: messages.contextKeys });
   }
 
   /** Soft-deletes a transaction's messages, of one channel when given; answers each one's subscriber and channel. */
@@ -184,7 +189,7 @@ export class MessageRepository {
           eq(messages.deleted, false),
         ),
       )
-      .returning({ subscriberId: messages.subscriberId, channel: messages.channel });
+      .returning({ subscriberId: messages.subscriberId, channel: messages.channel, contextKeys: messages.contextKeys });
   }
 
   private inApp(environmentId: string, subscriberId: string): SQL | undefined {

@@ -1,3 +1,4 @@
+import { contextEntriesOf, contextKeysOf } from '#application';
 import { isChannel, newId } from '#common';
 import type { JobDigest, NewJobRow, NewNotificationRow, StoredStep, TriggerEventRow, WorkflowRow } from '#dal';
 import { readPath } from '../steps/read-path.js';
@@ -57,6 +58,7 @@ export function buildNotifications(
       transactionId: event.transactionId,
       channels,
       tags: workflow.tags,
+      contextKeys: contextKeysOf(contextEntriesOf(event.request.context)),
     },
     rows: recipients.map((recipient) => ({
       id: newId(),

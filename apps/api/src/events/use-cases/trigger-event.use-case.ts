@@ -1,8 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError, GroupCommit, LOGGER, newId, type GroupCommitOptions } from '#common';
-import { BROADCAST_MARK, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#application';
 import {
+  BROADCAST_MARK,
+  contextReferencesOf,
+  parseRecipients,
+  tenantIdentifierOf,
+  withStoredData,
+  WorkflowCache,
+} from '#application';
+import {
+  ContextRepository,
   TenantRepository,
   TriggerEventRepository,
   type NewTriggerEventRow,
@@ -49,6 +57,7 @@ export class TriggerEventUseCase {
   constructor(
     private readonly workflows: WorkflowCache,
     private readonly tenants: TenantRepository,
+    private readonly contexts: ContextRepository,
     private readonly events: TriggerEventRepository,
     private readonly queue: JobQueue,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -134,6 +143,7 @@ export class TriggerEventUseCase {
    */
   async accept(prepared: PreparedTrigger[], requestId: string): Promise<TriggerResponseDto[]> {
     const rows = prepared.flatMap((item) => (item.row ? [item.row] : []));
+    await this.resolveContexts(rows);
     // A single trigger joins the concurrent ones' statements; a bulk request is a batch already.
     const inserted =
       rows.length === 1
@@ -148,6 +158,20 @@ export class TriggerEventUseCase {
     }
     this.logAccepted(prepared, requestId);
     return prepared.map((item) => item.response);
+  }
+
+  /**
+   * The contexts the events name, created or read in one statement for all of them; each event keeps
+   * its contexts with their data, which its steps render.
+   */
+  private async resolveContexts(rows: NewTriggerEventRow[]): Promise<void> {
+    const named = rows.filter((row) => row.request.context !== undefined);
+    if (named.length === 0) return;
+    const stored = await this.contexts.resolve(
+      { environmentId: named[0].environmentId, organizationId: named[0].organizationId },
+      named.flatMap((row) => contextReferencesOf(row.request.context)),
+    );
+    for (const row of named) row.request.context = withStoredData(row.request.context, stored);
   }
 
   /** Each row's stored event, or undefined when its transactionId was seen before (nothing inserted). */

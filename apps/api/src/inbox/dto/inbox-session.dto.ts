@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsContext } from '../../events/dto/trigger-validators.js';
 import { CreateSubscriberDto } from '../../subscribers/dto/subscriber.dto.js';
 
 /** The subscriber a browser names: the subscribers API's fields (same validation) without channel credentials. */
@@ -38,14 +39,23 @@ export class StartInboxSessionDto {
   @Allow()
   defaultSchedule?: unknown;
 
-  @ApiPropertyOptional({ description: 'Accepted and ignored: inbox lists are not filtered by context' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "The session's context, as a trigger's (`{ tenant: 'acme' }`): the session sees only messages sent with exactly this context",
+  })
   @IsOptional()
-  @IsObject()
+  @IsContext()
   context?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Accepted and ignored: inbox lists are not filtered by context' })
+  @ApiPropertyOptional({
+    description:
+      "Hex HMAC-SHA256 of the context's canonical JSON keyed with an API key of the environment; required with a context where HMAC is",
+  })
   @IsOptional()
   @IsString()
+  @MaxLength(255)
   contextHash?: string;
 }
 

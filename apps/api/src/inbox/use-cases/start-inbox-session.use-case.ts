@@ -1,7 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
-import { parseSchedule, SubscriberNotificationsService } from '#application';
-import { EnvironmentRepository, SubscriberRepository, type SubscriberRow, type SubscriberScope } from '#dal';
+import {
+  contextKeysOf,
+  contextEntriesOf,
+  contextReferencesOf,
+  parseSchedule,
+  SubscriberNotificationsService,
+} from '#application';
+import {
+  ContextRepository,
+  EnvironmentRepository,
+  SubscriberRepository,
+  type SubscriberRow,
+  type SubscriberScope,
+} from '#dal';
 import { clientBudgetId } from '../../http/client-address.js';
 import type { InboxSessionDto, SessionSubscriberDto, StartInboxSessionDto } from '../dto/inbox-session.dto.js';
 import { InboxRateLimiter } from '../inbox-rate-limiter.js';
@@ -21,6 +33,7 @@ export class StartInboxSessionUseCase {
   constructor(
     private readonly environments: EnvironmentRepository,
     private readonly subscribers: SubscriberRepository,
+    private readonly contexts: ContextRepository,
     private readonly hashes: SubscriberHashVerifier,
     private readonly schedules: InboxScheduleDefaults,
     private readonly notifications: SubscriberNotificationsService,
@@ -39,8 +52,14 @@ export class StartInboxSessionUseCase {
         `No environment has the applicationIdentifier ${body.applicationIdentifier}`,
       );
     // Wrong hashes are their client's problem; the environment's bucket counts only sessions that may start.
-    const proven = await this.limiter.onFailureBudget('sessionFailure', clientBudgetId(clientAddress), () =>
-      this.hashes.verify(environment, subscriberId, body.subscriberHash),
+    const [proven, contextProven] = await this.limiter.onFailureBudget(
+      'sessionFailure',
+      clientBudgetId(clientAddress),
+      async () =>
+        [
+          await this.hashes.verify(environment, subscriberId, body.subscriberHash),
+          await this.hashes.verifyContext(environment, body.context, body.contextHash),
+        ] as const,
     );
     await this.limiter.take('session', environment.id);
     // Refused before anything is written.
@@ -49,14 +68,16 @@ export class StartInboxSessionUseCase {
     const given = body.subscriber ?? { subscriberId };
     const subscriber = proven ? await this.provenSubscriber(scope, given) : await this.claimedSubscriber(scope, given);
     if (defaultSchedule) await this.schedules.apply(scope, subscriber.id, defaultSchedule);
-    const unreadCount = await this.notifications.unreadCount(environment.id, subscriberId);
+    const contextKeys = await this.sessionContext(scope, body.context);
+    const unreadCount = await this.notifications.unreadCount(environment.id, subscriberId, contextKeys);
     return {
       token: this.tokens.issue({
         ...scope,
         subscriberRowId: subscriber.id,
         subscriberId,
         generation: subscriber.generation,
-        hashProven: proven,
+        hashProven: proven && contextProven,
+        contextKeys,
       }),
       totalUnreadCount: unreadCount.total,
       unreadCount,
@@ -64,8 +85,18 @@ export class StartInboxSessionUseCase {
       isDevelopmentMode: environment.name === 'Development',
       maxSnoozeDurationHours: MAX_SNOOZE_DURATION_HOURS,
       applicationIdentifier: environment.identifier,
-      contextKeys: [],
+      contextKeys,
     };
+  }
+
+  /**
+   * The session's context keys. Its contexts are created when missing, as a trigger creates them,
+   * but never with data from the browser and never changed: the tenant's server owns their data.
+   */
+  private async sessionContext(scope: SubscriberScope, context: Record<string, unknown> | undefined) {
+    const references = contextReferencesOf(context).map(({ type, identifier }) => ({ type, identifier }));
+    if (references.length > 0) await this.contexts.resolve(scope, references);
+    return contextKeysOf(contextEntriesOf(context));
   }
 
   /**

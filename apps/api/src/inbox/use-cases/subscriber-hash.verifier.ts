@@ -3,10 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { TenancyService } from '#application';
 import { IntegrationRepository, type Environment } from '#dal';
+import { canonicalJson } from '../canonical-json.js';
 import { HmacRequirement } from '../hmac-requirement.js';
 
-function hashMatches(subscriberId: string, key: string, given: string): boolean {
-  const expected = Buffer.from(createHmac('sha256', key).update(subscriberId).digest('hex'));
+function hashMatches(signed: string, key: string, given: string): boolean {
+  const expected = Buffer.from(createHmac('sha256', key).update(signed).digest('hex'));
   const actual = Buffer.from(given.toLowerCase());
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
@@ -45,6 +46,27 @@ export class SubscriberHashVerifier {
     }
     if (!keys.some((key) => hashMatches(subscriberId, key, subscriberHash)))
       throw new DomainError('UNAUTHORIZED', 'Invalid subscriberHash');
+    return true;
+  }
+
+  /**
+   * True when a context is proven by its contextHash: the HMAC of the context's canonical JSON
+   * (canonicalJson), keyed as the subscriberHash is. Where HMAC is required, a session with a context
+   * must prove it, else a browser could open the inbox of another tenant's context; elsewhere a hash
+   * given is checked and a wrong one proves nothing.
+   */
+  async verifyContext(
+    environment: Environment,
+    context: Record<string, unknown> | undefined,
+    contextHash: string | undefined,
+  ): Promise<boolean> {
+    if (!context || Object.keys(context).length === 0) return true;
+    const signed = canonicalJson(context);
+    const matches = async (hash: string) =>
+      (await this.tenancy.recoverableKeys(environment.id)).some((key) => hashMatches(signed, key, hash));
+    if (!(await this.required(environment))) return contextHash ? matches(contextHash) : false;
+    if (!contextHash) throw new DomainError('UNAUTHORIZED', 'This environment requires a contextHash with a context');
+    if (!(await matches(contextHash))) throw new DomainError('UNAUTHORIZED', 'Invalid contextHash');
     return true;
   }
 

@@ -1,8 +1,9 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { CHANNELS, MESSAGE_STATUSES } from '#common';
 import type { MessageResponse } from '#application';
 import { PageQueryDto } from '../../http/pagination.dto.js';
+import { ToArray } from '../../http/query-arrays.js';
 import { SubscriberResponseDto } from '../../subscribers/dto/subscriber.dto.js';
 
 export class EmailBlockStylesDto {
@@ -99,4 +100,17 @@ export class ListMessagesQueryDto extends PageQueryDto {
   subscriberId?: string;
   @ApiPropertyOptional({ enum: CHANNELS }) @IsOptional() @IsIn(CHANNELS) channel?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) transactionId?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 5,
+    description: 'Only messages sent with exactly these contexts (`type:id`, any order)',
+  })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsString({ each: true })
+  @MaxLength(201, { each: true })
+  contextKeys?: string[];
 }

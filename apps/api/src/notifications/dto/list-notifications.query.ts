@@ -82,6 +82,19 @@ export class ListNotificationsQueryDto extends PageQueryDto {
   @MaxLength(255)
   topicKey?: string;
 
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 5,
+    description: 'Only notifications sent with exactly these contexts (`type:id`, any order)',
+  })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsString({ each: true })
+  @MaxLength(201, { each: true })
+  contextKeys?: string[];
+
   @ApiPropertyOptional({ description: 'ISO 8601; records created at or after' })
   @IsOptional()
   @IsISO8601()

@@ -81,6 +81,7 @@ export class NotificationItemDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) controls: Record<string, unknown>;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) to?: unknown;
   @ApiProperty({ type: [NotificationTopicDto] }) topics: NotificationTopicDto[];
+  @ApiProperty({ type: [String], description: "The trigger's contexts, each `type:id`" }) contextKeys: string[];
 }
 
 export class NotificationPageDto {

@@ -66,6 +66,7 @@ export class ListNotificationsUseCase {
         search: query.search,
         transactionId: query.transactionId,
         topicKey: query.topicKey,
+        contextKeys: query.contextKeys,
         after,
         before,
       },
@@ -151,6 +152,7 @@ function toItem(
     controls: row.controls,
     ...present('to', row.to),
     topics: row.topics,
+    contextKeys: row.contextKeys,
   };
 }
 

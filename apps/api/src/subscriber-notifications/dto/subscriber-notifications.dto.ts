@@ -13,6 +13,7 @@ import {
   IsString,
   IsUUID,
   Max,
+  MaxLength,
   Min,
 } from 'class-validator';
 import { SEVERITIES, type InboxNotificationResponse } from '#application';
@@ -71,12 +72,16 @@ class NotificationFilterDto {
 
   @ApiPropertyOptional({
     type: [String],
-    description: "Ignored: lists are not filtered by context (messages carry their trigger's contextKeys)",
+    maxItems: 5,
+    description:
+      'Only the notifications sent with exactly these contexts (`type:id`, any order); without it every context',
   })
   @IsOptional()
   @ToArray()
   @IsArray()
+  @ArrayMaxSize(5)
   @IsString({ each: true })
+  @MaxLength(201, { each: true })
   contextKeys?: string[];
 }
 
@@ -148,19 +153,23 @@ export class ListNotificationsQueryDto {
 
   @ApiPropertyOptional({
     type: [String],
-    description: "Ignored: lists are not filtered by context (messages carry their trigger's contextKeys)",
+    maxItems: 5,
+    description:
+      'Only the notifications sent with exactly these contexts (`type:id`, any order); without it every context',
   })
   @IsOptional()
   @ToArray()
   @IsArray()
+  @ArrayMaxSize(5)
   @IsString({ each: true })
+  @MaxLength(201, { each: true })
   contextKeys?: string[];
 }
 
 export class CountNotificationsQueryDto {
   @ApiProperty({
     description:
-      'JSON array of filters ({ read, seen, archived, snoozed, tags, severity, data }), one count each; 1 to 30',
+      'JSON array of filters ({ read, seen, archived, snoozed, tags, severity, data, contextKeys }), one count each; 1 to 30',
   })
   @IsDefined()
   @IsString()
@@ -192,12 +201,14 @@ export class SnoozeNotificationDto {
 export class ContextKeysQueryDto {
   @ApiPropertyOptional({
     type: [String],
-    description: "Ignored: lists are not filtered by context (messages carry their trigger's contextKeys)",
+    description: 'Accepted; an operation on one notification, named by its id, is not narrowed by context',
   })
   @IsOptional()
   @ToArray()
   @IsArray()
+  @ArrayMaxSize(5)
   @IsString({ each: true })
+  @MaxLength(201, { each: true })
   contextKeys?: string[];
 }
 
