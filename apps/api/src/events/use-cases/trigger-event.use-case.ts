@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError, GroupCommit, LOGGER, newId, type GroupCommitOptions } from '#common';
-import { BROADCAST_MARK, parseRecipients, tenantIdentifierOf, WorkflowCache } from '#application';
+import { BROADCAST_MARK, parseRecipients, payloadErrors, tenantIdentifierOf, WorkflowCache } from '#application';
 import {
   TenantRepository,
   TriggerEventRepository,
@@ -81,6 +81,12 @@ export class TriggerEventUseCase {
       throw new DomainError('VALIDATION_FAILED', WORKFLOW_NOT_FOUND, {
         name: { messages: [WORKFLOW_NOT_FOUND], value: body.name },
       });
+    }
+    const [payloadError] = Object.entries(
+      workflow.validatePayload && workflow.payloadSchema ? payloadErrors(workflow.payloadSchema, body.payload ?? {}) : {},
+    );
+    if (payloadError) {
+      throw new DomainError('VALIDATION_FAILED', payloadError[1].messages[0], Object.fromEntries([payloadError]));
     }
     const transactionId = body.transactionId ?? newId();
     const answer = (status: TriggerResponseDto['status'], error?: string[]): PreparedTrigger => ({
