@@ -48,16 +48,16 @@ describe('@novu/api: workflows v2', () => {
       transactionId,
     });
     expect(result.status).toBe('processed');
-    let content = '';
+    let content: unknown;
     await waitFor(
       async () => {
         const page = await novu.messages.retrieve({ subscriberId, transactionId: [transactionId], channel: 'in_app' });
-        content = page.result.data[0]?.content ?? '';
-        return content !== '';
+        content = page.result.data[0]?.content;
+        return content !== undefined;
       },
       { description: `the in-app message of ${transactionId}` },
     );
-    return content as string;
+    return String(content);
   }
 
   const rowCount = async (table: typeof messages | typeof jobs) =>
@@ -95,7 +95,9 @@ describe('@novu/api: workflows v2', () => {
       ['in-app', 'in_app'],
       ['welcome-email', 'email'],
     ]);
-    expect(created.steps[0].controlValues).toMatchObject({ body: 'Hello {{subscriber.firstName}}, order {{payload.orderId}}' });
+    expect(created.steps[0].controlValues).toMatchObject({
+      body: 'Hello {{subscriber.firstName}}, order {{payload.orderId}}',
+    });
 
     // The one store: the row the v1 engine runs, with the template derived from the controls.
     const row = await sdk.t.app.get(WorkflowRepository).findById(sdk.t.environment.id, created.id);
@@ -117,7 +119,9 @@ describe('@novu/api: workflows v2', () => {
         name: 'Welcome renamed',
         active: true,
         preferences: { workflow: { all: { enabled: true, readOnly: true }, channels: { email: { enabled: false } } } },
-        steps: [{ name: 'Email', stepId: 'welcome-email', type: 'email', controlValues: { subject: 'New', body: 'x' } }],
+        steps: [
+          { name: 'Email', stepId: 'welcome-email', type: 'email', controlValues: { subject: 'New', body: 'x' } },
+        ],
       },
       'v2-crud',
     );
@@ -135,12 +139,65 @@ describe('@novu/api: workflows v2', () => {
     await expectErrorDto(sdk.novu.workflows.get('v2-crud'), 404);
   });
 
+  it('round-trips every step type and previews each', async () => {
+    const steps: CreateWorkflowDto['steps'] = [
+      {
+        name: 'Digest',
+        type: 'digest',
+        controlValues: { amount: 5, unit: 'minutes', lookBackWindow: { amount: 1, unit: 'minutes' } },
+      },
+      { name: 'Delay', type: 'delay', controlValues: { amount: 1, unit: 'seconds' } },
+      { name: 'Throttle', type: 'throttle', controlValues: { amount: 1, unit: 'hours', threshold: 3 } },
+      { name: 'Sms', type: 'sms', controlValues: { body: 'Code {{payload.code}}' } },
+      { name: 'Chat', type: 'chat', controlValues: { body: 'Chat {{payload.code}}' } },
+      { name: 'Push', type: 'push', controlValues: { subject: 'Push', body: 'Code {{payload.code}}' } },
+      {
+        name: 'Call',
+        type: 'http_request',
+        controlValues: {
+          url: 'https://hooks.example.com/{{payload.code}}',
+          method: 'POST',
+          headers: [{ key: 'X-Code', value: '{{payload.code}}' }],
+          body: [{ key: 'code', value: '{{payload.code}}' }],
+        },
+      },
+      { name: 'Email', type: 'email', controlValues: { subject: 'S', body: 'B', editorType: 'html', layoutId: null } },
+    ];
+    const { result: created } = await sdk.novu.workflows.create({ name: 'All steps', workflowId: 'v2-all', steps });
+    const { result: read } = await sdk.novu.workflows.get('v2-all');
+    // The SDK fills its own defaults in (a delay's type: regular): what was written is all there.
+    expect(read.steps.map((step) => step.type)).toEqual(steps.map((step) => step.type));
+    read.steps.forEach((step, index) => expect(step.controlValues).toMatchObject(steps[index].controlValues!));
+    expect(read).toEqual(created);
+
+    const preview = async (stepId: string) =>
+      (
+        await sdk.novu.workflows.steps.generatePreview({
+          workflowId: 'v2-all',
+          stepId,
+          generatePreviewRequestDto: { previewPayload: { payload: { code: 'Z9' } } },
+        })
+      ).result.result;
+    expect(await preview('sms')).toEqual({ type: 'sms', preview: { body: 'Code Z9' } });
+    expect(await preview('chat')).toEqual({ type: 'chat', preview: { body: 'Chat Z9' } });
+    expect(await preview('push')).toEqual({ type: 'push', preview: { subject: 'Push', body: 'Code Z9' } });
+    expect(await preview('call')).toMatchObject({
+      type: 'http_request',
+      preview: { url: 'https://hooks.example.com/Z9', headers: [{ key: 'X-Code', value: 'Z9' }] },
+    });
+    expect(await preview('delay')).toEqual({ type: 'delay', preview: { type: 'regular', amount: 1, unit: 'seconds' } });
+  });
+
   it('lists with query, tags, status, paging and ordering as the SDK sends them', async () => {
     await sdk.novu.workflows.create(welcome('v2-list-a', { name: 'List A', tags: ['list', 'a'] }));
     await sdk.novu.workflows.create(welcome('v2-list-b', { name: 'List B', tags: ['list'], active: false }));
     await sdk.novu.workflows.create(welcome('v2-list-c', { name: 'List C', tags: ['other'] }));
 
-    const { result: tagged } = await sdk.novu.workflows.list({ tags: ['list'], orderBy: 'name', orderDirection: 'ASC' });
+    const { result: tagged } = await sdk.novu.workflows.list({
+      tags: ['list'],
+      orderBy: 'name',
+      orderDirection: 'ASC',
+    });
     expect(tagged.workflows.map((item) => item.workflowId)).toEqual(['v2-list-a', 'v2-list-b']);
     expect(tagged.totalCount).toBe(2);
     expect(tagged.workflows[0]).toMatchObject({ origin: 'novu-cloud', stepTypeOverviews: ['in_app', 'email'] });
@@ -247,14 +304,16 @@ describe('@novu/api: workflows v2', () => {
     // Another organization's environment is not a target.
     const foreign = await sdk.t.createForeignKey();
     await expectErrorDto(sdk.novu.workflows.sync({ targetEnvironmentId: foreign.environment.id }, 'v2-sync'), 404);
-    await expectValidationError(
-      sdk.novu.workflows.sync({ targetEnvironmentId: sdk.t.environment.id }, 'v2-sync'),
-    );
+    await expectValidationError(sdk.novu.workflows.sync({ targetEnvironmentId: sdk.t.environment.id }, 'v2-sync'));
   });
 
   it('previews a step through the delivery rendering and sends nothing', async () => {
     await sdk.novu.workflows.create(welcome('v2-preview'));
-    const [messagesBefore, jobsBefore, requestsBefore] = [await rowCount(messages), await rowCount(jobs), receiver.requests.length];
+    const [messagesBefore, jobsBefore, requestsBefore] = [
+      await rowCount(messages),
+      await rowCount(jobs),
+      receiver.requests.length,
+    ];
 
     const { result: inApp } = await sdk.novu.workflows.steps.generatePreview({
       workflowId: 'v2-preview',
@@ -311,7 +370,9 @@ describe('@novu/api: workflows v2', () => {
       sdk.novu.trigger({ workflowId: 'v2-schema', to: 'schema-sub', payload: { orderId: 'x' } }),
     );
     expect(Object.keys(wrongType.errors)).toEqual(['payload.orderId']);
-    const missing = await expectValidationError(sdk.novu.trigger({ workflowId: 'v2-schema', to: 'schema-sub', payload: {} }));
+    const missing = await expectValidationError(
+      sdk.novu.trigger({ workflowId: 'v2-schema', to: 'schema-sub', payload: {} }),
+    );
     expect(Object.keys(missing.errors)).toEqual(['payload.orderId']);
     expect(await deliverInApp(sdk.novu, 'v2-schema', 'schema-sub', { orderId: 3 })).toBe('Hello Ada, order 3');
 

@@ -25,7 +25,7 @@ export function skipConditionError(rule: unknown): string | undefined {
 export function skipConditionHolds(rule: unknown, data: Record<string, unknown>): boolean {
   if (typeof rule !== 'object' || rule === null || Object.keys(rule).length === 0) return false;
   try {
-    return jsonLogic.truthy(jsonLogic.apply(rule as jsonLogic.RulesLogic, data));
+    return jsonLogic.truthy(jsonLogic.apply(rule, data));
   } catch {
     return false;
   }

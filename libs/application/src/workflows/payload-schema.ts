@@ -46,7 +46,8 @@ function payloadPath(error: ErrorObject): string {
     .split('/')
     .slice(1)
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const missing = error.keyword === 'required' ? [String((error.params as { missingProperty?: unknown }).missingProperty)] : [];
+  const missing =
+    error.keyword === 'required' ? [String((error.params as { missingProperty?: unknown }).missingProperty)] : [];
   return ['payload', ...segments, ...missing].join('.');
 }
 

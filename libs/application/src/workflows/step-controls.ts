@@ -62,7 +62,14 @@ const CONTROL_KINDS: Record<string, Record<string, Kind>> = {
   chat: { body: 'string', editorType: 'string' },
   push: { subject: 'string', body: 'string' },
   delay: { type: 'string', amount: 'number', unit: 'string', cron: 'string' },
-  digest: { type: 'string', amount: 'number', unit: 'string', digestKey: 'string', lookBackWindow: 'object', cron: 'string' },
+  digest: {
+    type: 'string',
+    amount: 'number',
+    unit: 'string',
+    digestKey: 'string',
+    lookBackWindow: 'object',
+    cron: 'string',
+  },
   throttle: {
     type: 'string',
     amount: 'number',
@@ -170,7 +177,10 @@ const fromControls: Record<string, (controls: Controls) => StepShape> = {
   sms: (c) => ({ template: { type: 'sms', content: c.body ?? '' } as StepShape['template'] }),
   chat: (c) => ({ template: { type: 'chat', content: c.body ?? '' } as StepShape['template'] }),
   push: (c) => ({ template: { type: 'push', title: c.subject ?? '', content: c.body ?? '' } as StepShape['template'] }),
-  delay: (c) => ({ template: { type: 'delay' }, metadata: defined({ type: 'regular', amount: c.amount, unit: c.unit }) }),
+  delay: (c) => ({
+    template: { type: 'delay' },
+    metadata: defined({ type: 'regular', amount: c.amount, unit: c.unit }),
+  }),
   digest: (c) => {
     const lookBack = isObject(c.lookBackWindow) ? c.lookBackWindow : undefined;
     return {
@@ -260,7 +270,8 @@ export function controlsFromStoredStep(step: Pick<StoredStep, 'template' | 'meta
     case 'in_app': {
       const cta = isObject(t.cta) ? t.cta : {};
       const data = isObject(cta.data) ? cta.data : {};
-      const buttons = isObject(cta.action) && Array.isArray(cta.action.buttons) ? (cta.action.buttons as unknown[]) : [];
+      const buttons =
+        isObject(cta.action) && Array.isArray(cta.action.buttons) ? (cta.action.buttons as unknown[]) : [];
       return defined({
         subject: text(t.subject),
         body: text(t.content) ?? '',

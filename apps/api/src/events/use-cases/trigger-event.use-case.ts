@@ -83,7 +83,9 @@ export class TriggerEventUseCase {
       });
     }
     const [payloadError] = Object.entries(
-      workflow.validatePayload && workflow.payloadSchema ? payloadErrors(workflow.payloadSchema, body.payload ?? {}) : {},
+      workflow.validatePayload && workflow.payloadSchema
+        ? payloadErrors(workflow.payloadSchema, body.payload ?? {})
+        : {},
     );
     if (payloadError) {
       throw new DomainError('VALIDATION_FAILED', payloadError[1].messages[0], Object.fromEntries([payloadError]));

@@ -7,14 +7,13 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { ApiPropertyOptional } from '@nestjs/swagger';
 import { DomainError } from '#common';
 import { Auth, type AuthContext } from '../../auth/auth-context.js';
 import { ApiErrorResponses } from '../../http/api-error-responses.js';
 import {
   CreateWorkflowV2Dto,
   GeneratePreviewV2Dto,
+  GetWorkflowV2QueryDto,
   ListWorkflowsV2QueryDto,
   PatchWorkflowV2Dto,
   SyncWorkflowV2Dto,
@@ -32,14 +31,6 @@ import { WorkflowsV2Service } from './workflows-v2.service.js';
 
 const WORKFLOW_PARAM = { name: 'workflowId', description: 'The workflowId (trigger identifier), internal id or slug' };
 const STEP_PARAM = { name: 'stepId', description: 'The stepId, internal id or slug of the step' };
-
-export class GetWorkflowV2QueryDto {
-  @ApiPropertyOptional({ description: "The caller's environment; any other answers 404" })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  environmentId?: string;
-}
 
 @ApiTags('Workflows')
 @ApiErrorResponses()

@@ -80,7 +80,12 @@ export class CreateWorkflowV2Dto {
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() active?: boolean;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() validatePayload?: boolean;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'JSON Schema, 64 KB at most' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'JSON Schema, 64 KB at most',
+  })
   @ValidateIf((_object, value) => value !== undefined && value !== null)
   @IsObject()
   payloadSchema?: Record<string, unknown> | null;
@@ -174,7 +179,11 @@ export class ListWorkflowsV2QueryDto {
   @Max(1_000_000)
   offset: number = 0;
 
-  @ApiPropertyOptional({ enum: WORKFLOW_SORT_FIELDS, default: 'createdAt', description: 'lastTriggeredAt orders by createdAt' })
+  @ApiPropertyOptional({
+    enum: WORKFLOW_SORT_FIELDS,
+    default: 'createdAt',
+    description: 'lastTriggeredAt orders by createdAt',
+  })
   @IsOptional()
   @IsIn(WORKFLOW_SORT_FIELDS)
   orderBy: (typeof WORKFLOW_SORT_FIELDS)[number] = 'createdAt';
@@ -206,6 +215,14 @@ export class ListWorkflowsV2QueryDto {
   @ArrayMaxSize(WORKFLOW_STATUSES.length)
   @IsIn(WORKFLOW_STATUSES, { each: true })
   status?: (typeof WORKFLOW_STATUSES)[number][];
+}
+
+export class GetWorkflowV2QueryDto {
+  @ApiPropertyOptional({ description: "The caller's environment; any other answers 404" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  environmentId?: string;
 }
 
 export class PreviewPayloadV2Dto {

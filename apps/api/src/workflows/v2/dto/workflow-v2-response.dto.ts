@@ -77,7 +77,10 @@ export class WorkflowV2ListDto {
 
 class WorkflowV2PreviewResultDto {
   @ApiProperty() type: string;
-  @ApiProperty({ ...OBJECT, description: 'What the step would deliver (in_app: subject, body, actions...; email: subject, body as HTML)' })
+  @ApiProperty({
+    ...OBJECT,
+    description: 'What the step would deliver (in_app: subject, body, actions...; email: subject, body as HTML)',
+  })
   preview: Record<string, unknown>;
 }
 

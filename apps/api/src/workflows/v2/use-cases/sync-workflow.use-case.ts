@@ -78,6 +78,11 @@ function copyOf(source: WorkflowRow, existing: WorkflowRow | undefined): Workflo
     payloadSchema: source.payloadSchema,
     validatePayload: source.validatePayload,
     preferences: source.preferences,
-    steps: source.steps.map((step) => asInput(step, existing?.steps.find((old) => stepIdOf(old) === stepIdOf(step)))),
+    steps: source.steps.map((step) =>
+      asInput(
+        step,
+        existing?.steps.find((old) => stepIdOf(old) === stepIdOf(step)),
+      ),
+    ),
   };
 }

@@ -100,16 +100,14 @@ export class WorkflowV2Input {
     };
   }
 
-  private buildSteps(
-    dtos: WorkflowV2StepDto[],
-    previous: StoredStep[],
-  ): { steps: StepInput[]; errors: FieldErrors } {
+  private buildSteps(dtos: WorkflowV2StepDto[], previous: StoredStep[]): { steps: StepInput[]; errors: FieldErrors } {
     const errors: FieldErrors = {};
     const seen = new Set<string>();
     const steps = dtos.map((dto, index) => {
       const path = `steps[${index}]`;
       const stepId = dto.stepId ?? slugify(dto.name);
-      if (!stepId) errors[`${path}.stepId`] = { messages: ['stepId is required when the name has no letters or digits'] };
+      if (!stepId)
+        errors[`${path}.stepId`] = { messages: ['stepId is required when the name has no letters or digits'] };
       else if (seen.has(stepId))
         errors[`${path}.stepId`] = { messages: [`stepId ${stepId} is used by an earlier step`], value: stepId };
       seen.add(stepId);
