@@ -99,6 +99,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     transactionId: seeded.transactionId,
     externalSubscriberId: seeded.subscriberId,
     providerId: 'slack',
+    // The seeded workflow's one step, named after its type: /v2/workflows derives its stepId from the name.
+    stepId: 'in-app',
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);
