@@ -374,6 +374,14 @@ describe('@novu/api: workflows v2', () => {
       sdk.novu.trigger({ workflowId: 'v2-schema', to: 'schema-sub', payload: {} }),
     );
     expect(Object.keys(missing.errors)).toEqual(['payload.orderId']);
+    const { result: bulk } = await sdk.novu.triggerBulk({
+      events: [
+        { workflowId: 'v2-schema', to: 'schema-sub', payload: { orderId: 'x' } },
+        { workflowId: 'v2-schema', to: 'schema-sub', payload: { orderId: 4 } },
+      ],
+    });
+    expect(bulk.map((event) => event.status)).toEqual(['error', 'processed']);
+    expect(bulk[0].error).toEqual([expect.stringContaining('payload.orderId')]);
     expect(await deliverInApp(sdk.novu, 'v2-schema', 'schema-sub', { orderId: 3 })).toBe('Hello Ada, order 3');
 
     // With validatePayload off, the schema is kept but not enforced.

@@ -14,8 +14,12 @@ const MAX_COMPILED = 500;
  */
 const ajv = new Ajv({ allErrors: false, strict: false, validateFormats: false, addUsedSchema: false });
 const compiled = new Map<string, ValidateFunction>();
+/** The workflow cache hands out the same row for a while: its schema object finds its validator without serializing. */
+const bySchemaObject = new WeakMap<object, ValidateFunction>();
 
 function compile(schema: Record<string, unknown>): ValidateFunction {
+  const known = bySchemaObject.get(schema);
+  if (known) return known;
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
@@ -23,6 +27,7 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, validate);
   }
+  bySchemaObject.set(schema, validate);
   return validate;
 }
 
