@@ -6,6 +6,7 @@ describe('payloadSchemaError', () => {
     [{ type: 'object', properties: { a: { type: 'string' } } }],
     [{ type: 'object', required: ['a'], additionalProperties: false, properties: { a: { enum: [1, 2] } } }],
     [{}],
+    [{ properties: { code: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' } } }],
   ])('accepts %j', (schema) => {
     expect(payloadSchemaError(schema)).toBeUndefined();
   });
@@ -15,6 +16,8 @@ describe('payloadSchemaError', () => {
     ['a required that is not a list', { required: 'a' }, /not a valid JSON Schema/],
     ['a remote $ref', { $ref: 'https://example.com/schema.json' }, /not a valid JSON Schema/],
     ['an array', [], /JSON Schema object/],
+    ['a pattern with nested quantifiers', { properties: { a: { type: 'string', pattern: '^(a+)+$' } } }, /exponential/],
+    ['a patternProperties key with nested quantifiers', { patternProperties: { '(x*)*': {} } }, /exponential/],
     ['a schema beyond the size cap', { description: 'x'.repeat(MAX_PAYLOAD_SCHEMA_BYTES) }, /at most/],
   ])('refuses %s', (_label, schema, message) => {
     expect(payloadSchemaError(schema)).toMatch(message);

@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import safeRegex from 'safe-regex2';
 import type { FieldErrors } from '#common';
 
 /** A payload schema is authored by hand; beyond this it is data, not a schema. */
@@ -31,12 +32,36 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
   return validate;
 }
 
+/** The regular expressions of a schema: `pattern` values and `patternProperties` keys, at any depth. */
+function patternsOf(value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((item) => patternsOf(item, into));
+  else if (value && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) {
+      if (key === 'pattern' && typeof item === 'string') into.push(item);
+      if (key === 'patternProperties' && item && typeof item === 'object') into.push(...Object.keys(item));
+      patternsOf(item, into);
+    }
+  return into;
+}
+
+/**
+ * JavaScript regular expressions cannot be interrupted: one with nested quantifiers (`(a+)+`) can
+ * spend seconds on a short payload string and stall every request of the process, so such a
+ * pattern is refused when the schema is saved.
+ */
+function unsafePattern(schema: unknown): string | undefined {
+  return patternsOf(schema).find((pattern) => !safeRegex(pattern));
+}
+
 /** Why a payload schema cannot be saved, or undefined when it is a usable JSON Schema. */
 export function payloadSchemaError(schema: unknown): string | undefined {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'must be a JSON Schema object';
   if (Buffer.byteLength(JSON.stringify(schema)) > MAX_PAYLOAD_SCHEMA_BYTES)
     return `must be at most ${MAX_PAYLOAD_SCHEMA_BYTES} bytes as JSON`;
   if (!ajv.validateSchema(schema)) return `is not a valid JSON Schema: ${ajv.errorsText(ajv.errors)}`;
+  const unsafe = unsafePattern(schema);
+  if (unsafe !== undefined)
+    return `has a pattern that may take exponential time to match (nested quantifiers): ${unsafe}`;
   try {
     compile(schema as Record<string, unknown>);
     return undefined;
