@@ -36,7 +36,7 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
 function patternsOf(value: unknown, into: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((item) => patternsOf(item, into));
   else if (value && typeof value === 'object')
-    for (const [key, item] of Object.entries(value)) {
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       if (key === 'pattern' && typeof item === 'string') into.push(item);
       if (key === 'patternProperties' && item && typeof item === 'object') into.push(...Object.keys(item));
       patternsOf(item, into);
