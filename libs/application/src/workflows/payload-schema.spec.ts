@@ -16,6 +16,7 @@ describe('payloadSchemaError', () => {
     ['a required that is not a list', { required: 'a' }, /not a valid JSON Schema/],
     ['a remote $ref', { $ref: 'https://example.com/schema.json' }, /not a valid JSON Schema/],
     ['an array', [], /JSON Schema object/],
+    ['a pattern that is not a regular expression', { properties: { a: { pattern: '(' } } }, /not a regular expression/],
     ['a pattern with nested quantifiers', { properties: { a: { type: 'string', pattern: '^(a+)+$' } } }, /exponential/],
     ['a patternProperties key with nested quantifiers', { patternProperties: { '(x*)*': {} } }, /exponential/],
     ['a schema beyond the size cap', { description: 'x'.repeat(MAX_PAYLOAD_SCHEMA_BYTES) }, /at most/],

@@ -49,8 +49,17 @@ function patternsOf(value: unknown, into: string[] = []): string[] {
  * spend seconds on a short payload string and stall every request of the process, so such a
  * pattern is refused when the schema is saved.
  */
-function unsafePattern(schema: unknown): string | undefined {
-  return patternsOf(schema).find((pattern) => !safeRegex(pattern));
+function patternError(schema: unknown): string | undefined {
+  for (const pattern of patternsOf(schema)) {
+    try {
+      new RegExp(pattern, 'u');
+    } catch {
+      return `has a pattern that is not a regular expression: ${pattern}`;
+    }
+    if (!safeRegex(pattern))
+      return `has a pattern that may take exponential time to match (nested quantifiers): ${pattern}`;
+  }
+  return undefined;
 }
 
 /** Why a payload schema cannot be saved, or undefined when it is a usable JSON Schema. */
@@ -59,9 +68,8 @@ export function payloadSchemaError(schema: unknown): string | undefined {
   if (Buffer.byteLength(JSON.stringify(schema)) > MAX_PAYLOAD_SCHEMA_BYTES)
     return `must be at most ${MAX_PAYLOAD_SCHEMA_BYTES} bytes as JSON`;
   if (!ajv.validateSchema(schema)) return `is not a valid JSON Schema: ${ajv.errorsText(ajv.errors)}`;
-  const unsafe = unsafePattern(schema);
-  if (unsafe !== undefined)
-    return `has a pattern that may take exponential time to match (nested quantifiers): ${unsafe}`;
+  const badPattern = patternError(schema);
+  if (badPattern) return badPattern;
   try {
     compile(schema as Record<string, unknown>);
     return undefined;
