@@ -9,3 +9,4 @@ export * from './payload-schema.js';
 export * from './step-controls.js';
 export * from './workflow-v2-response.js';
 export * from './step-preview.js';
+export * from './stored-step-controls.js';

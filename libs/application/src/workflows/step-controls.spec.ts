@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { controlKindErrors, controlPath, controlsFromStoredStep, stepShapeFromControls } from './step-controls.js';
+import { controlKindErrors, controlPath, stepShapeFromControls } from './step-controls.js';
+import { controlsFromStoredStep } from './stored-step-controls.js';
 
 describe('stepShapeFromControls', () => {
   it('turns in-app controls into the inbox template and back', () => {

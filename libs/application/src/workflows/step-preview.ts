@@ -2,7 +2,7 @@ import type { StoredStep } from '#dal';
 import { withoutUnsafeUrls } from '../messages/cta-urls.js';
 import { emailBody, renderedText, renderStepTemplate } from '../templates/step-rendering.js';
 import type { TemplateEngine, TemplateVariables } from '../templates/template-engine.js';
-import { controlsFromStoredStep } from './step-controls.js';
+import { controlsFromStoredStep } from './stored-step-controls.js';
 
 export interface StepPreview {
   type: string;

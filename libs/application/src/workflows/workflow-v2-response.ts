@@ -1,7 +1,7 @@
 import { CHANNELS, type Channel } from '#common';
 import type { StoredStep, WorkflowRow } from '#dal';
 import { slugify } from './slugify.js';
-import { controlsFromStoredStep } from './step-controls.js';
+import { controlsFromStoredStep } from './stored-step-controls.js';
 import type { WorkflowOrigin } from './workflow-input.js';
 
 export interface PreferenceLevel {

@@ -12,13 +12,12 @@ import { Auth, type AuthContext } from '../../auth/auth-context.js';
 import { ApiErrorResponses } from '../../http/api-error-responses.js';
 import {
   CreateWorkflowV2Dto,
-  GeneratePreviewV2Dto,
-  GetWorkflowV2QueryDto,
-  ListWorkflowsV2QueryDto,
   PatchWorkflowV2Dto,
   SyncWorkflowV2Dto,
   UpdateWorkflowV2Dto,
 } from './dto/workflow-v2-request.dto.js';
+import { GeneratePreviewV2Dto } from './dto/workflow-v2-preview.dto.js';
+import { GetWorkflowV2QueryDto, ListWorkflowsV2QueryDto } from './dto/workflow-v2-query.dto.js';
 import {
   WorkflowV2ListDto,
   WorkflowV2PreviewDto,

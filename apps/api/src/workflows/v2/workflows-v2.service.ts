@@ -12,12 +12,8 @@ import {
 import { Clock, DomainError, isId } from '#common';
 import { WorkflowRepository, type StoredStep, type WorkflowRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
-import type {
-  CreateWorkflowV2Dto,
-  ListWorkflowsV2QueryDto,
-  PatchWorkflowV2Dto,
-  UpdateWorkflowV2Dto,
-} from './dto/workflow-v2-request.dto.js';
+import type { CreateWorkflowV2Dto, PatchWorkflowV2Dto, UpdateWorkflowV2Dto } from './dto/workflow-v2-request.dto.js';
+import type { ListWorkflowsV2QueryDto } from './dto/workflow-v2-query.dto.js';
 import type { WorkflowV2ListDto } from './dto/workflow-v2-response.dto.js';
 import { WorkflowV2Input } from './use-cases/workflow-v2-input.js';
 

@@ -1,19 +1,16 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType, PickType } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
-  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -24,7 +21,7 @@ import { WorkflowV2PreferencesRequestDto } from './workflow-v2-preferences.dto.j
 const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 const IDENTIFIER_MESSAGE = 'may contain letters, digits, dots, colons, dashes and underscores';
 const MAX_STEPS = 100;
-const MAX_TAGS = 16;
+export const MAX_TAGS = 16;
 
 export const SEVERITIES = ['high', 'medium', 'low', 'none'] as const;
 export const ORIGINS = ['novu-cloud', 'novu-cloud-v1', 'external'] as const;
@@ -155,117 +152,4 @@ export class SyncWorkflowV2Dto {
   @IsNotEmpty()
   @MaxLength(64)
   targetEnvironmentId: string;
-}
-
-const toList = ({ value }: { value: unknown }) => (value === undefined || Array.isArray(value) ? value : [value]);
-
-export const WORKFLOW_SORT_FIELDS = ['createdAt', 'updatedAt', 'name', 'lastTriggeredAt'] as const;
-export const WORKFLOW_STATUSES = ['ACTIVE', 'INACTIVE', 'ERROR'] as const;
-
-export class ListWorkflowsV2QueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit: number = 10;
-
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  offset: number = 0;
-
-  @ApiPropertyOptional({
-    enum: WORKFLOW_SORT_FIELDS,
-    default: 'createdAt',
-    description: 'lastTriggeredAt orders by createdAt',
-  })
-  @IsOptional()
-  @IsIn(WORKFLOW_SORT_FIELDS)
-  orderBy: (typeof WORKFLOW_SORT_FIELDS)[number] = 'createdAt';
-
-  @ApiPropertyOptional({ enum: ['ASC', 'DESC'], default: 'DESC' })
-  @IsOptional()
-  @IsIn(['ASC', 'DESC'])
-  orderDirection: 'ASC' | 'DESC' = 'DESC';
-
-  @ApiPropertyOptional({ description: 'Matches the name or the workflowId (case-insensitive substring)' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  query?: string;
-
-  @ApiPropertyOptional({ type: [String], description: 'Workflows with any of these tags' })
-  @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(MAX_TAGS)
-  @IsString({ each: true })
-  @MaxLength(100, { each: true })
-  tags?: string[];
-
-  @ApiPropertyOptional({ enum: WORKFLOW_STATUSES, isArray: true })
-  @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(WORKFLOW_STATUSES.length)
-  @IsIn(WORKFLOW_STATUSES, { each: true })
-  status?: (typeof WORKFLOW_STATUSES)[number][];
-}
-
-export class GetWorkflowV2QueryDto {
-  @ApiPropertyOptional({ description: "The caller's environment; any other answers 404" })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  environmentId?: string;
-}
-
-export class PreviewPayloadV2Dto {
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() subscriber?: Record<
-    string,
-    unknown
-  >;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() actor?: Record<
-    string,
-    unknown
-  >;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() payload?: Record<
-    string,
-    unknown
-  >;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() steps?: Record<
-    string,
-    unknown
-  >;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() context?: Record<
-    string,
-    unknown
-  >;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) @IsOptional() @IsObject() env?: Record<
-    string,
-    unknown
-  >;
-}
-
-export class GeneratePreviewV2Dto {
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    description: "Controls to preview instead of the step's stored ones",
-  })
-  @IsOptional()
-  @IsObject()
-  controlValues?: Record<string, unknown>;
-
-  @ApiPropertyOptional({ type: PreviewPayloadV2Dto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PreviewPayloadV2Dto)
-  previewPayload?: PreviewPayloadV2Dto;
 }

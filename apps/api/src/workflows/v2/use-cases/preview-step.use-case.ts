@@ -9,7 +9,7 @@ import {
 } from '#application';
 import { DomainError } from '#common';
 import type { AuthContext } from '../../../auth/auth-context.js';
-import type { GeneratePreviewV2Dto } from '../dto/workflow-v2-request.dto.js';
+import type { GeneratePreviewV2Dto } from '../dto/workflow-v2-preview.dto.js';
 import { WorkflowsV2Service } from '../workflows-v2.service.js';
 import { WorkflowV2Input } from './workflow-v2-input.js';
 
