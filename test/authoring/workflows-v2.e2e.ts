@@ -441,6 +441,32 @@ describe('@novu/api: workflows v2', () => {
     expect(unknownType.status).toBe(422);
     expect(Object.keys(unknownType.body.errors)).toEqual(['steps[0].type']);
 
+    const hostile: [Record<string, unknown>, string][] = [
+      [{ steps: [[]] }, 'steps'],
+      [{ steps: [{ name: 'S', type: 'sms', controlValues: [] }] }, 'steps[0].controlValues'],
+      [
+        { steps: [{ name: 'S', type: 'sms', controlValues: { body: { nested: true } } }] },
+        'steps[0].controlValues.body',
+      ],
+      [
+        { steps: [{ name: 'I', type: 'in_app', controlValues: { redirect: { url: 5 } } }] },
+        'steps[0].controlValues.redirect.url',
+      ],
+      [
+        { steps: [{ name: 'H', type: 'http_request', controlValues: { url: 'ftp://x' } }] },
+        'steps[0].controlValues.url',
+      ],
+      [{ steps: [], preferences: { user: 'x' } }, 'preferences.user'],
+      [{ steps: [], payloadSchema: 'x' }, 'payloadSchema'],
+      [{ steps: [], tags: Array.from({ length: 17 }, (_, index) => `t${index}`) }, 'tags'],
+    ];
+    for (const [body, field] of hostile) {
+      const res = await sdk.t.api('post', '/v2/workflows').send({ name: 'Hostile', workflowId: 'v2-hostile', ...body });
+      expect([res.status, Object.keys(res.body.errors ?? {})]).toEqual([422, [expect.stringContaining(field)]]);
+    }
+    const paging = await sdk.t.api('get', '/v2/workflows?limit=abc&orderBy=nope');
+    expect(paging.status).toBe(422);
+
     await sdk.novu.workflows.create(welcome('v2-taken'));
     await expectErrorDto(sdk.novu.workflows.create(welcome('v2-taken')), 409);
   });
