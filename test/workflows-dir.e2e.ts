@@ -66,6 +66,11 @@ describe('WORKFLOWS_DIR: workflows kept in files, upserted at boot', () => {
       'email',
     ]);
     expect((await t.api('get', '/v1/workflows')).body.totalCount).toBe(2);
+    // /v2/workflows reads them as written from files.
+    expect((await t.api('get', '/v2/workflows/welcome')).body).toMatchObject({
+      origin: 'external',
+      workflowId: 'welcome',
+    });
     const production = await t.createKeyFor('Production');
     expect((await t.api('get', '/v1/workflows/welcome', production.apiKey)).status).toBe(404);
   });
@@ -83,6 +88,11 @@ describe('WORKFLOWS_DIR: workflows kept in files, upserted at boot', () => {
       before.steps.map((step: { _id: string }) => step._id),
     );
     expect((await t.api('get', '/v1/workflows')).body.totalCount).toBe(2);
+    // /v2/workflows reads them as written from files.
+    expect((await t.api('get', '/v2/workflows/welcome')).body).toMatchObject({
+      origin: 'external',
+      workflowId: 'welcome',
+    });
   });
 });
 

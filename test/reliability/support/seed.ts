@@ -135,6 +135,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     targetEnvironmentId: seeded.environmentId,
     // /v2/contexts/{type}/{id}: the seeded context's type is `primary`, as above.
     id: seeded.contextId,
+    // The seeded workflow's one step, named after its type: /v2/workflows derives its stepId from the name.
+    stepId: 'in-app',
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);

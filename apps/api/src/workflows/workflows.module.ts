@@ -1,19 +1,40 @@
 import { Module } from '@nestjs/common';
-import { TemplatesModule, WorkflowCacheModule, WorkflowWriter } from '#application';
+import {
+  EmailLayoutsModule,
+  EnvironmentVariablesCacheModule,
+  TemplatesModule,
+  WorkflowCacheModule,
+  WorkflowWriter,
+} from '#application';
 import { DalModule, EnvironmentRepository, WorkflowRepository } from '#dal';
 import { WorkflowsController } from './workflows.controller.js';
 import { WorkflowsService } from './workflows.service.js';
 import { LoadWorkflowsDirectoryUseCase } from './use-cases/load-workflows-directory.use-case.js';
+import { PreviewStepUseCase } from './v2/use-cases/preview-step.use-case.js';
+import { SyncWorkflowUseCase } from './v2/use-cases/sync-workflow.use-case.js';
+import { WorkflowV2Input } from './v2/use-cases/workflow-v2-input.js';
+import { WorkflowsV2Controller } from './v2/workflows-v2.controller.js';
+import { WorkflowsV2Service } from './v2/workflows-v2.service.js';
 
 @Module({
-  // EnvironmentRepository: the WORKFLOWS_DIR loader writes into every environment.
+  // EnvironmentRepository: the WORKFLOWS_DIR loader writes into every environment; sync finds its target.
   imports: [
     TemplatesModule,
     WorkflowCacheModule,
+    EmailLayoutsModule,
+    EnvironmentVariablesCacheModule,
     DalModule.forRepositories([WorkflowRepository, EnvironmentRepository]),
   ],
-  controllers: [WorkflowsController],
-  providers: [WorkflowsService, WorkflowWriter, LoadWorkflowsDirectoryUseCase],
+  controllers: [WorkflowsController, WorkflowsV2Controller],
+  providers: [
+    WorkflowsService,
+    WorkflowWriter,
+    LoadWorkflowsDirectoryUseCase,
+    WorkflowsV2Service,
+    WorkflowV2Input,
+    SyncWorkflowUseCase,
+    PreviewStepUseCase,
+  ],
   exports: [LoadWorkflowsDirectoryUseCase],
 })
 export class WorkflowsModule {}

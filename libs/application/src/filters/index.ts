@@ -1,1 +1,2 @@
 export * from './step-filters.js';
+export * from './skip-condition.js';

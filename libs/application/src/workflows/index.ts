@@ -5,3 +5,8 @@ export * from './workflow-input.js';
 export * from './workflow-writer.js';
 export * from './workflow-cache.js';
 export * from './workflow-cache.module.js';
+export * from './payload-schema.js';
+export * from './step-controls.js';
+export * from './workflow-v2-response.js';
+export * from './step-preview.js';
+export * from './stored-step-controls.js';

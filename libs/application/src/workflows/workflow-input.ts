@@ -16,7 +16,13 @@ export interface StepInput {
   metadata?: Record<string, unknown>;
   replyCallback?: object;
   variants?: StepInput[];
+  /** Written by /v2/workflows: kept on the stored step beside the template derived from them. */
+  stepId?: string;
+  controlValues?: Record<string, unknown>;
 }
+
+/** Who authors a workflow: the v2 API, the v1 API, or a file of WORKFLOWS_DIR. */
+export type WorkflowOrigin = 'novu-cloud' | 'novu-cloud-v1' | 'external';
 
 /** A workflow as the api hands it over once validated (its WorkflowDefinition DTO). */
 export interface WorkflowInput {
@@ -31,4 +37,10 @@ export interface WorkflowInput {
   data?: Record<string, unknown>;
   notificationGroupId?: string;
   steps: StepInput[];
+  origin?: WorkflowOrigin;
+  /** A JSON Schema of the trigger payload, checked at trigger when validatePayload is on; null clears it. */
+  payloadSchema?: Record<string, unknown> | null;
+  validatePayload?: boolean;
+  /** Novu's v2 preferences (`user`, `workflow`); null clears them. */
+  preferences?: Record<string, unknown> | null;
 }

@@ -11,6 +11,7 @@ import {
 } from '#dal';
 import { TemplateEngine } from '../templates/template-engine.js';
 import { literalUrlErrors } from './literal-url-errors.js';
+import { payloadSchemaError } from './payload-schema.js';
 import { slugify } from './slugify.js';
 import type { StepInput, WorkflowInput } from './workflow-input.js';
 
@@ -21,9 +22,13 @@ const metadataIsTemplates = (type: string) => stepRegistration(type)?.metadata =
 /** Validated class instances become plain JSON for the jsonb columns. */
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-/** A partial update's `null` clears only `data`; the other columns have defaults, not nulls. */
+/** Columns a partial update's `null` clears; the other columns have defaults, not nulls. */
+const NULLABLE_FIELDS = new Set(['data', 'payloadSchema', 'preferences']);
+
 function withoutNulls(fields: Partial<WorkflowInput>): Partial<WorkflowValues> {
-  return Object.fromEntries(Object.entries(plain(fields)).filter(([key, value]) => value !== null || key === 'data'));
+  return Object.fromEntries(
+    Object.entries(plain(fields)).filter(([key, value]) => value !== null || NULLABLE_FIELDS.has(key)),
+  );
 }
 
 /**
@@ -50,6 +55,8 @@ export function buildSteps(
     };
     if (hasMetadata(definition.template.type) && definition.metadata) step.metadata = plain(definition.metadata);
     if (definition.replyCallback) step.replyCallback = plain(definition.replyCallback);
+    if (definition.stepId) step.stepId = definition.stepId;
+    if (definition.controlValues) step.controlValues = plain(definition.controlValues);
     if (definition.variants?.length)
       step.variants = buildSteps(definition.variants, previous.find((old) => old._id === id)?.variants, keepByPosition);
     return step;
@@ -115,6 +122,7 @@ export class WorkflowWriter {
     definition: WorkflowInput,
   ): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
     this.assertTemplates(definition.steps);
+    this.assertPayloadSchema(definition.payloadSchema);
     const group = await this.resolveGroup(scope, definition.notificationGroupId);
     const values = this.toValues(definition, group.id, creatorId);
     const row = await this.workflows.create(scope, values);
@@ -129,6 +137,7 @@ export class WorkflowWriter {
     changes: Partial<WorkflowInput>,
   ): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
     if (changes.steps) this.assertTemplates(changes.steps);
+    this.assertPayloadSchema(changes.payloadSchema);
     const group = changes.notificationGroupId
       ? await this.resolveGroup(scope, changes.notificationGroupId)
       : ((await this.workflows.findGroupById(scope.environmentId, current.notificationGroupId)) ??
@@ -153,6 +162,7 @@ export class WorkflowWriter {
   /** Insert or replace by trigger identifier (WORKFLOWS_DIR: the file is the truth). */
   async upsert(scope: WorkflowScope, definition: WorkflowInput): Promise<WorkflowRow> {
     this.assertTemplates(definition.steps);
+    this.assertPayloadSchema(definition.payloadSchema);
     const group = await this.resolveGroup(scope, definition.notificationGroupId);
     const existing = await this.workflows.findByIdentifier(scope.environmentId, this.identifierOf(definition));
     const values = this.toValues(definition, group.id, existing?.creatorId ?? null);
@@ -165,6 +175,13 @@ export class WorkflowWriter {
       ...new Set(rows.map((row) => row.notificationGroupId)),
     ]);
     return new Map(groups.map((group) => [group.id, group]));
+  }
+
+  /** A payload schema that is not a usable JSON Schema (or too large) is refused at save, whatever the door. */
+  private assertPayloadSchema(schema: unknown): void {
+    if (schema === undefined || schema === null) return;
+    const error = payloadSchemaError(schema);
+    if (error) throw DomainError.validation('payloadSchema', `payloadSchema ${error}`);
   }
 
   private assertTemplates(steps: StepInput[]): void {
@@ -203,6 +220,10 @@ export class WorkflowWriter {
       data: definition.data ?? null,
       notificationGroupId,
       creatorId,
+      origin: definition.origin ?? 'novu-cloud-v1',
+      payloadSchema: definition.payloadSchema ? plain(definition.payloadSchema) : null,
+      validatePayload: definition.validatePayload ?? false,
+      preferences: definition.preferences ? plain(definition.preferences) : null,
     };
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, arrayOverlaps, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayOverlaps, asc, count, desc, eq, ilike, inArray, not, or, sql, type SQL } from 'drizzle-orm';
 import { isId, newId } from '#common';
 import { isUniqueViolation, type Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -21,6 +21,17 @@ export type WorkflowValues = Omit<
   'id' | 'environmentId' | 'organizationId' | 'createdAt' | 'updatedAt' | 'deleted' | 'deletedAt' | 'deletedBy'
 >;
 export type WorkflowChanges = Partial<WorkflowValues>;
+
+export interface WorkflowSearch {
+  offset: number;
+  limit: number;
+  query?: string;
+  tags?: string[];
+  /** `ERROR` matches nothing: a stored workflow is valid. */
+  statuses?: ('ACTIVE' | 'INACTIVE' | 'ERROR')[];
+  orderBy: 'createdAt' | 'updatedAt' | 'name';
+  orderDirection: 'ASC' | 'DESC';
+}
 
 /**
  * The slug of a name, computed by the database the same way `slugify` in libs/application does it
@@ -107,6 +118,39 @@ export class WorkflowRepository {
         .orderBy(desc(workflows.createdAt), desc(workflows.id))
         .limit(limit)
         .offset(page * limit),
+      this.db.select({ total: count() }).from(workflows).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  /**
+   * The v2 list: `query` matches the name or the trigger identifier, `tags` any of the tags, `status`
+   * active (published) or inactive; ordered by `orderBy` with the id as the tie-break.
+   */
+  async search(environmentId: string, options: WorkflowSearch): Promise<{ rows: WorkflowRow[]; total: number }> {
+    const conditions: (SQL | undefined)[] = [live(environmentId)];
+    if (options.query) {
+      const pattern = `%${escapeLike(options.query)}%`;
+      conditions.push(or(ilike(workflows.name, pattern), ilike(workflows.identifier, pattern)));
+    }
+    if (options.tags?.length) conditions.push(arrayOverlaps(workflows.tags, options.tags));
+    const statuses = new Set(options.statuses ?? []);
+    const published = and(eq(workflows.active, true), eq(workflows.draft, false));
+    if (statuses.size && !(statuses.has('ACTIVE') && statuses.has('INACTIVE')))
+      conditions.push(statuses.has('ACTIVE') ? published : statuses.has('INACTIVE') ? not(published!) : sql`false`);
+    const where = and(...conditions);
+    const column = { createdAt: workflows.createdAt, updatedAt: workflows.updatedAt, name: workflows.name }[
+      options.orderBy
+    ];
+    const direction = options.orderDirection === 'ASC' ? asc : desc;
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select()
+        .from(workflows)
+        .where(where)
+        .orderBy(direction(column), direction(workflows.id))
+        .limit(options.limit)
+        .offset(options.offset),
       this.db.select({ total: count() }).from(workflows).where(where),
     ]);
     return { rows, total };

@@ -15,6 +15,10 @@ export interface StoredStep {
   replyCallback?: { active?: boolean; url?: string };
   _templateId?: string;
   _parentId?: string | null;
+  /** The v2 step identifier (`/v2/workflows`), unique within its workflow. */
+  stepId?: string;
+  /** The v2 controls as written through `/v2/workflows`, returned as written; template and metadata are derived from them. */
+  controlValues?: Record<string, unknown>;
   /** Same shape without variants of their own: the first whose filters match replaces the step's template, metadata and reply callback. */
   variants?: StoredStep[];
 }

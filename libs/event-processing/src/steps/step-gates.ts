@@ -4,6 +4,7 @@ import {
   evaluateStepFilters,
   isWithinSchedule,
   nextOpenSlot,
+  skipConditionHolds,
   SubscriberPreferenceService,
   type Schedule,
 } from '#application';
@@ -80,6 +81,12 @@ export class StepGates {
 
 export function filtersOutcome(context: StepContext): StepOutcome | undefined {
   const variables = templateVariables(context);
+  // A v2 step's condition (controlValues.skip, JSON Logic) skips the step when it holds.
+  const skip = context.job.step.controlValues?.skip;
+  if (skip !== undefined && skipConditionHolds(skip, { ...variables })) {
+    record(context, { status: 'Success', source: 'Internal', detail: 'Step was skipped: its skip condition holds' });
+    return outcome.canceled();
+  }
   const filters = evaluateStepFilters(context.job.step.filters, {
     subscriber: variables.subscriber,
     payload: variables.payload,

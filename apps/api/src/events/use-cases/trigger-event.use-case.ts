@@ -5,6 +5,7 @@ import {
   BROADCAST_MARK,
   contextReferencesOf,
   parseRecipients,
+  payloadErrors,
   tenantIdentifierOf,
   withStoredData,
   WorkflowCache,
@@ -90,6 +91,14 @@ export class TriggerEventUseCase {
       throw new DomainError('VALIDATION_FAILED', WORKFLOW_NOT_FOUND, {
         name: { messages: [WORKFLOW_NOT_FOUND], value: body.name },
       });
+    }
+    const [payloadError] = Object.entries(
+      workflow.validatePayload && workflow.payloadSchema
+        ? payloadErrors(workflow.payloadSchema, body.payload ?? {})
+        : {},
+    );
+    if (payloadError) {
+      throw new DomainError('VALIDATION_FAILED', payloadError[1].messages[0], Object.fromEntries([payloadError]));
     }
     const transactionId = body.transactionId ?? newId();
     const answer = (status: TriggerResponseDto['status'], error?: string[]): PreparedTrigger => ({

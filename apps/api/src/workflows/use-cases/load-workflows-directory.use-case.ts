@@ -36,7 +36,7 @@ export class LoadWorkflowsDirectoryUseCase {
     if (!environment)
       throw new WorkflowFileError(`WORKFLOWS_DIR: no ${WORKFLOWS_DIR_ENVIRONMENT} environment to load workflows into`);
     const scope = { environmentId: environment.id, organizationId: environment.organizationId };
-    for (const { definition } of definitions) await this.writer.upsert(scope, definition);
+    for (const { definition } of definitions) await this.writer.upsert(scope, { ...definition, origin: 'external' });
     this.logger.info({ directory, count: definitions.length }, 'workflows loaded from WORKFLOWS_DIR');
     return definitions.length;
   }

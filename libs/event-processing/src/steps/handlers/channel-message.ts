@@ -1,4 +1,4 @@
-import { contextKeysOf } from '#application';
+import { contextKeysOf, renderedText } from '#application';
 import { newId } from '#common';
 import type { NewMessageRow } from '#dal';
 import type { StepContext } from '../step-context.js';
@@ -6,8 +6,7 @@ import type { StepContext } from '../step-context.js';
 /** A step's template after rendering. */
 export type Rendered = Record<string, unknown>;
 
-export const text = (value: unknown) =>
-  typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+export const text = renderedText;
 
 export function isDataObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TemplateEngine } from '#application';
+import { renderStepTemplate, TemplateEngine } from '#application';
 import { MessageRepository } from '#dal';
 import { record, templateVariables, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
@@ -24,8 +24,7 @@ export class ChannelPreparation {
     private readonly templates: TemplateEngine,
   ) {}
 
-  /** `htmlFields`: template fields that are HTML, whose variables are escaped (`| raw` for trusted HTML). */
-  async prepare(context: StepContext, htmlFields?: readonly string[]): Promise<Prepared> {
+  async prepare(context: StepContext): Promise<Prepared> {
     const { job } = context;
     // The first claim of a job (attempts counts claims) cannot find messages of an earlier run.
     const existing = job.attempts > 1 ? await this.messages.findByJob(job.environmentId, job.id) : [];
@@ -36,7 +35,7 @@ export class ChannelPreparation {
       record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
       return { done: outcome.completed() };
     }
-    const rendered = await this.templates.render(job.step.template, templateVariables(context), { htmlFields });
+    const rendered = await renderStepTemplate(this.templates, job.step.template, templateVariables(context));
     return { rendered, earlier };
   }
 }

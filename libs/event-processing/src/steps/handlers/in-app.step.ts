@@ -51,7 +51,7 @@ export class InAppStep implements StepHandler {
   constructor(private readonly preparation: ChannelPreparation) {}
 
   async start(context: StepContext): Promise<StepOutcome> {
-    const prepared = await this.preparation.prepare(context, ['content']);
+    const prepared = await this.preparation.prepare(context);
     return 'done' in prepared ? prepared.done : inAppOutcome(context, prepared.rendered);
   }
 

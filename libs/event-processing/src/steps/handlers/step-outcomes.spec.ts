@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { JobRow } from '#dal';
 import type { StepContext } from '../step-context.js';
 import { finishDelay, startDelay } from './delay.step.js';
-import { emailBody } from './email.step.js';
+import { emailBody } from '#application';
 import { inAppOutcome } from './in-app.step.js';
 import { subscriberChannelOutcome } from './subscriber-channel-delivery.js';
 

@@ -1,0 +1,143 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { DomainError } from '#common';
+import { Auth, type AuthContext } from '../../auth/auth-context.js';
+import { ApiErrorResponses } from '../../http/api-error-responses.js';
+import {
+  CreateWorkflowV2Dto,
+  PatchWorkflowV2Dto,
+  SyncWorkflowV2Dto,
+  UpdateWorkflowV2Dto,
+} from './dto/workflow-v2-request.dto.js';
+import { GeneratePreviewV2Dto } from './dto/workflow-v2-preview.dto.js';
+import { GetWorkflowV2QueryDto, ListWorkflowsV2QueryDto } from './dto/workflow-v2-query.dto.js';
+import {
+  WorkflowV2ListDto,
+  WorkflowV2PreviewDto,
+  WorkflowV2ResponseDto,
+  WorkflowV2StepResponseDto,
+} from './dto/workflow-v2-response.dto.js';
+import { PreviewStepUseCase } from './use-cases/preview-step.use-case.js';
+import { SyncWorkflowUseCase } from './use-cases/sync-workflow.use-case.js';
+import { WorkflowsV2Service } from './workflows-v2.service.js';
+
+const WORKFLOW_PARAM = { name: 'workflowId', description: 'The workflowId (trigger identifier), internal id or slug' };
+const STEP_PARAM = { name: 'stepId', description: 'The stepId, internal id or slug of the step' };
+
+@ApiTags('Workflows')
+@ApiErrorResponses()
+@Controller('v2/workflows')
+export class WorkflowsV2Controller {
+  constructor(
+    private readonly workflows: WorkflowsV2Service,
+    private readonly sync: SyncWorkflowUseCase,
+    private readonly preview: PreviewStepUseCase,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a workflow (v2)' })
+  @ApiCreatedResponse({ type: WorkflowV2ResponseDto })
+  create(@Auth() auth: AuthContext, @Body() body: CreateWorkflowV2Dto): Promise<WorkflowV2ResponseDto> {
+    return this.workflows.create(auth, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List workflows (v2)' })
+  @ApiOkResponse({ type: WorkflowV2ListDto })
+  list(@Auth() auth: AuthContext, @Query() query: ListWorkflowsV2QueryDto): Promise<WorkflowV2ListDto> {
+    return this.workflows.list(auth, query);
+  }
+
+  @Get(':workflowId')
+  @ApiOperation({ summary: 'Get a workflow (v2); any workflow, whichever API wrote it' })
+  @ApiParam(WORKFLOW_PARAM)
+  @ApiOkResponse({ type: WorkflowV2ResponseDto })
+  get(
+    @Auth() auth: AuthContext,
+    @Param('workflowId') workflowId: string,
+    @Query() query: GetWorkflowV2QueryDto,
+  ): Promise<WorkflowV2ResponseDto> {
+    if (query.environmentId !== undefined && query.environmentId !== auth.environmentId)
+      throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${workflowId} not found`);
+    return this.workflows.get(auth, workflowId);
+  }
+
+  @Put(':workflowId')
+  @ApiOperation({ summary: 'Replace a workflow (v2): fields left out get their defaults' })
+  @ApiParam(WORKFLOW_PARAM)
+  @ApiOkResponse({ type: WorkflowV2ResponseDto })
+  update(
+    @Auth() auth: AuthContext,
+    @Param('workflowId') workflowId: string,
+    @Body() body: UpdateWorkflowV2Dto,
+  ): Promise<WorkflowV2ResponseDto> {
+    return this.workflows.update(auth, workflowId, body);
+  }
+
+  @Patch(':workflowId')
+  @ApiOperation({ summary: 'Change some fields of a workflow (v2), e.g. active' })
+  @ApiParam(WORKFLOW_PARAM)
+  @ApiOkResponse({ type: WorkflowV2ResponseDto })
+  patch(
+    @Auth() auth: AuthContext,
+    @Param('workflowId') workflowId: string,
+    @Body() body: PatchWorkflowV2Dto,
+  ): Promise<WorkflowV2ResponseDto> {
+    return this.workflows.patch(auth, workflowId, body);
+  }
+
+  @Delete(':workflowId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a workflow (v2); its workflowId becomes free' })
+  @ApiParam(WORKFLOW_PARAM)
+  @ApiNoContentResponse()
+  delete(@Auth() auth: AuthContext, @Param('workflowId') workflowId: string): Promise<void> {
+    return this.workflows.delete(auth, workflowId);
+  }
+
+  @Put(':workflowId/sync')
+  @ApiOperation({ summary: "Copy a workflow into another environment of the caller's organization" })
+  @ApiParam(WORKFLOW_PARAM)
+  @ApiOkResponse({ type: WorkflowV2ResponseDto, description: 'The workflow in the target environment' })
+  syncTo(
+    @Auth() auth: AuthContext,
+    @Param('workflowId') workflowId: string,
+    @Body() body: SyncWorkflowV2Dto,
+  ): Promise<WorkflowV2ResponseDto> {
+    return this.sync.execute(auth, workflowId, body.targetEnvironmentId);
+  }
+
+  @Get(':workflowId/steps/:stepId')
+  @ApiOperation({ summary: 'Get one step of a workflow (v2)' })
+  @ApiParam(WORKFLOW_PARAM)
+  @ApiParam(STEP_PARAM)
+  @ApiOkResponse({ type: WorkflowV2StepResponseDto })
+  getStep(
+    @Auth() auth: AuthContext,
+    @Param('workflowId') workflowId: string,
+    @Param('stepId') stepId: string,
+  ): Promise<WorkflowV2StepResponseDto> {
+    return this.workflows.getStep(auth, workflowId, stepId);
+  }
+
+  @Post(':workflowId/step/:stepId/preview')
+  @ApiOperation({ summary: 'Render one step for a payload and subscriber; nothing is sent' })
+  @ApiParam(WORKFLOW_PARAM)
+  @ApiParam(STEP_PARAM)
+  @ApiCreatedResponse({ type: WorkflowV2PreviewDto })
+  generatePreview(
+    @Auth() auth: AuthContext,
+    @Param('workflowId') workflowId: string,
+    @Param('stepId') stepId: string,
+    @Body() body: GeneratePreviewV2Dto,
+  ): Promise<WorkflowV2PreviewDto> {
+    return this.preview.execute(auth, workflowId, stepId, body);
+  }
+}
