@@ -24,6 +24,17 @@ export class PageQueryDto extends LimitQueryDto {
   page: number = 0;
 }
 
+/** `?limit=&offset=` for Novu's offset lists (v2 workflows, layouts). */
+export class OffsetQueryDto extends LimitQueryDto {
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  offset: number = 0;
+}
+
 /** `?limit=&after=&before=` for cursor lists (subscribers, topics, topic subscriptions). */
 export class CursorQueryDto extends LimitQueryDto {
   @ApiPropertyOptional({ description: 'Cursor: the `next` of the previous page' })

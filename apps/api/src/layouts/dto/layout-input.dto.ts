@@ -4,18 +4,16 @@ import {
   IsBoolean,
   IsDefined,
   IsIn,
-  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
-  Min,
   ValidateNested,
 } from 'class-validator';
 import { OptionalNotNull } from '../../http/optional-not-null.js';
+import { OffsetQueryDto } from '../../http/pagination.dto.js';
 
 const LAYOUT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const LAYOUT_ID_MESSAGE = 'layoutId must start with a letter or digit and hold only letters, digits, _ . and -';
@@ -125,23 +123,7 @@ export class DuplicateLayoutDto {
   isTranslationEnabled?: boolean;
 }
 
-export class ListLayoutsQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit: number = 10;
-
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  offset: number = 0;
-
+export class ListLayoutsQueryDto extends OffsetQueryDto {
   @ApiPropertyOptional({ enum: ['createdAt', 'updatedAt', 'name'], default: 'createdAt' })
   @IsOptional()
   @IsIn(['createdAt', 'updatedAt', 'name'])

@@ -1,30 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MAX_TAGS } from './workflow-v2-request.dto.js';
+import { OffsetQueryDto } from '../../../http/pagination.dto.js';
 
 const toList = ({ value }: { value: unknown }) => (value === undefined || Array.isArray(value) ? value : [value]);
 
 export const WORKFLOW_SORT_FIELDS = ['createdAt', 'updatedAt', 'name', 'lastTriggeredAt'] as const;
 export const WORKFLOW_STATUSES = ['ACTIVE', 'INACTIVE', 'ERROR'] as const;
 
-export class ListWorkflowsV2QueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit: number = 10;
-
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  offset: number = 0;
-
+export class ListWorkflowsV2QueryDto extends OffsetQueryDto {
   @ApiPropertyOptional({
     enum: WORKFLOW_SORT_FIELDS,
     default: 'createdAt',
