@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ValidationErrorDto } from '@novu/api/models/errors/index.js';
 import { eq } from 'drizzle-orm';
 import { environmentVariables } from '#dal';
 import { triggerAndSettle } from '../support/engine-fixtures.js';
@@ -238,5 +239,27 @@ describe('@novu/api: environment variables', () => {
       ),
     );
     expect((await sdk.novu.environmentVariables.retrieve('API_TOKEN')).result.isSecret).toBe(true);
+  });
+
+  it("bounds the organization's stored values at 1 MiB in all, not only each value", async () => {
+    const value = 'v'.repeat(60 * 1024);
+    const created: string[] = [];
+    let refusal: unknown;
+    while (refusal === undefined && created.length < 25) {
+      const key = `BULK_${created.length}`;
+      refusal = await sdk.novu.environmentVariables
+        .create({ key, values: [{ environmentId: developmentId, value }] })
+        .then(
+          () => void created.push(key),
+          (error: unknown) => error,
+        );
+    }
+    // Refused once the total would pass 1 MiB: after at least 10 and at most 17 values of 60 KB.
+    expect(refusal).toBeInstanceOf(ValidationErrorDto);
+    expect(Object.keys((refusal as ValidationErrorDto).errors)).toEqual(['values']);
+    expect(created.length).toBeGreaterThanOrEqual(10);
+    expect(created.length).toBeLessThanOrEqual(17);
+    await expectUntypedError(sdk.novu.environmentVariables.retrieve(`BULK_${created.length}`), 404);
+    for (const key of created) await sdk.novu.environmentVariables.delete(key);
   });
 });

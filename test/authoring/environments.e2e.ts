@@ -323,4 +323,18 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
     expect((await sdk.novu.environments.list()).result.map((environment) => environment.id)).not.toContain(result.id);
     await expectErrorDto(sdk.novu.environments.delete(result.id), 404);
   });
+
+  it('an organization holds at most 20 environments; a delete makes room again', async () => {
+    const existing = (await sdk.novu.environments.list()).result.length;
+    const created: string[] = [];
+    for (let index = existing; index < 20; index += 1)
+      created.push((await sdk.novu.environments.create({ name: `Extra ${index}`, color: '#222222' })).result.id);
+    const refused = await expectValidationError(
+      sdk.novu.environments.create({ name: 'One too many', color: '#222222' }),
+    );
+    expect(Object.keys(refused.errors)).toEqual(['name']);
+    expect((await sdk.novu.environments.list()).result).toHaveLength(20);
+    await sdk.novu.environments.delete(created[0]);
+    await sdk.novu.environments.create({ name: 'One too many', color: '#222222' });
+  });
 });

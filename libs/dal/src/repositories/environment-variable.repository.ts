@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, ne, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
 import { isUniqueViolation, type Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -36,6 +36,17 @@ export class EnvironmentVariableRepository {
       if (isUniqueViolation(error)) return undefined;
       throw error;
     }
+  }
+
+  /** Bytes of every stored value of the organization (as stored: secrets sealed), but those of `exceptId`. */
+  async storedValueBytes(organizationId: string, exceptId?: string): Promise<number> {
+    const conditions: SQL[] = [eq(environmentVariables.organizationId, organizationId)];
+    if (exceptId) conditions.push(ne(environmentVariables.id, exceptId));
+    const [row] = await this.db
+      .select({ bytes: sql<string>`coalesce(sum(octet_length(${environmentVariables.values}::text)), 0)` })
+      .from(environmentVariables)
+      .where(and(...conditions));
+    return Number(row?.bytes ?? 0);
   }
 
   async findByKey(organizationId: string, key: string): Promise<EnvironmentVariableRow | undefined> {

@@ -16,6 +16,12 @@ import {
 } from '../dto/environment-variable.dto.js';
 
 /**
+ * Every process caches all of an organization's values (each step reads them): their stored total is bounded,
+ * not only each value.
+ */
+export const MAX_ORGANIZATION_VALUE_BYTES = 1024 * 1024;
+
+/**
  * An organization's variables: one key, a value per environment, secret values sealed with the
  * credentials cipher. Every write forgets the organization's cached values so the next step sees it.
  */
@@ -31,11 +37,13 @@ export class EnvironmentVariablesService {
   async create(auth: AuthContext, body: CreateEnvironmentVariableDto): Promise<EnvironmentVariableRow> {
     const values = await this.checkedValues(auth, body.values ?? []);
     const isSecret = body.isSecret ?? false;
+    const sealed = seal(this.cipher, values, isSecret);
+    await this.assertWithinStorage(auth.organizationId, sealed);
     const row = await this.variables.create(auth.organizationId, {
       key: body.key,
       type: 'string',
       isSecret,
-      values: seal(this.cipher, values, isSecret),
+      values: sealed,
     });
     if (!row) throw new DomainError('CONFLICT', `Environment variable ${body.key} already exists`);
     this.cache.invalidate(auth.organizationId);
@@ -63,10 +71,12 @@ export class EnvironmentVariablesService {
     }));
     const listed = new Set((body.values ?? []).map((value) => value._environmentId));
     const values = [...current.filter((value) => !listed.has(value.environmentId)), ...changes];
+    const sealed = seal(this.cipher, values, isSecret);
+    await this.assertWithinStorage(auth.organizationId, sealed, existing.id);
     const row = await this.variables.update(auth.organizationId, existing.id, {
       ...(body.key ? { key: body.key } : {}),
       isSecret,
-      values: seal(this.cipher, values, isSecret),
+      values: sealed,
     });
     if (row === 'conflict') throw new DomainError('CONFLICT', `Environment variable ${body.key} already exists`);
     if (!row) throw new DomainError('NOT_FOUND', `Environment variable ${key} not found`);
@@ -84,6 +94,17 @@ export class EnvironmentVariablesService {
   async usage(auth: AuthContext, key: string): Promise<{ workflowId: string; name: string }[]> {
     const row = await this.get(auth, key);
     return this.variables.workflowsUsing(auth.environmentId, row.key);
+  }
+
+  /** 422 when these values would take the organization's stored values past MAX_ORGANIZATION_VALUE_BYTES. */
+  private async assertWithinStorage(organizationId: string, values: StoredVariableValue[], replacing?: string) {
+    const bytes =
+      (await this.variables.storedValueBytes(organizationId, replacing)) + Buffer.byteLength(JSON.stringify(values));
+    if (bytes > MAX_ORGANIZATION_VALUE_BYTES)
+      throw DomainError.validation(
+        'values',
+        `The organization's environment variable values would take ${bytes} bytes, more than the ${MAX_ORGANIZATION_VALUE_BYTES} allowed`,
+      );
   }
 
   /**

@@ -7,6 +7,9 @@ import { EnvironmentResponseDto } from '../dto/environment.dto.js';
 import type { CreateEnvironmentDto } from '../dto/environment-input.dto.js';
 import { EnvironmentsService } from '../environments.service.js';
 
+/** Each environment holds its own keys, caches and variable values in every process: a tenant's count is bounded. */
+export const MAX_ENVIRONMENTS_PER_ORGANIZATION = 20;
+
 /**
  * A new environment of the caller's organization with its own API key (answered once) and, since
  * every row is scoped by environment, its own empty data space. Its parent defaults to Production.
@@ -20,6 +23,14 @@ export class CreateEnvironmentUseCase {
   ) {}
 
   async execute(auth: AuthContext, body: CreateEnvironmentDto): Promise<EnvironmentResponseDto> {
+    if (
+      (await this.environments.listOrganizationEnvironments(auth.organizationId)).length >=
+      MAX_ENVIRONMENTS_PER_ORGANIZATION
+    )
+      throw DomainError.validation(
+        'name',
+        `An organization holds at most ${MAX_ENVIRONMENTS_PER_ORGANIZATION} environments: delete one first`,
+      );
     const parent =
       body.parentId !== undefined
         ? await this.service.parent(auth, body.parentId)
