@@ -178,4 +178,20 @@ describe('@novu/api: layouts', () => {
     expect(own.result.isDefault).toBe(true);
     expect((await sdk.novu.layouts.retrieve('brand')).result.name).toBe('Brand v2');
   });
+
+  // Last: it fills the environment with layouts.
+  it('an environment holds at most 100 layouts (create and duplicate); a delete makes room again', async () => {
+    const existing = (await sdk.novu.layouts.list({ limit: 100 })).result.totalCount;
+    const created: string[] = [];
+    for (let index = existing; index < 100; index += 1) {
+      created.push(
+        (await sdk.novu.layouts.create({ layoutId: `bulk-${index}`, name: `Bulk ${index}` })).result.layoutId,
+      );
+    }
+    const refused = await expectValidationError(sdk.novu.layouts.create({ layoutId: 'one-too-many', name: 'X' }));
+    expect(Object.keys(refused.errors)).toEqual(['layoutId']);
+    await expectValidationError(sdk.novu.layouts.duplicate({ name: 'Copy too many' }, created[0]));
+    await sdk.novu.layouts.delete(created[created.length - 1]);
+    await sdk.novu.layouts.create({ layoutId: 'one-too-many', name: 'X' });
+  });
 });

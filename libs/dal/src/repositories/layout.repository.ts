@@ -76,6 +76,11 @@ export class LayoutRepository {
     return rows.find((row) => row.layoutId === key) ?? rows[0];
   }
 
+  async countLive(environmentId: string): Promise<number> {
+    const [row] = await this.db.select({ total: count() }).from(layouts).where(live(environmentId));
+    return row?.total ?? 0;
+  }
+
   /** Every live layout of the environment, for the delivery cache (environments hold few layouts). */
   async listAll(environmentId: string): Promise<LayoutRow[]> {
     return this.db.select().from(layouts).where(live(environmentId)).orderBy(asc(layouts.createdAt));

@@ -6,6 +6,9 @@ import type { AuthContext } from '../../auth/auth-context.js';
 import type { CreateLayoutDto, DuplicateLayoutDto, UpdateLayoutDto } from '../dto/layout-input.dto.js';
 import { checkLayoutControls, STARTING_CONTROL_VALUES } from './layout-template.js';
 
+/** The delivery cache holds every layout of an environment in each process: their number is bounded. */
+export const MAX_LAYOUTS_PER_ENVIRONMENT = 100;
+
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** Layout CRUD; every write forgets the environment's cached layouts so the next email sees it. */
@@ -18,6 +21,7 @@ export class LayoutsService {
   ) {}
 
   async create(auth: AuthContext, body: CreateLayoutDto): Promise<LayoutRow> {
+    await this.assertRoom(auth, 'layoutId');
     const row = await this.layouts.create(auth, {
       layoutId: body.layoutId,
       name: body.name,
@@ -66,6 +70,7 @@ export class LayoutsService {
 
   async duplicate(auth: AuthContext, layoutId: string, body: DuplicateLayoutDto): Promise<LayoutRow> {
     const source = await this.get(auth, layoutId);
+    await this.assertRoom(auth, 'name');
     const newLayoutId = body.layoutId ?? (slugify(body.name) || 'layout');
     const row = await this.layouts.create(auth, {
       layoutId: newLayoutId,
@@ -76,6 +81,14 @@ export class LayoutsService {
     if (!row) throw new DomainError('CONFLICT', `Layout with layoutId ${newLayoutId} already exists`);
     this.cache.invalidate(auth.environmentId);
     return row;
+  }
+
+  private async assertRoom(auth: AuthContext, field: string): Promise<void> {
+    if ((await this.layouts.countLive(auth.environmentId)) >= MAX_LAYOUTS_PER_ENVIRONMENT)
+      throw DomainError.validation(
+        field,
+        `An environment holds at most ${MAX_LAYOUTS_PER_ENVIRONMENT} layouts: delete one first`,
+      );
   }
 
   /** 409 naming the workflows while any uses the layout (the default one: every email step that names none). */
