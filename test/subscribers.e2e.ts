@@ -205,7 +205,7 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
       expect((await t.api('get', '/v2/subscribers/patch-iso')).body.firstName).toBeNull();
     });
 
-    it('DELETE is soft: reads 404, the row stays flagged, re-creating restores it', async () => {
+    it('DELETE reads 404 after, the row stays flagged with its fields erased, re-creating starts from nothing', async () => {
       const created = await createSubscriber(t, { subscriberId: 'ghost', firstName: 'Casper' });
       expect((await t.api('delete', '/v2/subscribers/ghost', foreign.apiKey)).status).toBe(404);
       const res = await t.api('delete', '/v2/subscribers/ghost');
@@ -224,7 +224,8 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
 
       const restored = await t.api('post', '/v2/subscribers').send({ subscriberId: 'ghost' });
       expect(restored.status).toBe(201);
-      expect(restored.body).toMatchObject({ _id: created._id, deleted: false, firstName: 'Casper' });
+      expect(restored.body).toMatchObject({ _id: created._id, deleted: false });
+      expect(restored.body.firstName ?? null).toBeNull();
       expect((await t.api('get', '/v2/subscribers/ghost')).status).toBe(200);
     });
   });
@@ -412,7 +413,8 @@ describe('subscribers: /v2/subscribers and POST /v1/subscribers/bulk', () => {
         .select()
         .from(subscribers)
         .where(and(eq(subscribers.environmentId, t.environment.id), eq(subscribers.subscriberId, 'repo-gone')));
-      expect(stored).toMatchObject({ deleted: true, firstName: 'Gone' });
+      // Still deleted: neither restored nor given the new fields (the deleted one's were erased).
+      expect(stored).toMatchObject({ deleted: true, firstName: null });
     });
 
     it('channels: entries of one (provider, integration) fold into one; tokens given replace, absent keep', async () => {

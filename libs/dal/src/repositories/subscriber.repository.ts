@@ -3,7 +3,14 @@ import { and, desc, asc, eq, getTableColumns, gt, ilike, lt, or, sql, type SQL }
 import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { subscribers, type StoredChannelSettings, type SubscriberRow } from '../schema/index.js';
+import {
+  messages,
+  preferences,
+  subscribers,
+  topicSubscribers,
+  type StoredChannelSettings,
+  type SubscriberRow,
+} from '../schema/index.js';
 import { cappedCount, type CappedCount } from './capped-count.js';
 import { liveSubscriber } from './live-subscriber.js';
 import { checkOnly, selectList, tableRows, uuids } from './table-sql.js';
@@ -357,20 +364,48 @@ export class SubscriberRepository {
    * The deleted row's id, or undefined when there was no live subscriber. A new generation ends the
    * inbox sessions issued until now, and the subscriber is offline: its sockets are being closed.
    */
+  /**
+   * Deletes the subscriber and erases what it held, in one transaction: its personal fields and channel
+   * credentials, its messages of every channel, its preferences and its topic memberships. The row itself
+   * stays (marked deleted, its generation moved on) so that tokens issued to it fail and a later create of the
+   * same subscriberId starts from nothing. Activity rows (notifications, jobs, execution details) stay until
+   * retention removes them.
+   */
   async softDelete(environmentId: string, subscriberId: string): Promise<string | undefined> {
-    const [row] = await this.db
-      .update(subscribers)
-      .set({
-        deleted: true,
-        generation: sql`${subscribers.generation} + 1`,
-        isOnline: false,
-        onlineProcessId: null,
-        version: sql`${subscribers.version} + 1`,
-        updatedAt: sql`now()`,
-      })
-      .where(liveSubscriber(environmentId, subscriberId))
-      .returning({ id: subscribers.id });
-    return row?.id;
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(subscribers)
+        .set({
+          deleted: true,
+          generation: sql`${subscribers.generation} + 1`,
+          isOnline: false,
+          onlineProcessId: null,
+          firstName: null,
+          lastName: null,
+          email: null,
+          phone: null,
+          avatar: null,
+          locale: null,
+          timezone: null,
+          data: null,
+          channels: [],
+          version: sql`${subscribers.version} + 1`,
+          updatedAt: sql`now()`,
+        })
+        .where(liveSubscriber(environmentId, subscriberId))
+        .returning({ id: subscribers.id });
+      if (!row) return undefined;
+      await tx
+        .delete(messages)
+        .where(and(eq(messages.environmentId, environmentId), eq(messages.subscriberId, row.id)));
+      await tx
+        .delete(preferences)
+        .where(and(eq(preferences.environmentId, environmentId), eq(preferences.subscriberId, row.id)));
+      await tx
+        .delete(topicSubscribers)
+        .where(and(eq(topicSubscribers.environmentId, environmentId), eq(topicSubscribers.subscriberId, row.id)));
+      return row.id;
+    });
   }
 
   /**

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { boolean, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenantColumns, timestamps, jsonb } from './columns.js';
 
@@ -39,11 +38,9 @@ export const topicSubscribers = pgTable(
   },
   (t) => [
     primaryKey({ name: 'topic_subscribers_pk', columns: [t.topicId, t.subscriberId] }),
-    // Counts one subscriber's session joins at each join; partial, so the fan-out's memberships
-    // (added by the API, millions per topic) are not indexed by subscriber for it.
-    index('topic_subscribers_session_joins_idx')
-      .on(t.subscriberId)
-      .where(sql`${t.joinedBySession}`),
+    // A subscriber's memberships: its topics, its session joins (counted at each join) and their erasure
+    // when it is deleted.
+    index('topic_subscribers_subscriber_idx').on(t.subscriberId),
   ],
 );
 

@@ -169,7 +169,7 @@ export class FanOutService {
         const more = page.length === FAN_OUT_CHUNK;
         if (more) next = readPage(page[page.length - 1].subscriberId);
         for (const member of page) {
-          // Soft-deleted subscribers keep their topic memberships; they receive nothing.
+          // A deleted subscriber's memberships go with it; one deleted while this page was read receives nothing.
           if (excluded.has(member.externalSubscriberId) || !member.live || pipeline.stopped) continue;
           // Members without preferences (most) skip the check altogether.
           if (member.preferences !== null && !reaches(member)) continue;
