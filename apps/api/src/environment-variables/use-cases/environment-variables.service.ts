@@ -19,7 +19,7 @@ import {
  * Every process caches all of an organization's values (each step reads them): their stored total is bounded,
  * not only each value.
  */
-export const MAX_ORGANIZATION_VALUE_BYTES = 1024 * 1024;
+const MAX_ORGANIZATION_VALUE_BYTES = 1024 * 1024;
 
 /**
  * An organization's variables: one key, a value per environment, secret values sealed with the

@@ -8,7 +8,7 @@ import type { CreateEnvironmentDto } from '../dto/environment-input.dto.js';
 import { EnvironmentsService } from '../environments.service.js';
 
 /** Each environment holds its own keys, caches and variable values in every process: a tenant's count is bounded. */
-export const MAX_ENVIRONMENTS_PER_ORGANIZATION = 20;
+const MAX_ENVIRONMENTS_PER_ORGANIZATION = 20;
 
 /**
  * A new environment of the caller's organization with its own API key (answered once) and, since

@@ -7,7 +7,7 @@ import type { CreateLayoutDto, DuplicateLayoutDto, UpdateLayoutDto } from '../dt
 import { checkLayoutControls, STARTING_CONTROL_VALUES } from './layout-template.js';
 
 /** The delivery cache holds every layout of an environment in each process: their number is bounded. */
-export const MAX_LAYOUTS_PER_ENVIRONMENT = 100;
+const MAX_LAYOUTS_PER_ENVIRONMENT = 100;
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
