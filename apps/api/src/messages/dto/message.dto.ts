@@ -1,10 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { CHANNELS, MESSAGE_STATUSES } from '#common';
 import type { MessageResponse } from '#application';
 import { PageQueryDto } from '../../http/pagination.dto.js';
-import { ToArray } from '../../http/query-arrays.js';
 import { SubscriberResponseDto } from '../../subscribers/dto/subscriber.dto.js';
+import { ContextKeysFilter } from '../../http/context-keys-filter.js';
 
 export class EmailBlockStylesDto {
   @ApiProperty({ enum: ['center', 'left', 'right'] }) textAlign: string;
@@ -101,16 +101,6 @@ export class ListMessagesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: CHANNELS }) @IsOptional() @IsIn(CHANNELS) channel?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) transactionId?: string;
 
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: 5,
-    description: 'Only messages sent with exactly these contexts (`type:id`, any order)',
-  })
-  @IsOptional()
-  @ToArray()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @IsString({ each: true })
-  @MaxLength(201, { each: true })
+  @ContextKeysFilter('Only messages sent with exactly these contexts (`type:id`, any order)')
   contextKeys?: string[];
 }

@@ -16,6 +16,7 @@ import {
 import { CHANNELS, type Channel } from '#common';
 import { PageQueryDto } from '../../http/pagination.dto.js';
 import { ToArray } from '../../http/query-arrays.js';
+import { ContextKeysFilter } from '../../http/context-keys-filter.js';
 
 const MAX_FILTER_VALUES = 100;
 
@@ -82,17 +83,7 @@ export class ListNotificationsQueryDto extends PageQueryDto {
   @MaxLength(255)
   topicKey?: string;
 
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: 5,
-    description: 'Only notifications sent with exactly these contexts (`type:id`, any order)',
-  })
-  @IsOptional()
-  @ToArray()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @IsString({ each: true })
-  @MaxLength(201, { each: true })
+  @ContextKeysFilter('Only notifications sent with exactly these contexts (`type:id`, any order)')
   contextKeys?: string[];
 
   @ApiPropertyOptional({ description: 'ISO 8601; records created at or after' })

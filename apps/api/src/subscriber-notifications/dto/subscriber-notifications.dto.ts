@@ -13,11 +13,11 @@ import {
   IsString,
   IsUUID,
   Max,
-  MaxLength,
   Min,
 } from 'class-validator';
 import { SEVERITIES, type InboxNotificationResponse } from '#application';
 import { ToArray } from '../../http/query-arrays.js';
+import { ContextKeysFilter } from '../../http/context-keys-filter.js';
 
 /** The latest instant a JavaScript Date holds: a larger bound would become an invalid date. */
 const MAX_DATE_MS = 8_640_000_000_000_000;
@@ -70,18 +70,9 @@ class NotificationFilterDto {
   @IsObject()
   data?: Record<string, unknown>;
 
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: 5,
-    description:
-      'Only the notifications sent with exactly these contexts (`type:id`, any order); without it every context',
-  })
-  @IsOptional()
-  @ToArray()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @IsString({ each: true })
-  @MaxLength(201, { each: true })
+  @ContextKeysFilter(
+    'Only the notifications sent with exactly these contexts (`type:id`, any order); without it every context',
+  )
   contextKeys?: string[];
 }
 
@@ -151,18 +142,9 @@ export class ListNotificationsQueryDto {
   @Max(MAX_DATE_MS)
   createdLte?: number;
 
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: 5,
-    description:
-      'Only the notifications sent with exactly these contexts (`type:id`, any order); without it every context',
-  })
-  @IsOptional()
-  @ToArray()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @IsString({ each: true })
-  @MaxLength(201, { each: true })
+  @ContextKeysFilter(
+    'Only the notifications sent with exactly these contexts (`type:id`, any order); without it every context',
+  )
   contextKeys?: string[];
 }
 
@@ -199,16 +181,7 @@ export class SnoozeNotificationDto {
 }
 
 export class ContextKeysQueryDto {
-  @ApiPropertyOptional({
-    type: [String],
-    description: 'Accepted; an operation on one notification, named by its id, is not narrowed by context',
-  })
-  @IsOptional()
-  @ToArray()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @IsString({ each: true })
-  @MaxLength(201, { each: true })
+  @ContextKeysFilter('Accepted; an operation on one notification, named by its id, is not narrowed by context')
   contextKeys?: string[];
 }
 
