@@ -22,6 +22,9 @@ export interface RetentionBatch {
   removed: RemovedRows;
 }
 
+/** The tables the retention walks an environment at a time, through their (environment_id, …) indexes. */
+export type RetainedTable = 'notifications' | 'trigger_events' | 'messages';
+
 /** One walk's bounds: the environment, rows created before `cutoff`, after `after`, `limit` at a time. */
 export interface RetentionWindow {
   environmentId: string;
@@ -44,7 +47,7 @@ const jobStillNeeded = (now: Date): SQL =>
  * read backward from the table's (environment_id, created_at DESC, id DESC) index (hence NULLS
  * FIRST: that is the order of a backward scan; the columns are never null).
  */
-function oldestRows(table: string, window: RetentionWindow): SQL {
+function oldestRows(table: RetainedTable, window: RetentionWindow): SQL {
   const after = window.after
     ? sql`AND (t.created_at, t.id) > (${window.after.createdAt}::timestamptz, ${window.after.id}::uuid)`
     : sql``;
@@ -78,6 +81,23 @@ interface BatchRow {
 @Injectable()
 export class RetentionRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /**
+   * The environments that have rows in `table`, one index probe each. Deleted environments are among
+   * them: their rows stay behind when they go, and expire by the deployment's settings.
+   */
+  async environmentsOf(table: RetainedTable): Promise<string[]> {
+    const rows = await this.sortless<{ environmentId: string }>(sql`
+      WITH RECURSIVE walk AS (
+        (SELECT t.environment_id FROM ${sql.identifier(table)} t ORDER BY t.environment_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT t.environment_id FROM ${sql.identifier(table)} t WHERE t.environment_id > w.environment_id
+          ORDER BY t.environment_id LIMIT 1)
+        FROM walk w WHERE w.environment_id IS NOT NULL
+      )
+      SELECT environment_id AS "environmentId" FROM walk WHERE environment_id IS NOT NULL`);
+    return rows.map((row) => row.environmentId);
+  }
 
   /**
    * Notifications past the cutoff, with their jobs and execution details. Kept: a notification with
@@ -161,18 +181,25 @@ export class RetentionRepository {
 
   /**
    * One batch is one statement, so one transaction: it removes whole units or nothing, and a run
-   * that stops leaves the batches before it applied and the rest untouched. Sorting is off for it:
-   * without fresh statistics (a table filled since its last ANALYZE) the planner expects a few rows
-   * before the cutoff, and would rather collect all of them and sort than read the index in order
-   * and stop at the limit; on a large table that is a scan of the environment's whole history.
+   * that stops leaves the batches before it applied and the rest untouched.
    */
   private async batch(statement: SQL, tables: string[]): Promise<RetentionBatch> {
-    const [row] = await this.db.transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL enable_sort = off`);
-      return (await tx.execute<BatchRow>(statement)).rows;
-    });
+    const [row] = await this.sortless<BatchRow>(statement);
     const removed = Object.fromEntries(tables.map((table) => [table, Number(row[table] ?? 0)]));
     const next = row.lastId && row.lastCreatedAt ? { id: row.lastId, createdAt: row.lastCreatedAt } : undefined;
     return { examined: row.examined, next, removed };
+  }
+
+  /**
+   * Runs the statement with sorting off. Without fresh statistics (a table filled since its last
+   * ANALYZE) the planner expects a few rows before the cutoff, and would rather collect all of them
+   * and sort than read the index in order and stop at the limit: on a large table, a read of the
+   * environment's whole history for every batch.
+   */
+  private async sortless<Row extends Record<string, unknown>>(statement: SQL): Promise<Row[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_sort = off`);
+      return (await tx.execute<Row>(statement)).rows as Row[];
+    });
   }
 }

@@ -10,11 +10,10 @@ import {
   type MaintenanceRunRecord,
   type RemovedRows,
 } from '#dal';
+import { MAINTENANCE_JOB } from '../queue/job-catalogue.js';
 
-/** The job's name, and its status row's. */
-export const MAINTENANCE = 'maintenance';
 /** Advisory lock keys ("MAIN", "TNCE"): one maintenance run at a time across every worker. */
-const LOCK_KEY = [0x4d41494e, 0x544e4345] as const;
+export const MAINTENANCE_LOCK_KEY = [0x4d41494e, 0x544e4345] as const;
 
 export type MaintenanceReport = Omit<MaintenanceRunRecord, 'finishedAt' | 'error'>;
 
@@ -52,7 +51,7 @@ export class MaintenanceRun {
     const started = Date.now();
     const tally = new RemovedRowsTally();
     try {
-      const locked = await withSessionLock(this.pool, LOCK_KEY, async () => {
+      const locked = await withSessionLock(this.pool, MAINTENANCE_LOCK_KEY, async () => {
         const now = this.clock.now();
         await this.retention.run(now, tally, controller.signal);
         await this.idempotencyKeys.run(now, tally, controller.signal);
@@ -73,7 +72,7 @@ export class MaintenanceRun {
   }
 
   private async finish(report: MaintenanceReport & { outcome: keyof typeof LOG_LINES }): Promise<MaintenanceReport> {
-    await this.status.record(MAINTENANCE, { ...report, finishedAt: new Date() });
+    await this.status.record(MAINTENANCE_JOB, { ...report, finishedAt: new Date() });
     this.logger.info(report, LOG_LINES[report.outcome]);
     return report;
   }
@@ -82,7 +81,7 @@ export class MaintenanceRun {
     this.logger.error({ err: error, removed, durationMs }, 'maintenance run failed; the queue retries it');
     const record = { outcome: 'failed' as const, removed, durationMs, finishedAt: new Date() };
     await this.status
-      .record(MAINTENANCE, { ...record, error: error instanceof Error ? error.message : String(error) })
+      .record(MAINTENANCE_JOB, { ...record, error: error instanceof Error ? error.message : String(error) })
       .catch((recordError: unknown) => this.logger.warn({ err: recordError }, 'maintenance failure not recorded'));
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig, LOGGER } from '#common';
+import { MAINTENANCE_JOB } from '../queue/job-catalogue.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 
 /**
@@ -19,7 +20,7 @@ export class MaintenanceSchedule implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     try {
-      await this.queue.schedule('maintenance', this.config.maintenanceIntervalMinutes * 60_000, {});
+      await this.queue.schedule(MAINTENANCE_JOB, this.config.maintenanceIntervalMinutes * 60_000, {});
     } catch (error) {
       this.logger.error({ err: error }, 'maintenance job not scheduled by this worker');
     }

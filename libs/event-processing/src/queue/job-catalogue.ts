@@ -40,6 +40,9 @@ export interface JobPayloads {
 }
 export type JobName = keyof JobPayloads;
 
+/** The maintenance job's name: also its scheduler's id and its status row's name. */
+export const MAINTENANCE_JOB = 'maintenance' satisfies JobName;
+
 const retried: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 1_000 },
