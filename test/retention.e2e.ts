@@ -228,6 +228,37 @@ describe('retention: the maintenance job', () => {
     expect((await rowsOf(t, counted)).jobs).toBe(1);
   });
 
+  it('a throttle pass and a backoff digest event carry the end of the window later runs read them in', async () => {
+    const throttled = await createWorkflow(t, {
+      steps: [
+        step({ template: { type: 'throttle' }, metadata: { type: 'fixed', amount: 2, unit: 'hours', threshold: 5 } }),
+        inApp('throttled'),
+      ],
+    });
+    const [pass] = (await triggerAndSettle(t, { name: throttled.identifier, to: 'ret-window' })).jobs;
+    expect(Date.parse(pass.result!.retainUntil!) - Date.parse(pass.result!.passedAt!)).toBe(2 * 3_600_000);
+
+    const backoff = await createWorkflow(t, {
+      steps: [
+        step({
+          template: { type: 'digest' },
+          metadata: {
+            type: 'backoff',
+            amount: 1,
+            unit: 'seconds',
+            backoff: true,
+            backoffAmount: 3,
+            backoffUnit: 'hours',
+          },
+        }),
+        inApp('digested'),
+      ],
+    });
+    const [first] = (await triggerAndSettle(t, { name: backoff.identifier, to: 'ret-window' })).jobs;
+    expect(first.status).toBe('skipped');
+    expect(Date.parse(first.result!.retainUntil!) - first.createdAt.getTime()).toBe(3 * 3_600_000);
+  });
+
   it('two runs at once: one does the work, the other is skipped; nothing is counted twice', async () => {
     const old = (await deliver('ret-concurrent')).transactionId;
     await age(t, old, 400);

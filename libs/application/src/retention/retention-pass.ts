@@ -14,8 +14,8 @@ import { retentionOf } from './retention-settings.js';
 const BATCH_ROWS = 1_000;
 
 /**
- * One kind of expiry: the rows it removes, the setting that dates them. A whole-table walk in
- * batches today; a step could as well drop whole partitions past the cutoff.
+ * One kind of expiry: the rows it removes, the setting that dates them. Each step here walks its
+ * table in batches; one could as well drop whole partitions past the cutoff.
  */
 interface RetentionStep {
   /** The table whose environments the step walks. */
