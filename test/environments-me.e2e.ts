@@ -10,7 +10,7 @@ describe('GET /v1/environments/me', () => {
     await t?.close();
   });
 
-  it("answers the key's environment in Novu's shape, with its public identifier, HMAC off and no inbox topic open by default", async () => {
+  it("answers the key's environment in Novu's shape, with its public identifier, HMAC off, no inbox topic open and the default retention", async () => {
     const production = await t.createKeyFor('Production');
     const res = await t.api('get', '/v1/environments/me');
     expect(res.status).toBe(200);
@@ -23,6 +23,7 @@ describe('GET /v1/environments/me', () => {
       _parentId: production.environment.id,
       requireHmac: false,
       inboxTopics: { allow: [], maxPerSubscriber: 20 },
+      retention: { activityDays: 30, messagesDays: 90, activityDaysOverride: null, messagesDaysOverride: null },
     });
     expect(res.body.identifier).toBe(t.environment.identifier);
     expect(res.body.identifier).toMatch(/^[A-Za-z0-9_-]{16}$/);

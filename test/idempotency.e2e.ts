@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eq } from 'drizzle-orm';
 import { idempotencyKeys, IdempotencyRepository, tenants, triggerEvents } from '#dal';
-import { ExpiredIdempotencyKeyPurge } from '#api/http/idempotency/expired-key-purge.js';
+import { MaintenanceRun } from '#event-processing';
 import { createWorkflow, inApp } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -127,7 +127,7 @@ describe('Idempotency-Key', () => {
     expect(other.headers['idempotency-replay']).toBeUndefined();
   });
 
-  it('the purge deletes expired keys and their stored responses, and keeps live ones', async () => {
+  it('the maintenance job deletes expired keys and their stored responses, and keeps live ones', async () => {
     await createTenant('k-expired', { identifier: 'idem-expired', name: 'Old' });
     await createTenant('k-live', { identifier: 'idem-live', name: 'Live' });
     await t.db
@@ -135,9 +135,9 @@ describe('Idempotency-Key', () => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(idempotencyKeys.key, 'k-expired'));
 
-    const deleted = await t.app.get(ExpiredIdempotencyKeyPurge).purge();
+    const report = await t.app.get(MaintenanceRun).run();
 
-    expect(deleted).toBeGreaterThanOrEqual(1);
+    expect(report.removed.idempotency_keys).toBeGreaterThanOrEqual(1);
     const remaining = (await t.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys)).map((row) => row.key);
     expect(remaining).not.toContain('k-expired');
     expect(remaining).toContain('k-live');

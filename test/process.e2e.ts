@@ -23,6 +23,9 @@ describe('service process (embedded defaults)', () => {
       ['ROLE', 'worker'],
       ['REDIS_URL', 'http://x'],
       ['DATABASE_URL', 'nonsense'],
+      ['RETENTION_ACTIVITY_DAYS', '0'],
+      ['RETENTION_MESSAGES_DAYS', 'forever'],
+      ['MAINTENANCE_INTERVAL_MINUTES', '1441'],
     ]) {
       const service = startService({ [name]: value, DATA_DIR: dataDir() }, 0);
       expect(await service.waitForExit()).toBe(1);

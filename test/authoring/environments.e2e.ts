@@ -127,6 +127,46 @@ describe('@novu/api: environments (list, create, update, delete, tags, diff, pub
     await expectValidationError(sdk.novu.environments.update({ parentId: created.id }, development.id));
   });
 
+  it("update sets and clears the retention overrides (not in Novu's SDK, which reads the answers unchanged)", async () => {
+    const { result: created } = await sdk.novu.environments.create({ name: 'Retained', color: '#333333' });
+    const put = (retention: unknown) => sdk.t.api('put', `/v1/environments/${created.id}`).send({ retention });
+    const set = await put({ activityDays: 7, messagesDays: 365 });
+    expect(set.status).toBe(200);
+    expect(set.body.retention).toEqual({
+      activityDays: 7,
+      messagesDays: 365,
+      activityDaysOverride: 7,
+      messagesDaysOverride: 365,
+    });
+    const { result } = await sdk.novu.environments.update({ color: '#444444' }, created.id);
+    expect(result).toMatchObject({ id: created.id, name: 'Retained' });
+    expect((await sdk.novu.environments.list()).result.map((environment) => environment.id)).toContain(created.id);
+
+    const cleared = await put({ activityDays: null });
+    expect(cleared.body.retention).toEqual({
+      activityDays: 30,
+      messagesDays: 365,
+      activityDaysOverride: null,
+      messagesDaysOverride: 365,
+    });
+    for (const [retention, field] of [
+      [{ activityDays: 0 }, 'retention.activityDays'],
+      [{ messagesDays: 3651 }, 'retention.messagesDays'],
+      [{ activityDays: 7.5 }, 'retention.activityDays'],
+      [{ messagesDays: '7' }, 'retention.messagesDays'],
+      [null, 'retention'],
+      ['forever', 'retention'],
+    ] as const) {
+      const refused = await put(retention);
+      expect(refused.status).toBe(422);
+      expect(Object.keys(refused.body.errors)).toEqual([field]);
+    }
+    const [stored] = (await sdk.t.api('get', '/v1/environments')).body.filter(
+      (environment: { _id: string }) => environment._id === created.id,
+    );
+    expect(stored.retention).toEqual(cleared.body.retention);
+  });
+
   it("getTags answers the distinct tags of the environment's workflows", async () => {
     await createWorkflow(inAppWorkflow('tagged-a', 'A', { tags: ['billing', 'news'] }));
     await createWorkflow(inAppWorkflow('tagged-b', 'B', { tags: ['news'] }));

@@ -120,6 +120,46 @@ describe('operator CLI while the embedded service runs', () => {
     expect((await session(createHmac('sha256', firstBootKey).update('live-sub').digest('hex'))).status).toBe(201);
   });
 
+  it('`environment retention` sets overrides the running service answers at once; `default` removes them', async () => {
+    const set = cli(
+      'environment',
+      'retention',
+      '--activity-days',
+      '7',
+      '--messages-days',
+      '365',
+      '--environment',
+      'Development',
+    );
+    expect(set.stderr).toBe('');
+    expect(set.status).toBe(0);
+    expect(set.stdout).toBe(
+      "Development: activity kept 7 days (this environment's), messages kept 365 days (this environment's)\n",
+    );
+    const shown = (await (await me(firstBootKey)).json()) as { retention: unknown };
+    expect(shown.retention).toEqual({
+      activityDays: 7,
+      messagesDays: 365,
+      activityDaysOverride: 7,
+      messagesDaysOverride: 365,
+    });
+
+    const refused = cli('environment', 'retention', '--activity-days', '0', '--environment', 'Development');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('--activity-days takes whole days from 1 to 3650, or default; got "0"');
+    const reset = cli(
+      'environment',
+      'retention',
+      '--activity-days',
+      'default',
+      '--messages-days',
+      'default',
+      '--environment',
+      'Development',
+    );
+    expect(reset.stdout).toContain('activity kept 30 days (the default), messages kept 90 days (the default)');
+  });
+
   it(
     'a second service on the same DATA_DIR refuses to start and says why',
     async () => {

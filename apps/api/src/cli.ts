@@ -9,17 +9,25 @@ import {
   runInboxTopicsCommand,
   type InboxTopicsCommand,
 } from './environments/inbox-topics.command.js';
+import {
+  parseRetentionCommand,
+  RETENTION_USAGE,
+  runRetentionCommand,
+  type RetentionCommand,
+} from './environments/retention.command.js';
 
 const USAGE = [
   'usage: npm run cli -- api-key create --environment <Development|Production>',
   '       npm run cli -- environment require-hmac <on|off> --environment <Development|Production>',
   `       ${INBOX_TOPICS_USAGE}`,
+  `       ${RETENTION_USAGE}`,
 ].join('\n');
 
 type Command =
   | { kind: 'create-key'; environmentName: string }
   | { kind: 'require-hmac'; environmentName: string; on: boolean }
-  | ({ kind: 'inbox-topics' } & InboxTopicsCommand);
+  | ({ kind: 'inbox-topics' } & InboxTopicsCommand)
+  | ({ kind: 'retention' } & RetentionCommand);
 
 function parse(argv: string[]): Command | undefined {
   const [resource, action, ...rest] = argv;
@@ -31,6 +39,10 @@ function parse(argv: string[]): Command | undefined {
   if (resource === 'environment' && action === 'inbox-topics') {
     const command = parseInboxTopicsCommand(rest);
     return command && { kind: 'inbox-topics', ...command };
+  }
+  if (resource === 'environment' && action === 'retention') {
+    const command = parseRetentionCommand(rest);
+    return command && { kind: 'retention', ...command };
   }
   return undefined;
 }
@@ -55,6 +67,10 @@ async function main(argv: string[]): Promise<number> {
     }
     if (command.kind === 'inbox-topics') {
       process.stdout.write(`${await runInboxTopicsCommand(environments, command)}\n`);
+      return 0;
+    }
+    if (command.kind === 'retention') {
+      process.stdout.write(`${await runRetentionCommand(environments, config.retention, command)}\n`);
       return 0;
     }
     const environment = await environments.findEnvironmentByName(command.environmentName);

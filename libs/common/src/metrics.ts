@@ -86,3 +86,61 @@ export const queueLaneJobs = new Gauge({
   labelNames: ['queue'] as const,
   registers: [metricsRegistry],
 });
+
+/**
+ * The maintenance job's record as stored by the worker that ran it: every process (api or worker)
+ * reads the same row at scrape time, so each reports the deployment's maintenance (aggregate them
+ * with max, not sum).
+ */
+export interface MaintenanceRecord {
+  lastSuccessAt: Date | null;
+  lastDurationMs: number | null;
+  lastRemoved: Record<string, number>;
+  removedTotal: Record<string, number>;
+  runs: Record<'succeeded' | 'failed' | 'skipped' | 'interrupted', number>;
+}
+
+const maintenanceLastSuccess = new Gauge({
+  name: 'maintenance_last_success_timestamp_seconds',
+  help: 'When the last maintenance run that completed ended (Unix time; 0: none yet)',
+  registers: [metricsRegistry],
+});
+
+const maintenanceLastDuration = new Gauge({
+  name: 'maintenance_last_run_duration_seconds',
+  help: 'How long the last completed maintenance run took',
+  registers: [metricsRegistry],
+});
+
+const maintenanceLastRemoved = new Gauge({
+  name: 'maintenance_last_run_rows_removed',
+  help: 'Rows the last completed maintenance run removed, by table',
+  labelNames: ['table'] as const,
+  registers: [metricsRegistry],
+});
+
+const maintenanceRemoved = new Counter({
+  name: 'maintenance_rows_removed_total',
+  help: 'Rows removed by every maintenance run (those that failed or stopped included), by table',
+  labelNames: ['table'] as const,
+  registers: [metricsRegistry],
+});
+
+const maintenanceRuns = new Counter({
+  name: 'maintenance_runs_total',
+  help: 'Maintenance runs by outcome: succeeded, failed (retried by the queue), skipped (another run held the lock), interrupted (shutdown)',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Sets the maintenance metrics to the stored record (counters included: the record holds the totals). */
+export function showMaintenance(record: MaintenanceRecord): void {
+  maintenanceLastSuccess.set(record.lastSuccessAt ? record.lastSuccessAt.getTime() / 1000 : 0);
+  maintenanceLastDuration.set((record.lastDurationMs ?? 0) / 1000);
+  maintenanceLastRemoved.reset();
+  for (const [table, rows] of Object.entries(record.lastRemoved)) maintenanceLastRemoved.set({ table }, rows);
+  maintenanceRemoved.reset();
+  for (const [table, rows] of Object.entries(record.removedTotal)) maintenanceRemoved.inc({ table }, rows);
+  maintenanceRuns.reset();
+  for (const [outcome, runs] of Object.entries(record.runs)) maintenanceRuns.inc({ outcome }, runs);
+}

@@ -12,9 +12,11 @@ import type { InboxMessageRepository } from './repositories/inbox-message.reposi
 import type { IntegrationRepository } from './repositories/integration.repository.js';
 import type { JobRepository } from './repositories/job.repository.js';
 import type { LayoutRepository } from './repositories/layout.repository.js';
+import type { MaintenanceStatusRepository } from './repositories/maintenance-status.repository.js';
 import type { MessageRepository } from './repositories/message.repository.js';
 import type { NotificationRepository } from './repositories/notification.repository.js';
 import type { PreferenceRepository } from './repositories/preference.repository.js';
+import type { RetentionRepository } from './repositories/retention.repository.js';
 import type { SubscriberRepository } from './repositories/subscriber.repository.js';
 import type { SubscriberPresenceRepository } from './repositories/subscriber-presence.repository.js';
 import type { TenantRepository } from './repositories/tenant.repository.js';
@@ -37,9 +39,11 @@ export type RepositoryClass =
   | typeof IntegrationRepository
   | typeof JobRepository
   | typeof LayoutRepository
+  | typeof MaintenanceStatusRepository
   | typeof MessageRepository
   | typeof NotificationRepository
   | typeof PreferenceRepository
+  | typeof RetentionRepository
   | typeof SubscriberRepository
   | typeof SubscriberPresenceRepository
   | typeof TenantRepository

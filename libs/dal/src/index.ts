@@ -28,3 +28,6 @@ export * from './repositories/activity-feed.repository.js';
 export * from './repositories/api-process.repository.js';
 export * from './repositories/layout.repository.js';
 export * from './repositories/environment-variable.repository.js';
+export * from './repositories/retention.repository.js';
+export * from './repositories/maintenance-status.repository.js';
+export * from './database/session-lock.js';

@@ -3,7 +3,9 @@ import {
   CryptoModule,
   EmailLayoutsModule,
   EnvironmentVariablesCacheModule,
+  IdempotencyKeyExpiry,
   MessageStateService,
+  RetentionPass,
   SubscriberChannelsResolver,
   SubscriberPreferenceService,
   TemplatesModule,
@@ -11,13 +13,17 @@ import {
 } from '#application';
 import {
   DalModule,
+  EnvironmentRepository,
   ExecutionDetailRepository,
+  IdempotencyRepository,
   InboxMessageRepository,
   IntegrationRepository,
   JobRepository,
+  MaintenanceStatusRepository,
   MessageRepository,
   NotificationRepository,
   PreferenceRepository,
+  RetentionRepository,
   SubscriberRepository,
   TenantRepository,
   TopicRepository,
@@ -27,6 +33,8 @@ import { ProvidersModule } from '#providers';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
 import { ChunkWriter } from './fan-out/chunk-writer.js';
 import { FanOutService } from './fan-out/fan-out.service.js';
+import { MaintenanceRun } from './maintenance/maintenance-run.js';
+import { MaintenanceSchedule } from './maintenance/maintenance-schedule.js';
 import { RecoverySweeper } from './recovery/recovery-sweeper.js';
 import { STEP_HANDLER_PROVIDERS } from './steps/handlers/step-handlers.js';
 import { ProviderSender } from './steps/provider-sender.js';
@@ -58,6 +66,11 @@ import { SystemProcessor } from './system.processor.js';
       TenantRepository,
       IntegrationRepository,
       PreferenceRepository,
+      // The maintenance job's.
+      EnvironmentRepository,
+      RetentionRepository,
+      IdempotencyRepository,
+      MaintenanceStatusRepository,
     ]),
   ],
   providers: [
@@ -77,7 +90,11 @@ import { SystemProcessor } from './system.processor.js';
     SubscriberPreferenceService,
     // The system queue's wake-up of snoozed messages.
     MessageStateService,
+    MaintenanceRun,
+    MaintenanceSchedule,
+    RetentionPass,
+    IdempotencyKeyExpiry,
   ],
-  exports: [RecoverySweeper],
+  exports: [RecoverySweeper, MaintenanceRun],
 })
 export class EventProcessingModule {}

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppConfig } from '#common';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { DeletedDto } from '../http/deleted-response.js';
@@ -20,20 +21,21 @@ export class EnvironmentsController {
     private readonly createEnvironment: CreateEnvironmentUseCase,
     private readonly updateEnvironment: UpdateEnvironmentUseCase,
     private readonly deleteEnvironment: DeleteEnvironmentUseCase,
+    private readonly config: AppConfig,
   ) {}
 
   @Get('me')
   @ApiOperation({ summary: 'Get the environment of the API key' })
   @ApiOkResponse({ type: EnvironmentResponseDto })
   async me(@Auth() auth: AuthContext): Promise<EnvironmentResponseDto> {
-    return EnvironmentResponseDto.from(await this.environments.current(auth));
+    return EnvironmentResponseDto.from(await this.environments.current(auth), this.config.retention);
   }
 
   @Get()
   @ApiOperation({ summary: "List the organization's environments (never their API keys)" })
   @ApiOkResponse({ type: [EnvironmentResponseDto] })
   async list(@Auth() auth: AuthContext): Promise<EnvironmentResponseDto[]> {
-    return (await this.environments.list(auth)).map((row) => EnvironmentResponseDto.from(row));
+    return (await this.environments.list(auth)).map((row) => EnvironmentResponseDto.from(row, this.config.retention));
   }
 
   @Post()
@@ -46,14 +48,17 @@ export class EnvironmentsController {
   }
 
   @Put(':environmentId')
-  @ApiOperation({ summary: 'Update the name, identifier, colour or parent of an environment' })
+  @ApiOperation({ summary: 'Update the name, identifier, colour, parent or retention of an environment' })
   @ApiOkResponse({ type: EnvironmentResponseDto })
   async update(
     @Auth() auth: AuthContext,
     @Param('environmentId') environmentId: string,
     @Body() body: UpdateEnvironmentDto,
   ): Promise<EnvironmentResponseDto> {
-    return EnvironmentResponseDto.from(await this.updateEnvironment.execute(auth, environmentId, body));
+    return EnvironmentResponseDto.from(
+      await this.updateEnvironment.execute(auth, environmentId, body),
+      this.config.retention,
+    );
   }
 
   @Delete(':environmentId')

@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Header, Headers, NotFoundException } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
-import { AppConfig, DomainError, metricsRegistry, queueDepth } from '#common';
-import { JobQueue } from '#event-processing/producer';
+import { AppConfig, DomainError, metricsRegistry, queueDepth, showMaintenance } from '#common';
+import { MaintenanceStatusRepository } from '#dal';
+import { JobQueue, MAINTENANCE_JOB } from '#event-processing/producer';
 import { Public } from '../auth/auth-context.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -19,6 +20,7 @@ export class MetricsController {
   constructor(
     private readonly config: AppConfig,
     private readonly queue: JobQueue,
+    private readonly maintenance: MaintenanceStatusRepository,
   ) {
     if (config.metricsToken) this.expected = digest(`Bearer ${config.metricsToken}`);
   }
@@ -41,6 +43,19 @@ export class MetricsController {
     } catch {
       // An unreachable queue must not hide the other metrics; its gauges keep their last values.
     }
+    await this.showMaintenance();
     return metricsRegistry.metrics();
+  }
+
+  /** The maintenance job runs on a worker and stores what it did: read at scrape time by every process. */
+  private async showMaintenance(): Promise<void> {
+    try {
+      const row = await this.maintenance.find(MAINTENANCE_JOB);
+      if (!row) return;
+      const { succeeded, failed, skipped, interrupted } = row;
+      showMaintenance({ ...row, runs: { succeeded, failed, skipped, interrupted } });
+    } catch {
+      // An unreachable database must not hide the other metrics either.
+    }
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DalModule, MaintenanceStatusRepository } from '#dal';
 import { MetricsController } from './metrics.controller.js';
 
-@Module({ controllers: [MetricsController] })
+@Module({ imports: [DalModule.forRepositories([MaintenanceStatusRepository])], controllers: [MetricsController] })
 export class MetricsModule {}

@@ -86,7 +86,24 @@ export class AppConfig {
   presenceSweepIntervalMs: number;
   /** An api process silent this long (ms) is dead: the subscribers its sockets set online go offline. */
   presenceStaleAfterMs: number;
+  /** The deployment's retention, in days; an environment may override either (see RetentionPass). */
+  retention: RetentionDays;
+  /** How often the maintenance job runs (retention, expired idempotency keys), in minutes. */
+  maintenanceIntervalMinutes: number;
 }
+
+/**
+ * Days rows are kept. `activity`: trigger events, notifications, jobs and execution details;
+ * `messages`: the messages of every channel, the inbox's included. Pending work is kept whatever its age.
+ */
+export interface RetentionDays {
+  activityDays: number;
+  messagesDays: number;
+}
+
+/** Bounds of every retention setting, deployment-wide or per environment: one day to ten years. */
+export const RETENTION_DAYS_MIN = 1;
+export const RETENTION_DAYS_MAX = 3650;
 
 /**
  * Liquid's own limits plus an output cap. `memory` counts what Liquid's filters and ranges allocate
@@ -245,6 +262,11 @@ export function parseConfig(env: Env): AppConfig {
     2 * config.presenceSweepIntervalMs,
     24 * 3_600_000,
   );
+  config.retention = {
+    activityDays: readInt(env, 'RETENTION_ACTIVITY_DAYS', 30, RETENTION_DAYS_MIN, RETENTION_DAYS_MAX),
+    messagesDays: readInt(env, 'RETENTION_MESSAGES_DAYS', 90, RETENTION_DAYS_MIN, RETENTION_DAYS_MAX),
+  };
+  config.maintenanceIntervalMinutes = readInt(env, 'MAINTENANCE_INTERVAL_MINUTES', 60, 1, 24 * 60);
   return config;
 }
 

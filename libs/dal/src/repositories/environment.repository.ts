@@ -12,6 +12,15 @@ export interface InboxTopicPolicyChange {
   perSubscriber?: number;
 }
 
+/** An environment's retention overrides: a number sets it, null goes back to the deployment's default. */
+export interface RetentionOverrides {
+  activityDays?: number | null;
+  messagesDays?: number | null;
+}
+
+/** What the retention needs of every environment: its id and its overrides (null: the default). */
+export type EnvironmentRetention = Pick<Environment, 'id' | 'retentionActivityDays' | 'retentionMessagesDays'>;
+
 export interface ApiKeyOwner {
   apiKeyId: string;
   environmentId: string;
@@ -57,6 +66,8 @@ export interface EnvironmentChanges {
   identifier?: string;
   color?: string;
   parentId?: string;
+  retentionActivityDays?: number | null;
+  retentionMessagesDays?: number | null;
 }
 
 /** Organizations, environments and API keys: the tenancy every other row hangs off. */
@@ -132,6 +143,32 @@ export class EnvironmentRepository {
       .where(eq(environments.id, environmentId))
       .returning();
     return row;
+  }
+
+  /** A field left out keeps its value. */
+  async setRetention(environmentId: string, overrides: RetentionOverrides): Promise<Environment | undefined> {
+    const [row] = await this.db
+      .update(environments)
+      .set({
+        retentionActivityDays: overrides.activityDays,
+        retentionMessagesDays: overrides.messagesDays,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(environments.id, environmentId))
+      .returning();
+    return row;
+  }
+
+  /** Every environment of the deployment, for the retention (a few rows: environments are few). */
+  async listRetention(): Promise<EnvironmentRetention[]> {
+    return this.db
+      .select({
+        id: environments.id,
+        retentionActivityDays: environments.retentionActivityDays,
+        retentionMessagesDays: environments.retentionMessagesDays,
+      })
+      .from(environments)
+      .orderBy(asc(environments.id));
   }
 
   /**

@@ -25,6 +25,8 @@ export const triggerEvents = pgTable(
   (t) => [
     uniqueIndex('trigger_events_env_transaction_uq').on(t.environmentId, t.transactionId),
     index('trigger_events_status_idx').on(t.status, t.updatedAt),
+    // The retention's walk through an environment's events, oldest first.
+    index('trigger_events_env_created_idx').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
   ],
 );
 
@@ -95,6 +97,11 @@ export interface JobResult {
   response?: Record<string, unknown>;
   throttleKey?: string;
   passedAt?: string;
+  /**
+   * ISO time until which later runs still read this finished job (a throttle pass counted in its
+   * window, a backoff digest's event): the retention keeps it, and its notification, until then.
+   */
+  retainUntil?: string;
 }
 
 export interface JobDigest {

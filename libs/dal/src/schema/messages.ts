@@ -70,6 +70,8 @@ export const messages = pgTable(
       t.createdAt.desc(),
     ),
     index('messages_env_transaction_idx').on(t.environmentId, t.transactionId),
+    // The retention's walk through an environment's messages, oldest first.
+    index('messages_env_created_idx').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
     // The recovery sweep's search for snoozes whose wake-up entry was lost: only snoozed rows are indexed.
     index('messages_snoozed_until_idx')
       .on(t.snoozedUntil)

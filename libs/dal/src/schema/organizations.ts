@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.js';
 
 export const organizations = pgTable('organizations', {
@@ -30,11 +31,18 @@ export const environments = pgTable(
     color: text('color'),
     /** The environment changes are published from into this one (Development's parent is Production). */
     parentId: uuid('parent_id'),
+    /** Days this environment keeps its activity (RETENTION_ACTIVITY_DAYS when null). */
+    retentionActivityDays: integer('retention_activity_days'),
+    /** Days this environment keeps its messages (RETENTION_MESSAGES_DAYS when null). */
+    retentionMessagesDays: integer('retention_messages_days'),
     ...timestamps(),
   },
   (t) => [
     uniqueIndex('environments_org_name_uq').on(t.organizationId, t.name),
     uniqueIndex('environments_identifier_uq').on(t.identifier),
+    // RETENTION_DAYS_MIN and RETENTION_DAYS_MAX of libs/common.
+    check('environments_retention_activity_days_ck', sql`${t.retentionActivityDays} BETWEEN 1 AND 3650`),
+    check('environments_retention_messages_days_ck', sql`${t.retentionMessagesDays} BETWEEN 1 AND 3650`),
   ],
 );
 

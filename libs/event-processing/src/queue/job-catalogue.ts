@@ -30,10 +30,18 @@ export interface JobPayloads {
    * a message unsnoozed or snoozed again meanwhile no longer has this `until` and is left alone.
    */
   'wake-snoozed-message': { environmentId: string; messageId: string; until: string };
+  /**
+   * The housekeeping of the database: the retention, then expired Idempotency-Keys. Repeated every
+   * MAINTENANCE_INTERVAL_MINUTES by a job scheduler every worker registers (see MaintenanceSchedule).
+   */
+  maintenance: Record<string, never>;
   /** Round trip used by health checks and tests to prove the queue works. */
   ping: { sentAt: string };
 }
 export type JobName = keyof JobPayloads;
+
+/** The maintenance job's name: also its scheduler's id and its status row's name. */
+export const MAINTENANCE_JOB = 'maintenance' satisfies JobName;
 
 const retried: JobsOptions = {
   attempts: 5,
@@ -46,5 +54,16 @@ export const JOB_DEFINITIONS: { [N in JobName]: { queue: QueueName; options: Job
   'fan-out': { queue: QUEUE_NAMES.events, options: retried },
   'run-step': { queue: QUEUE_NAMES.steps, options: retried },
   'wake-snoozed-message': { queue: QUEUE_NAMES.system, options: retried },
+  // A failed run is tried again a minute, then two minutes later; what its committed batches removed
+  // stays removed, so the retry carries on from there.
+  maintenance: {
+    queue: QUEUE_NAMES.system,
+    options: {
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 60_000 },
+      removeOnComplete: { count: 100 },
+      removeOnFail: { count: 100 },
+    },
+  },
   ping: { queue: QUEUE_NAMES.system, options: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
 };

@@ -47,6 +47,19 @@ export class JobQueue {
     );
   }
 
+  /**
+   * Creates or updates the job scheduler that adds `name` every `everyMs`, with the catalogue's
+   * options. Its id is the job's name: every process registering it registers the same one.
+   */
+  async schedule<N extends JobName>(name: N, everyMs: number, data: JobPayloads[N]): Promise<void> {
+    const definition = JOB_DEFINITIONS[name];
+    await this.queues[definition.queue].upsertJobScheduler(
+      name,
+      { every: everyMs },
+      { name, data, opts: definition.options },
+    );
+  }
+
   /** Counts of waiting/active/delayed jobs per queue, for health and metrics. */
   async depth(): Promise<Record<string, Record<string, number>>> {
     const entries = await Promise.all(

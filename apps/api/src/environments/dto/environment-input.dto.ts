@@ -1,5 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsHexColor, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsHexColor,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { RETENTION_DAYS_MAX, RETENTION_DAYS_MIN } from '#common';
 import { OptionalNotNull } from '../../http/optional-not-null.js';
 
 const TRIMMED = /^\S(.*\S)?$/s;
@@ -24,6 +38,32 @@ export class CreateEnvironmentDto {
   @IsNotEmpty()
   @MaxLength(64)
   parentId?: string;
+}
+
+const retentionDays = (what: string) =>
+  ({
+    type: 'integer',
+    minimum: RETENTION_DAYS_MIN,
+    maximum: RETENTION_DAYS_MAX,
+    nullable: true,
+    description: `Days this environment keeps its ${what}; null: the deployment's default. Omit to keep the current value.`,
+  }) as const;
+
+/** Not in Novu: this environment's retention, overriding the deployment's (docs/retention.md). */
+export class RetentionOverridesDto {
+  @ApiPropertyOptional(retentionDays('activity (trigger events, notifications, jobs, execution details)'))
+  @IsOptional()
+  @IsInt()
+  @Min(RETENTION_DAYS_MIN)
+  @Max(RETENTION_DAYS_MAX)
+  activityDays?: number | null;
+
+  @ApiPropertyOptional(retentionDays('messages, of every channel'))
+  @IsOptional()
+  @IsInt()
+  @Min(RETENTION_DAYS_MIN)
+  @Max(RETENTION_DAYS_MAX)
+  messagesDays?: number | null;
 }
 
 /** Novu's `dns` and `bridge` settings are hosted features: they are not part of this body and are ignored. */
@@ -57,4 +97,11 @@ export class UpdateEnvironmentDto {
   @IsNotEmpty()
   @MaxLength(64)
   parentId?: string;
+
+  @ApiPropertyOptional({ type: RetentionOverridesDto })
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RetentionOverridesDto)
+  retention?: RetentionOverridesDto;
 }

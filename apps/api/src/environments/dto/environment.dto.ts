@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { RetentionDays } from '#common';
+import { retentionOf } from '#application';
 import type { Environment } from '#dal';
 
 /** Which topics inbox sessions may join; not in Novu, whose sessions may join any topic. */
@@ -12,6 +14,29 @@ export class InboxTopicsSettingDto {
 
   @ApiProperty({ description: 'How many topics one subscriber may join through inbox sessions' })
   maxPerSubscriber: number;
+}
+
+/** How long the environment keeps its rows; not in Novu (docs/retention.md). */
+export class EnvironmentRetentionDto {
+  @ApiProperty({ description: 'Days activity is kept: trigger events, notifications, jobs, execution details' })
+  activityDays: number;
+
+  @ApiProperty({ description: 'Days messages are kept, of every channel' })
+  messagesDays: number;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "This environment's own activityDays; null: the default",
+  })
+  activityDaysOverride: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "This environment's own messagesDays; null: the default",
+  })
+  messagesDaysOverride: number | null;
 }
 
 /** A new environment's API key: in the create answer only, the one time the raw key is shown. */
@@ -58,7 +83,11 @@ export class EnvironmentResponseDto {
   @ApiProperty({ type: InboxTopicsSettingDto })
   inboxTopics: InboxTopicsSettingDto;
 
-  static from(row: Environment): EnvironmentResponseDto {
+  @ApiProperty({ type: EnvironmentRetentionDto })
+  retention: EnvironmentRetentionDto;
+
+  /** `defaults`: the deployment's retention (AppConfig), for the days of what the environment does not override. */
+  static from(row: Environment, defaults: RetentionDays): EnvironmentResponseDto {
     return {
       _id: row.id,
       name: row.name,
@@ -69,6 +98,11 @@ export class EnvironmentResponseDto {
       ...(row.color ? { color: row.color } : {}),
       requireHmac: row.requireHmac,
       inboxTopics: { allow: row.inboxTopicPatterns, maxPerSubscriber: row.inboxTopicsPerSubscriber },
+      retention: {
+        ...retentionOf(defaults, row),
+        activityDaysOverride: row.retentionActivityDays,
+        messagesDaysOverride: row.retentionMessagesDays,
+      },
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '#common';
+import { AppConfig, DomainError } from '#common';
 import { TenancyService } from '#application';
 import { EnvironmentRepository } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
@@ -20,6 +20,7 @@ export class CreateEnvironmentUseCase {
     private readonly environments: EnvironmentRepository,
     private readonly service: EnvironmentsService,
     private readonly tenancy: TenancyService,
+    private readonly config: AppConfig,
   ) {}
 
   async execute(auth: AuthContext, body: CreateEnvironmentDto): Promise<EnvironmentResponseDto> {
@@ -42,7 +43,7 @@ export class CreateEnvironmentUseCase {
     });
     if (!created) throw new DomainError('CONFLICT', `Environment ${body.name} already exists`);
     return {
-      ...EnvironmentResponseDto.from(created.environment),
+      ...EnvironmentResponseDto.from(created.environment, this.config.retention),
       apiKeys: [{ key: created.key, _userId: auth.apiKeyId }],
     };
   }

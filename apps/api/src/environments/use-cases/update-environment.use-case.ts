@@ -5,7 +5,7 @@ import type { AuthContext } from '../../auth/auth-context.js';
 import type { UpdateEnvironmentDto } from '../dto/environment-input.dto.js';
 import { EnvironmentsService, isDefaultEnvironment } from '../environments.service.js';
 
-/** Name, identifier, colour and parent of an environment of the caller's organization. */
+/** Name, identifier, colour, parent and retention overrides of an environment of the caller's organization. */
 @Injectable()
 export class UpdateEnvironmentUseCase {
   constructor(
@@ -18,13 +18,15 @@ export class UpdateEnvironmentUseCase {
     if (body.name !== undefined && body.name !== current.name && isDefaultEnvironment(current))
       throw DomainError.validation('name', `${current.name} keeps its name`, body.name);
     if (body.parentId !== undefined) await this.service.parent(auth, body.parentId, current.id);
-    const { name, identifier, color, parentId } = body;
+    const { name, identifier, color, parentId, retention } = body;
     try {
       const row = await this.environments.updateEnvironment(auth.organizationId, current.id, {
         ...(name !== undefined ? { name } : {}),
         ...(identifier !== undefined ? { identifier } : {}),
         ...(color !== undefined ? { color } : {}),
         ...(parentId !== undefined ? { parentId } : {}),
+        retentionActivityDays: retention?.activityDays,
+        retentionMessagesDays: retention?.messagesDays,
       });
       if (!row) throw new DomainError('NOT_FOUND', `Environment ${id} not found`);
       return row;

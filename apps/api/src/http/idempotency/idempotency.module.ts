@@ -4,12 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '#common';
 import { DalModule, IdempotencyRepository } from '#dal';
-import { ExpiredIdempotencyKeyPurge } from './expired-key-purge.js';
 import { completeOnSend, IdempotencyGuard } from './idempotency.guard.js';
 
 @Module({
   imports: [DalModule.forRepositories([IdempotencyRepository])],
-  providers: [{ provide: APP_GUARD, useClass: IdempotencyGuard }, ExpiredIdempotencyKeyPurge],
+  providers: [{ provide: APP_GUARD, useClass: IdempotencyGuard }],
 })
 export class IdempotencyModule implements OnModuleInit {
   constructor(

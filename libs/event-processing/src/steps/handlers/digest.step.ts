@@ -9,6 +9,7 @@ import {
   type DbExecutor,
   type DigestKey,
   type JobDigest,
+  type JobResult,
 } from '#dal';
 import { record, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
@@ -54,8 +55,11 @@ export class DigestStep implements StepHandler {
     const { job, now } = context;
     const digest: JobDigest = job.digest ?? {};
     const env = job.environmentId;
+    // Later events of the key look back this far for this one: the retention keeps it that long.
+    let kept: JobResult | undefined;
     if (digest.type === 'backoff' || digest.backoff) {
       const backoffMs = durationMs(digest.backoffAmount, digest.backoffUnit) ?? 0;
+      kept = { retainUntil: new Date(job.createdAt.getTime() + backoffMs).toISOString() };
       const recent =
         backoffMs > 0 &&
         (await this.jobs.hasRecentDigest(env, this.key(context), job.id, new Date(now.getTime() - backoffMs)));
@@ -64,7 +68,7 @@ export class DigestStep implements StepHandler {
           status: 'Success',
           detail: 'Digest was skipped, first backoff event: the next steps run now',
         });
-        return outcome.skipped();
+        return outcome.skipped({ result: kept });
       }
     }
     const releaseAt = this.windowEnd(context, digest);
@@ -85,6 +89,7 @@ export class DigestStep implements StepHandler {
     return this.db.transaction(async (tx) => {
       await this.lock(tx, context);
       const open = await this.jobs.findOpenDigest(env, this.key(context), tx);
+      if (kept) await this.jobs.update(env, job.id, { result: kept }, tx);
       if (open && open.id !== job.id) {
         const rest = await this.jobs.findPendingAfter(env, job.notificationId, job.stepIndex, tx);
         await this.jobs.transition(

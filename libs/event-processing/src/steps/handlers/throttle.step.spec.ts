@@ -43,12 +43,16 @@ describe('throttle step, decided without a database', () => {
     expect(thresholdOf({ threshold: 5 })).toBe(5);
   });
 
-  it('below the threshold the run passes and is marked; at it the run is skipped and ends', () => {
+  it('below the threshold the run passes and is marked, kept for its window; at it the run is skipped and ends', () => {
     const window = { ms: HOUR, label: '1 hours' };
     const passing = context();
     expect(throttleOutcome(passing, 1, 2, window, '')).toEqual({
       status: 'completed',
-      result: { throttleKey: '', passedAt: NOW.toISOString() },
+      result: {
+        throttleKey: '',
+        passedAt: NOW.toISOString(),
+        retainUntil: new Date(NOW.getTime() + HOUR).toISOString(),
+      },
     });
     expect(passing.details).toEqual([
       { status: 'Success', detail: 'Throttle passed: 1 of 2 runs in the last 1 hours had passed for this subscriber' },

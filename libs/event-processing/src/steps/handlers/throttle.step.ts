@@ -46,7 +46,10 @@ export function throttleKeyOf(metadata: Record<string, unknown>, payload: Record
 export const thresholdOf = (metadata: Record<string, unknown>) =>
   typeof metadata.threshold === 'number' && metadata.threshold >= 1 ? Math.floor(metadata.threshold) : 1;
 
-/** Lets the run through when fewer than `threshold` runs passed in the window; otherwise skips the rest of it. */
+/**
+ * Lets the run through when fewer than `threshold` runs passed in the window; otherwise skips the rest
+ * of it. A pass counts for the window it was counted in: the retention keeps it that long.
+ */
 export function throttleOutcome(
   context: StepContext,
   passed: number,
@@ -58,7 +61,8 @@ export function throttleOutcome(
   const of = `for this subscriber${key ? ` and throttle key ${key}` : ''}`;
   if (passed < threshold) {
     record(context, { status: 'Success', detail: `Throttle passed: ${counted} had passed ${of}` });
-    return outcome.completed({ result: { throttleKey: key, passedAt: context.now.toISOString() } });
+    const retainUntil = new Date(context.now.getTime() + window.ms).toISOString();
+    return outcome.completed({ result: { throttleKey: key, passedAt: context.now.toISOString(), retainUntil } });
   }
   record(context, {
     status: 'Warning',
