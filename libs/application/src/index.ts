@@ -30,3 +30,4 @@ export * from './topics/index.js';
 export * from './layouts/index.js';
 export * from './environment-variables/index.js';
 export * from './environments/index.js';
+export * from './webhooks/index.js';

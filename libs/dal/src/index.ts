@@ -28,3 +28,5 @@ export * from './repositories/activity-feed.repository.js';
 export * from './repositories/api-process.repository.js';
 export * from './repositories/layout.repository.js';
 export * from './repositories/environment-variable.repository.js';
+export * from './repositories/webhook-endpoint.repository.js';
+export * from './repositories/webhook-delivery.repository.js';

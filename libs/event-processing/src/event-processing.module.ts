@@ -7,6 +7,7 @@ import {
   SubscriberChannelsResolver,
   SubscriberPreferenceService,
   TemplatesModule,
+  WebhookOutboxModule,
   WorkflowCacheModule,
 } from '#application';
 import {
@@ -22,6 +23,8 @@ import {
   TenantRepository,
   TopicRepository,
   TriggerEventRepository,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
 } from '#dal';
 import { ProvidersModule } from '#providers';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
@@ -36,6 +39,9 @@ import { StepFinisher } from './steps/step-finisher.js';
 import { StepGates } from './steps/step-gates.js';
 import { StepRunner } from './steps/step-runner.service.js';
 import { SystemProcessor } from './system.processor.js';
+import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor.js';
+import { WebhookSender } from './webhooks/webhook-sender.js';
+import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
 
 /** The queue consumers. Only the worker role (or ROLE=all) imports this module. */
 @Module({
@@ -46,6 +52,7 @@ import { SystemProcessor } from './system.processor.js';
     CryptoModule,
     EmailLayoutsModule,
     EnvironmentVariablesCacheModule,
+    WebhookOutboxModule,
     DalModule.forRepositories([
       TriggerEventRepository,
       NotificationRepository,
@@ -58,6 +65,8 @@ import { SystemProcessor } from './system.processor.js';
       TenantRepository,
       IntegrationRepository,
       PreferenceRepository,
+      WebhookDeliveryRepository,
+      WebhookEndpointRepository,
     ]),
   ],
   providers: [
@@ -73,6 +82,9 @@ import { SystemProcessor } from './system.processor.js';
     ...STEP_HANDLER_PROVIDERS,
     ProviderSender,
     RecoverySweeper,
+    WebhookDeliveryProcessor,
+    WebhookSender,
+    WebhookSweeper,
     SubscriberChannelsResolver,
     SubscriberPreferenceService,
     // The system queue's wake-up of snoozed messages.

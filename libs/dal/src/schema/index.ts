@@ -8,3 +8,4 @@ export * from './events.js';
 export * from './messages.js';
 export * from './realtime.js';
 export * from './authoring.js';
+export * from './webhooks.js';

@@ -8,6 +8,7 @@ export const QUEUE_NAMES = {
   events: 'trigger-events',
   steps: 'step-jobs',
   system: 'system',
+  webhooks: 'webhooks',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -30,6 +31,11 @@ export interface JobPayloads {
    * a message unsnoozed or snoozed again meanwhile no longer has this `until` and is left alone.
    */
   'wake-snoozed-message': { environmentId: string; messageId: string; until: string };
+  /**
+   * Send webhook deliveries of one environment: those a change just recorded (one entry per
+   * committed batch), or one put back for a later attempt (delayed). The rows say what is still due.
+   */
+  'deliver-webhooks': { environmentId: string; deliveryIds: string[] };
   /** Round trip used by health checks and tests to prove the queue works. */
   ping: { sentAt: string };
 }
@@ -46,5 +52,7 @@ export const JOB_DEFINITIONS: { [N in JobName]: { queue: QueueName; options: Job
   'fan-out': { queue: QUEUE_NAMES.events, options: retried },
   'run-step': { queue: QUEUE_NAMES.steps, options: retried },
   'wake-snoozed-message': { queue: QUEUE_NAMES.system, options: retried },
+  // The delivery rows hold the retry schedule; a queue retry only covers a failure before any send.
+  'deliver-webhooks': { queue: QUEUE_NAMES.webhooks, options: retried },
   ping: { queue: QUEUE_NAMES.system, options: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
 };
