@@ -230,6 +230,54 @@ describe('outbound webhooks', () => {
     }
   });
 
+  it('sends workflow, preference and message-delete events committed with their change', async () => {
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await createEndpoint(t, {
+        url: receiver.url,
+        eventTypes: [
+          'workflow.created',
+          'workflow.updated',
+          'workflow.deleted',
+          'preference.updated',
+          'message.deleted',
+        ],
+      });
+      const created = await t.api('post', '/v1/workflows').send({
+        name: 'Webhook audit',
+        steps: [{ template: { type: 'in_app', content: 'hi' } }],
+      });
+      expect(created.status).toBe(201);
+      expect((await t.api('put', `/v1/workflows/${created.body._id}/status`).send({ active: false })).status).toBe(200);
+      expect((await t.api('delete', `/v1/workflows/${created.body._id}`)).status).toBe(200);
+      const preference = await t
+        .api('patch', '/v2/subscribers/wh-bob/preferences')
+        .send({ channels: { email: false } });
+      expect(preference.status).toBe(200);
+      const messageId = await deliver(t, workflowId, 'wh-bob', 20);
+      expect((await t.api('delete', `/v1/messages/${messageId}`)).status).toBe(200);
+      await waitFor(() => receiver.received.length >= 5, { description: 'five events' });
+      const events = receiver.received.map((request) => verify(endpoint.secret, request) as Received['event']);
+      expect(events.map((event) => event.type)).toEqual([
+        'workflow.created',
+        'workflow.updated',
+        'workflow.deleted',
+        'preference.updated',
+        'message.deleted',
+      ]);
+      expect(events[0].data).toMatchObject({
+        name: 'Webhook audit',
+        workflowId: created.body.triggers[0].identifier,
+      });
+      expect(events[1].data).toMatchObject({ active: false });
+      expect(events[3].data).toMatchObject({ level: 'global', channels: { email: false } });
+      expect(events[4].data).toMatchObject({ _id: messageId });
+      await t.api('delete', `/v1/webhook-endpoints/${endpoint._id}`).expect(204);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('refuses bad endpoints with 422 and hides other environments', async () => {
     const bad = [
       { url: 'not a url' },

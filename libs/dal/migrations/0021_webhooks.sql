@@ -1,7 +1,6 @@
 CREATE TABLE "webhook_deliveries" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"environment_id" uuid NOT NULL,
-	"organization_id" uuid NOT NULL,
 	"endpoint_id" uuid NOT NULL,
 	"event_id" uuid NOT NULL,
 	"event_type" text NOT NULL,
@@ -37,7 +36,6 @@ CREATE TABLE "webhook_endpoints" (
 CREATE TABLE "webhook_events" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"environment_id" uuid NOT NULL,
-	"organization_id" uuid NOT NULL,
 	"type" text NOT NULL,
 	"body" jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

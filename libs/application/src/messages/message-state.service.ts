@@ -145,29 +145,15 @@ export class MessageStateService {
     return row;
   }
 
-  /**
-   * A change of messages and the webhook events it causes, committed together; the events go to
-   * the queue once committed.
-   */
-  private async withEvents(
+  /** A change of messages committed with the webhook events it causes (none for `type` undefined). */
+  private withEvents(
     environmentId: string,
     type: WebhookEventType | undefined,
     now: Date,
     change: (tx: DbExecutor) => Promise<MessageRow[]>,
   ): Promise<MessageRow[]> {
     if (!type) return change(this.db);
-    const { rows, deliveryIds } = await this.db.transaction(async (tx) => {
-      const changed = await change(tx);
-      const [first] = changed;
-      if (!first) return { rows: changed, deliveryIds: [] };
-      const tenant = { environmentId, organizationId: first.organizationId };
-      return {
-        rows: changed,
-        deliveryIds: await this.outbox.record(tx, tenant, messageEvents(type, changed, now), now),
-      };
-    });
-    void this.outbox.dispatch(environmentId, deliveryIds);
-    return rows;
+    return this.outbox.commitWithEvents(environmentId, now, change, (rows) => messageEvents(type, rows, now));
   }
 }
 

@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'workflow.created',
   'workflow.updated',
   'workflow.deleted',
+  'workflow.published',
   'subscriber.created',
   'subscriber.deleted',
   'preference.updated',

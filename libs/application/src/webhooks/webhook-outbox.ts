@@ -1,16 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '#common';
-import { WebhookDeliveryRepository, WebhookEndpointRepository, type DbExecutor, type NewWebhookEvent } from '#dal';
+import {
+  DATABASE,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  type Database,
+  type DbExecutor,
+  type NewWebhookEvent,
+} from '#dal';
 
 /** Hands new deliveries to the queue; the api and the worker provide it (libs/application has no queue). */
 export abstract class WebhookDispatch {
   abstract dispatch(environmentId: string, deliveryIds: string[]): Promise<void>;
-}
-
-interface Tenant {
-  environmentId: string;
-  organizationId: string;
 }
 
 /**
@@ -24,16 +26,35 @@ export class WebhookOutbox {
     private readonly endpoints: WebhookEndpointRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly queue: WebhookDispatch,
+    @Inject(DATABASE) private readonly db: Database,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /**
+   * A change and the events it causes in one transaction, the events dispatched once it committed.
+   * `events` sees what the change returned (no event when it changed nothing).
+   */
+  async commitWithEvents<T>(
+    environmentId: string,
+    now: Date,
+    change: (tx: DbExecutor) => Promise<T>,
+    events: (result: T) => NewWebhookEvent[],
+  ): Promise<T> {
+    const { result, deliveryIds } = await this.db.transaction(async (tx) => {
+      const changed = await change(tx);
+      return { result: changed, deliveryIds: await this.record(tx, environmentId, events(changed), now) };
+    });
+    void this.dispatch(environmentId, deliveryIds);
+    return result;
+  }
+
   /** Returns the deliveries to dispatch after commit (none when no endpoint wants these events). */
-  async record(executor: DbExecutor, tenant: Tenant, events: NewWebhookEvent[], now: Date): Promise<string[]> {
+  async record(executor: DbExecutor, environmentId: string, events: NewWebhookEvent[], now: Date): Promise<string[]> {
     if (events.length === 0) return [];
     const types = [...new Set(events.map((event) => event.type))];
-    const endpoints = await this.endpoints.subscribed(tenant.environmentId, types, executor);
+    const endpoints = await this.endpoints.subscribed(environmentId, types, executor);
     if (endpoints.length === 0) return [];
-    return this.deliveries.record(executor, tenant, endpoints, events, now);
+    return this.deliveries.record(executor, environmentId, endpoints, events, now);
   }
 
   /** Not awaited by callers' answers: a failure leaves the deliveries to the sweeper. */

@@ -52,7 +52,7 @@ export class WebhookDeliveryRepository {
    */
   async record(
     executor: DbExecutor,
-    tenant: { environmentId: string; organizationId: string },
+    environmentId: string,
     endpoints: { id: string; eventTypes: string[] }[],
     events: NewWebhookEvent[],
     now: Date,
@@ -62,7 +62,7 @@ export class WebhookDeliveryRepository {
         .filter((endpoint) => endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type))
         .map((endpoint) => ({
           id: newId(),
-          ...tenant,
+          environmentId,
           endpointId: endpoint.id,
           eventId: event.id,
           eventType: event.type,
@@ -73,7 +73,9 @@ export class WebhookDeliveryRepository {
     const wanted = new Set(deliveries.map((delivery) => delivery.eventId));
     await executor
       .insert(webhookEvents)
-      .values(events.filter((event) => wanted.has(event.id)).map((event) => ({ ...event, ...tenant, createdAt: now })));
+      .values(
+        events.filter((event) => wanted.has(event.id)).map((event) => ({ ...event, environmentId, createdAt: now })),
+      );
     await executor.insert(webhookDeliveries).values(deliveries.map((delivery) => ({ ...delivery, createdAt: now })));
     return deliveries.map((delivery) => delivery.id);
   }
@@ -195,7 +197,6 @@ export class WebhookDeliveryRepository {
       .values({
         id: newId(),
         environmentId: delivery.environmentId,
-        organizationId: delivery.organizationId,
         endpointId: delivery.endpointId,
         eventId: delivery.eventId,
         eventType: delivery.eventType,

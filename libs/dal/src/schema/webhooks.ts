@@ -34,9 +34,13 @@ export const webhookEndpoints = pgTable(
   (t) => [index('webhook_endpoints_env_idx').on(t.environmentId)],
 );
 
-/** One event as sent (`{ type, timestamp, data }`), stored once whatever the number of endpoints. */
+/**
+ * One event as sent (`{ type, timestamp, data }`), stored once whatever the number of endpoints.
+ * Events and deliveries belong to an environment through their endpoint; they carry its id only.
+ */
 export const webhookEvents = pgTable('webhook_events', {
-  ...tenantColumns(),
+  id: uuid('id').primaryKey(),
+  environmentId: uuid('environment_id').notNull(),
   type: text('type').notNull(),
   body: jsonb('body').$type<Record<string, unknown>>().notNull(),
   ...timestamps(),
@@ -46,7 +50,8 @@ export const webhookEvents = pgTable('webhook_events', {
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    ...tenantColumns(),
+    id: uuid('id').primaryKey(),
+    environmentId: uuid('environment_id').notNull(),
     endpointId: uuid('endpoint_id').notNull(),
     eventId: uuid('event_id').notNull(),
     eventType: text('event_type').notNull(),

@@ -145,8 +145,7 @@ export class StepFinisher {
     if (!first) return [];
     const rows = saved.map(asStoredMessage);
     const events = [...groupBy(rows, deliveryEventType)].flatMap(([type, group]) => messageEvents(type, group, now));
-    const tenant = { environmentId: first.environmentId, organizationId: first.organizationId };
-    return this.outbox.record(tx, tenant, events, now);
+    return this.outbox.record(tx, first.environmentId, events, now);
   }
 
   private async publish(environmentId: string, { kept, toQueue, webhookDeliveryIds }: Committed): Promise<void> {
