@@ -1,13 +1,11 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { Clock, groupBy, LOGGER } from '#common';
+import { AppConfig, Clock, groupBy, LOGGER } from '#common';
 import { WebhookDeliveryRepository } from '#dal';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { WEBHOOK_TIMEOUT_MS } from './webhook-sender.js';
 
-const INTERVAL_MS = 15_000;
-/** Overdue by more than a send's time-out and the queue's usual wait: its entry was lost. */
-const GRACE_MS = WEBHOOK_TIMEOUT_MS + 15_000;
+const MAX_INTERVAL_MS = 15_000;
 const BATCH = 500;
 
 /**
@@ -24,8 +22,14 @@ export class WebhookSweeper implements OnApplicationBootstrap, BeforeApplication
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
+    config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    // Overdue by more than a send's time-out and the recovery grace: its queue entry was lost.
+    this.graceMs = WEBHOOK_TIMEOUT_MS + config.recoveryGraceSeconds * 1000;
+  }
+
+  private readonly graceMs: number;
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
@@ -34,7 +38,7 @@ export class WebhookSweeper implements OnApplicationBootstrap, BeforeApplication
         .then(() => undefined)
         .catch((error: unknown) => this.logger.warn({ err: error }, 'webhook sweep failed'))
         .finally(() => (this.running = undefined));
-    }, INTERVAL_MS);
+    }, Math.min(this.graceMs, MAX_INTERVAL_MS));
     this.timer.unref();
   }
 
@@ -47,8 +51,8 @@ export class WebhookSweeper implements OnApplicationBootstrap, BeforeApplication
   async sweep(): Promise<number> {
     const now = this.clock.now();
     const taken = await this.deliveries.takeOverdue(
-      new Date(now.getTime() - GRACE_MS),
-      new Date(now.getTime() + GRACE_MS),
+      new Date(now.getTime() - this.graceMs),
+      new Date(now.getTime() + this.graceMs),
       BATCH,
     );
     const byEnvironment = groupBy(taken, (row) => row.environmentId);
