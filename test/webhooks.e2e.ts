@@ -216,13 +216,13 @@ describe('outbound webhooks', () => {
     const slow = await startReceiver();
     const fast = await startReceiver();
     try {
-      for (let i = 0; i < 3; i++) slow.script.push({ status: 200, delayMs: 10_000 });
+      for (let i = 0; i < 3; i++) slow.script.push({ status: 200, delayMs: 6_000 });
       const slowEndpoint = await createEndpoint(t, { url: slow.url, eventTypes: ['message.sent'] });
       const fastEndpoint = await createEndpoint(t, { url: fast.url, eventTypes: ['message.sent'] });
       const started = Date.now();
       for (let n = 0; n < 3; n++) await deliver(t, workflowId, 'wh-bob', 10 + n);
-      await waitFor(() => fast.received.length >= 3, { timeoutMs: 8_000, description: 'the fast endpoint' });
-      expect(Date.now() - started).toBeLessThan(8_000);
+      await waitFor(() => fast.received.length >= 3, { timeoutMs: 5_000, description: 'the fast endpoint' });
+      expect(Date.now() - started).toBeLessThan(5_000);
       for (const id of [slowEndpoint._id, fastEndpoint._id])
         await t.api('delete', `/v1/webhook-endpoints/${id}`).expect(204);
     } finally {
