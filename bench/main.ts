@@ -19,6 +19,7 @@ import { buildRows, formatTable, verdict, type Ceilings, type PhaseResults } fro
 import { feed, singleTriggers, topicFanOut, triggerAccept } from './scenarios.js';
 import { noisyNeighbour, QUIET_RATE } from './noisy-neighbour.js';
 import { feedUnderLoad, sustainedTriggers } from './sustained.js';
+import { webhooks } from './webhooks.js';
 
 const errors: { step: string; message: string }[] = [];
 const notes: string[] = [];
@@ -110,6 +111,12 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
       `${label}: noisy neighbour, B's in_app at ${QUIET_RATE}/s for ${options.noisyDuration} s alone and beside A's hanging chat calls`,
       () => noisyNeighbour(deployment, options),
     );
+  if (deployment.queueKind === 'redis')
+    results.webhooks = await run(
+      'webhooks',
+      `${label}: sustained end to end without and with one message.sent webhook endpoint`,
+      () => webhooks(deployment, options),
+    );
   return results;
 }
 
@@ -149,7 +156,7 @@ async function main(): Promise<number> {
   const stamp = Date.now().toString(36);
 
   // The sustained part's ratios need these two from the same run.
-  if (options.parts.has('ceilings') || options.parts.has('sustained')) {
+  if (options.parts.has('ceilings') || options.parts.has('sustained') || options.parts.has('webhooks')) {
     ceilings.fastify = await step('ceiling: bare Fastify', () => bareFastify(options.connections, options.duration));
     if (options.backends.has('redis')) {
       const prefix = `bench-ceiling-${stamp}`;

@@ -5,8 +5,8 @@
 export interface BenchOptions {
   quick: boolean;
   /**
-   * Which parts run: sustained, ceilings, accept, fanout, singles, feed, inbox, noisy (feed, inbox,
-   * noisy and the sustained part's feed measurement on the Redis deployment only).
+   * Which parts run: sustained, ceilings, accept, fanout, singles, feed, inbox, noisy, webhooks (feed,
+   * inbox, noisy, webhooks and the sustained part's feed measurement on the Redis deployment only).
    */
   parts: Set<string>;
   /** Queue backends deployed in turn: redis, postgres. */
@@ -56,7 +56,7 @@ export interface BenchOptions {
   serviceEnv: Record<string, string>;
 }
 
-const PARTS = ['sustained', 'ceilings', 'accept', 'fanout', 'singles', 'feed', 'inbox', 'noisy'];
+const PARTS = ['sustained', 'ceilings', 'accept', 'fanout', 'singles', 'feed', 'inbox', 'noisy', 'webhooks'];
 const BACKENDS = ['redis', 'postgres'];
 
 function readSet(raw: string | undefined, known: string[], name: string): Set<string> {

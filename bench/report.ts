@@ -3,6 +3,8 @@ import type { InboxResult, SocketCeiling } from './inbox.js';
 import { inboxRows, socketCeilingRows } from './inbox-report.js';
 import { noisyRows } from './noisy-report.js';
 import type { NoisyResult } from './noisy-neighbour.js';
+import { webhookRows } from './webhooks-report.js';
+import type { WebhooksResult } from './webhooks.js';
 import { ceilingRatios, cpuRow, type Row, type Target } from './report-rows.js';
 import type { LoadResult } from './load.js';
 import type { AcceptResult, DeliveryResult, FeedResult } from './scenarios.js';
@@ -16,6 +18,7 @@ export interface PhaseResults {
   feed?: FeedResult;
   inbox?: InboxResult;
   noisy?: NoisyResult;
+  webhooks?: WebhooksResult;
 }
 
 export interface Ceilings {
@@ -210,6 +213,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
   phase('redis', redis, ceilings.bullmqRedis, true);
   if (redis.inbox) rows.push(...inboxRows('redis', redis.inbox, ceilings));
   if (redis.noisy) rows.push(...noisyRows('redis', redis.noisy));
+  if (redis.webhooks) rows.push(...webhookRows('redis', redis.webhooks, fastify));
   phase('pg-queue', pgQueue, ceilings.bullmqPostgres, false);
   return rows;
 }

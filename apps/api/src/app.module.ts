@@ -31,6 +31,7 @@ import { InboxSocketModule } from './realtime/inbox-socket.module.js';
 import { InboxDemoModule } from './inbox-demo/inbox-demo.module.js';
 import { LayoutsModule } from './layouts/layouts.module.js';
 import { EnvironmentVariablesModule } from './environment-variables/environment-variables.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
  * HTTP feature modules, registered only for the api role. Global guards run in the order of their
@@ -58,6 +59,7 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   InboxDemoModule,
   LayoutsModule,
   EnvironmentVariablesModule,
+  WebhooksModule,
 ];
 
 /**

@@ -31,3 +31,4 @@ export * from './layouts/index.js';
 export * from './environment-variables/index.js';
 export * from './environments/index.js';
 export * from './retention/index.js';
+export * from './webhooks/index.js';

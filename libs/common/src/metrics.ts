@@ -144,3 +144,24 @@ export function showMaintenance(record: MaintenanceRecord): void {
   maintenanceRuns.reset();
   for (const [outcome, runs] of Object.entries(record.runs)) maintenanceRuns.inc({ outcome }, runs);
 }
+
+export const webhookAttempts = new Counter({
+  name: 'webhook_attempts_total',
+  help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt due), failed (no attempt left), disabled (the endpoint was turned off)',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const webhookAttemptDuration = new Histogram({
+  name: 'webhook_attempt_duration_seconds',
+  help: 'Time from sending a webhook to its answer (or the 15 s cut-off)',
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+  registers: [metricsRegistry],
+});
+
+export const webhookEndpointsDisabled = new Counter({
+  name: 'webhook_endpoints_disabled_total',
+  help: 'Endpoints the service turned off, by reason: gone (HTTP 410), failing (5 days without a success)',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});

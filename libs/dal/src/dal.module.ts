@@ -23,6 +23,8 @@ import type { TenantRepository } from './repositories/tenant.repository.js';
 import type { TopicRepository } from './repositories/topic.repository.js';
 import type { TriggerEventRepository } from './repositories/trigger-event.repository.js';
 import type { WorkflowRepository } from './repositories/workflow.repository.js';
+import type { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository.js';
+import type { WebhookEndpointRepository } from './repositories/webhook-endpoint.repository.js';
 
 /** The repository classes, one per aggregate; every method touching tenant data takes the environment id. */
 export type RepositoryClass =
@@ -49,6 +51,8 @@ export type RepositoryClass =
   | typeof TenantRepository
   | typeof TopicRepository
   | typeof TriggerEventRepository
+  | typeof WebhookDeliveryRepository
+  | typeof WebhookEndpointRepository
   | typeof WorkflowRepository;
 
 /**

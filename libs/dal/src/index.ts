@@ -31,3 +31,5 @@ export * from './repositories/environment-variable.repository.js';
 export * from './repositories/retention.repository.js';
 export * from './repositories/maintenance-status.repository.js';
 export * from './database/session-lock.js';
+export * from './repositories/webhook-endpoint.repository.js';
+export * from './repositories/webhook-delivery.repository.js';

@@ -9,6 +9,7 @@ import {
   SubscriberChannelsResolver,
   SubscriberPreferenceService,
   TemplatesModule,
+  WebhookOutboxModule,
   WorkflowCacheModule,
 } from '#application';
 import {
@@ -28,6 +29,8 @@ import {
   TenantRepository,
   TopicRepository,
   TriggerEventRepository,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
 } from '#dal';
 import { ProvidersModule } from '#providers';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
@@ -44,6 +47,9 @@ import { StepFinisher } from './steps/step-finisher.js';
 import { StepGates } from './steps/step-gates.js';
 import { StepRunner } from './steps/step-runner.service.js';
 import { SystemProcessor } from './system.processor.js';
+import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor.js';
+import { WebhookSender } from './webhooks/webhook-sender.js';
+import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
 
 /** The queue consumers. Only the worker role (or ROLE=all) imports this module. */
 @Module({
@@ -54,6 +60,7 @@ import { SystemProcessor } from './system.processor.js';
     CryptoModule,
     EmailLayoutsModule,
     EnvironmentVariablesCacheModule,
+    WebhookOutboxModule,
     DalModule.forRepositories([
       TriggerEventRepository,
       NotificationRepository,
@@ -71,6 +78,8 @@ import { SystemProcessor } from './system.processor.js';
       RetentionRepository,
       IdempotencyRepository,
       MaintenanceStatusRepository,
+      WebhookDeliveryRepository,
+      WebhookEndpointRepository,
     ]),
   ],
   providers: [
@@ -86,6 +95,9 @@ import { SystemProcessor } from './system.processor.js';
     ...STEP_HANDLER_PROVIDERS,
     ProviderSender,
     RecoverySweeper,
+    WebhookDeliveryProcessor,
+    WebhookSender,
+    WebhookSweeper,
     SubscriberChannelsResolver,
     SubscriberPreferenceService,
     // The system queue's wake-up of snoozed messages.

@@ -1,4 +1,5 @@
 import { newId } from '#common';
+import { WebhookDeliveryRepository } from '#dal';
 import { insertMessages } from '../../support/builders.js';
 import type { TestApp } from '../../support/test-app.js';
 import type { Body } from '../../support/untyped-json.js';
@@ -20,6 +21,9 @@ export interface SeededResources {
   environmentId: string;
   /** A context of type `primary` (the `type` every route's path is given), named by `id`. */
   contextId: string;
+  /** A webhook endpoint and one delivery of an event to it. */
+  endpointId: string;
+  deliveryId: string;
   /** Secrets given to the API, for the log and at-rest scans. */
   credentialValues: string[];
 }
@@ -96,6 +100,20 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     'context',
   );
   const [message] = await insertMessages(t, subscriber, [{ channel: 'in_app', content: 'seeded', transactionId }]);
+  const endpoint = expectCreated(
+    await t
+      .api('post', '/v1/webhook-endpoints', apiKey)
+      .send({ url: `https://example.com/hooks/${label}`, enabled: false }),
+    'webhook endpoint',
+  );
+  const event = {
+    id: newId(),
+    type: 'message.sent',
+    body: { type: 'message.sent', timestamp: new Date().toISOString(), data: {} },
+  };
+  const [deliveryId] = await t.app
+    .get(WebhookDeliveryRepository)
+    .record(t.db, environment._id as string, [{ id: endpoint._id as string, eventTypes: [] }], [event], new Date());
   return {
     subscriberId: subscriber.subscriberId,
     workflowId: workflow._id,
@@ -109,6 +127,8 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     variableKey,
     environmentId: environment._id as string,
     contextId,
+    endpointId: endpoint._id as string,
+    deliveryId,
     credentialValues,
   };
 }
@@ -137,6 +157,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     id: seeded.contextId,
     // The seeded workflow's one step, named after its type: /v2/workflows derives its stepId from the name.
     stepId: 'in-app',
+    endpointId: seeded.endpointId,
+    deliveryId: seeded.deliveryId,
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);

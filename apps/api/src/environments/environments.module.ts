@@ -5,6 +5,7 @@ import {
   EnvironmentSyncService,
   TenancyService,
   WorkflowCacheModule,
+  WebhookOutboxModule,
 } from '#application';
 import { DalModule, EnvironmentContentRepository, EnvironmentRepository } from '#dal';
 import { EnvironmentsV2Controller } from './environments-v2.controller.js';
@@ -17,6 +18,7 @@ import { UpdateEnvironmentUseCase } from './use-cases/update-environment.use-cas
 @Module({
   // TenancyService makes the new environment's key; ApiKeyCache (the guard's) forgets a deleted one's.
   imports: [
+    WebhookOutboxModule,
     CryptoModule,
     ApiKeyCacheModule,
     WorkflowCacheModule,

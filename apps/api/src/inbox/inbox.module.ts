@@ -5,6 +5,7 @@ import {
   PreferenceWriter,
   SubscriberNotificationsService,
   TenancyService,
+  WebhookOutboxModule,
 } from '#application';
 import {
   DalModule,
@@ -38,6 +39,7 @@ import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js'
 /** Novu's `/v1/inbox` routes for browsers (@novu/js, `<Inbox />`): a subscriber session instead of an API key. */
 @Module({
   imports: [
+    WebhookOutboxModule,
     DalModule.forRepositories([
       ContextRepository,
       EnvironmentRepository,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PreferenceWriter, SubscriberPreferenceService } from '#application';
+import { PreferenceWriter, SubscriberPreferenceService, WebhookOutboxModule } from '#application';
 import { DalModule, PreferenceRepository, SubscriberRepository, WorkflowRepository } from '#dal';
 import { SubscriberPreferencesBulkController } from './subscriber-preferences-bulk.controller.js';
 import { SubscriberPreferencesController } from './subscriber-preferences.controller.js';
@@ -9,7 +9,10 @@ import { PreferencesResponseBuilder } from './use-cases/preferences-response.bui
 import { UpdateSubscriberPreferencesUseCase } from './use-cases/update-subscriber-preferences.use-case.js';
 
 @Module({
-  imports: [DalModule.forRepositories([PreferenceRepository, SubscriberRepository, WorkflowRepository])],
+  imports: [
+    WebhookOutboxModule,
+    DalModule.forRepositories([PreferenceRepository, SubscriberRepository, WorkflowRepository]),
+  ],
   controllers: [SubscriberPreferencesController, SubscriberPreferencesBulkController],
   providers: [
     PreferencesResponseBuilder,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MessageStateService, SubscriberChannelsResolver } from '#application';
+import { MessageStateService, SubscriberChannelsResolver, WebhookOutboxModule } from '#application';
 import {
   DalModule,
   InboxMessageRepository,
@@ -23,6 +23,7 @@ import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-
   // IntegrationRepository: SubscriberChannelsResolver checks channel credentials against the integrations.
   // InboxMessageRepository: MarkMessagesUseCase moves messages through MessageStateService.
   imports: [
+    WebhookOutboxModule,
     DalModule.forRepositories([
       SubscriberRepository,
       SubscriberPresenceRepository,

@@ -3,6 +3,7 @@ import {
   EmailLayoutsModule,
   EnvironmentVariablesCacheModule,
   TemplatesModule,
+  WebhookOutboxModule,
   WorkflowCacheModule,
   WorkflowWriter,
 } from '#application';
@@ -23,6 +24,7 @@ import { WorkflowsV2Service } from './v2/workflows-v2.service.js';
     WorkflowCacheModule,
     EmailLayoutsModule,
     EnvironmentVariablesCacheModule,
+    WebhookOutboxModule,
     DalModule.forRepositories([WorkflowRepository, EnvironmentRepository]),
   ],
   controllers: [WorkflowsController, WorkflowsV2Controller],

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError } from '#common';
+import { DomainError } from '#common';
 import { toWorkflowResponse, WorkflowCache, WorkflowWriter, type WorkflowResponse } from '#application';
 import { WorkflowRepository, type WorkflowRow } from '#dal';
 import type { AuthContext } from '../auth/auth-context.js';
@@ -13,7 +13,6 @@ export class WorkflowsService {
     private readonly workflows: WorkflowRepository,
     private readonly writer: WorkflowWriter,
     private readonly cache: WorkflowCache,
-    private readonly clock: Clock,
   ) {}
 
   async create(auth: AuthContext, body: CreateWorkflowDto): Promise<WorkflowResponse> {
@@ -32,19 +31,14 @@ export class WorkflowsService {
   }
 
   async setStatus(auth: AuthContext, key: string, active: boolean): Promise<WorkflowResponse> {
-    const current = await this.find(auth, key);
-    // As in Novu, activating publishes the workflow (clears `draft`) and deactivating makes it a draft again.
-    const unchanged = current.active === active && current.draft === !active;
-    const row = unchanged
-      ? current
-      : await this.workflows.update(auth.environmentId, current.id, { active, draft: !active });
+    const row = await this.writer.setActive(auth.environmentId, await this.find(auth, key), active);
     this.cache.invalidate(auth.environmentId);
-    return this.present(auth, row ?? current);
+    return this.present(auth, row);
   }
 
   async delete(auth: AuthContext, key: string): Promise<WorkflowResponse> {
     const current = await this.find(auth, key);
-    const row = await this.workflows.softDelete(auth.environmentId, current.id, auth.apiKeyId, this.clock.now());
+    const row = await this.writer.delete(auth.environmentId, current, auth.apiKeyId);
     this.cache.invalidate(auth.environmentId);
     if (!row) throw this.notFound(key);
     return this.present(auth, row);

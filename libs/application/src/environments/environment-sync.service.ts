@@ -7,12 +7,16 @@ import {
   isDatabaseUnavailable,
   type Environment,
   type EnvironmentContent,
+  type NewWebhookEvent,
   type PublishWriter,
   type StoredStep,
   type WorkflowRow,
   type WorkflowValues,
 } from '#dal';
+import { webhookEvent } from '../webhooks/webhook-event.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { WorkflowCache } from '../workflows/workflow-cache.js';
+import { toWorkflowV2Response } from '../workflows/workflow-v2-response.js';
 import { diffEnvironments, type ResourceDiff } from './environment-diff.js';
 import {
   nameOf,
@@ -79,6 +83,7 @@ export class EnvironmentSyncService {
     private readonly content: EnvironmentContentRepository,
     private readonly cache: WorkflowCache,
     private readonly clock: Clock,
+    private readonly outbox: WebhookOutbox,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -117,15 +122,19 @@ export class EnvironmentSyncService {
     if (request.dryRun || selected.length === 0) return [...planned, ...unmatched];
     try {
       const now = this.clock.now();
-      await this.content.publish({ environmentId: target.id, organizationId }, async (writer) => {
+      const deliveryIds = await this.content.publish({ environmentId: target.id, organizationId }, async (writer) => {
+        const events: NewWebhookEvent[] = [];
         for (const diff of selected) {
           try {
-            await this.apply(writer, diff, sourceContent, publisherId, now);
+            const row = await this.apply(writer, diff, sourceContent, publisherId, now);
+            if (row) events.push(workflowPublishEvent(diff, row, now));
           } catch (error) {
             throw new PublishAborted(diff, error);
           }
         }
+        return this.outbox.record(writer.tx, target.id, events, now);
       });
+      void this.outbox.dispatch(target.id, deliveryIds);
     } catch (error) {
       if (!(error instanceof PublishAborted)) throw error;
       if (isDatabaseUnavailable(error.cause)) throw error.cause;
@@ -167,11 +176,14 @@ export class EnvironmentSyncService {
     sourceContent: EnvironmentContent,
     publisherId: string,
     now: Date,
-  ): Promise<void> {
+  ): Promise<WorkflowRow | undefined> {
     if (diff.kind === 'layout') {
-      if (diff.action === 'deleted') return writer.softDeleteLayout(diff.target!.id);
-      const { layoutId, name, isDefault, controlValues } = diff.source!;
-      return writer.upsertLayout(diff.target?.id, { layoutId, name, isDefault, controlValues });
+      if (diff.action === 'deleted') await writer.softDeleteLayout(diff.target!.id);
+      else {
+        const { layoutId, name, isDefault, controlValues } = diff.source!;
+        await writer.upsertLayout(diff.target?.id, { layoutId, name, isDefault, controlValues });
+      }
+      return undefined;
     }
     if (diff.action === 'deleted') return writer.softDeleteWorkflow(diff.target!.id, publisherId, now);
     const source = diff.source!;
@@ -181,4 +193,13 @@ export class EnvironmentSyncService {
     if (diff.target) return writer.updateWorkflow(diff.target.id, values);
     return writer.insertWorkflow(values);
   }
+}
+
+/** A published workflow in its new environment is workflow.published; one removed there, workflow.deleted. */
+function workflowPublishEvent(diff: ResourceDiff, row: WorkflowRow, now: Date): NewWebhookEvent {
+  return webhookEvent(
+    diff.action === 'deleted' ? 'workflow.deleted' : 'workflow.published',
+    { ...toWorkflowV2Response(row) },
+    now,
+  );
 }

@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock, DomainError } from '#common';
 import {
+  DATABASE,
   InboxMessageRepository,
+  type Database,
+  type DbExecutor,
   SubscriberRepository,
   type InboxFilter,
   type InboxPageMessage,
@@ -10,6 +13,9 @@ import {
   type SubscriberRow,
 } from '#dal';
 import { RealtimePublisher } from '../realtime/realtime-publisher.js';
+import { messageEvents, transitionEventType } from '../webhooks/message-events.js';
+import type { WebhookEventType } from '../webhooks/webhook-event-types.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { transitionChanges, type MessageTransition } from './message-state.js';
 
 /** What a list shows when the request says nothing: Novu's inbox default, neither archived nor snoozed. */
@@ -37,6 +43,8 @@ export class MessageStateService {
     private readonly messages: InboxMessageRepository,
     private readonly clock: Clock,
     private readonly realtime: RealtimePublisher,
+    private readonly outbox: WebhookOutbox,
+    @Inject(DATABASE) private readonly db: Database,
   ) {}
 
   /** The subscriber by its external id, or the row a caller already holds (reads only: see ReadingSubscriber). */
@@ -79,12 +87,9 @@ export class MessageStateService {
     if (!current || (contextKeys && !sameKeys(current.contextKeys, contextKeys)))
       throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
     const now = this.clock.now();
-    const [row] = await this.messages.update(
-      environmentId,
-      subscriber.id,
-      { ids: [messageId] },
-      transitionChanges(transition, now, current),
-      now,
+    const changes = transitionChanges(transition, now, current);
+    const [row] = await this.withEvents(environmentId, transitionEventType(transition.type), now, (tx) =>
+      this.messages.update(environmentId, subscriber.id, { ids: [messageId] }, changes, now, tx),
     );
     if (!row) throw new DomainError('MESSAGE_NOT_FOUND', `Notification ${messageId} was not found`);
     this.realtime.countsChanged(environmentId, subscriber, [row.contextKeys]);
@@ -100,12 +105,9 @@ export class MessageStateService {
   ): Promise<MessageRow[]> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
     const now = this.clock.now();
-    const rows = await this.messages.update(
-      environmentId,
-      subscriber.id,
-      filter,
-      transitionChanges(transition, now),
-      now,
+    const changes = transitionChanges(transition, now);
+    const rows = await this.withEvents(environmentId, transitionEventType(transition.type), now, (tx) =>
+      this.messages.update(environmentId, subscriber.id, filter, changes, now, tx),
     );
     if (rows.length > 0)
       this.realtime.countsChanged(
@@ -123,17 +125,35 @@ export class MessageStateService {
 
   async delete(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {
     const subscriber = await this.subscriber(environmentId, subscriberId);
-    const deleted = await this.messages.delete(environmentId, subscriber.id, filter, this.clock.now());
-    if (deleted > 0)
+    const now = this.clock.now();
+    const deleted = await this.withEvents(environmentId, 'message.deleted', now, (tx) =>
+      this.messages.delete(environmentId, subscriber.id, filter, now, tx),
+    );
+    if (deleted.length > 0)
       this.realtime.countsChanged(environmentId, subscriber, filter.contextKeys ? [filter.contextKeys] : []);
-    return deleted;
+    return deleted.length;
   }
 
   /** The scheduled end of a snooze; a snooze changed since it was scheduled is left alone. */
   async wake(environmentId: string, messageId: string, until: Date): Promise<MessageRow | undefined> {
-    const row = await this.messages.wake(environmentId, messageId, until, this.clock.now());
+    const now = this.clock.now();
+    const [row] = await this.withEvents(environmentId, 'message.unsnoozed', now, async (tx) => {
+      const woken = await this.messages.wake(environmentId, messageId, until, now, tx);
+      return woken ? [woken] : [];
+    });
     if (row) this.realtime.delivered(environmentId, [row]);
     return row;
+  }
+
+  /** A change of messages committed with the webhook events it causes (none for `type` undefined). */
+  private withEvents(
+    environmentId: string,
+    type: WebhookEventType | undefined,
+    now: Date,
+    change: (tx: DbExecutor) => Promise<MessageRow[]>,
+  ): Promise<MessageRow[]> {
+    if (!type) return change(this.db);
+    return this.outbox.commitWithEvents(environmentId, now, change, (rows) => messageEvents(type, rows, now));
   }
 }
 

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, type FieldErrors } from '#common';
+import { Clock, DomainError, type FieldErrors } from '#common';
 import {
   PreferenceRepository,
+  type DbExecutor,
   WorkflowRepository,
   type PreferenceScope,
   type PreferenceRow,
   type WorkflowRow,
 } from '#dal';
 import { normalizeSchedule, validateSchedule, type Schedule } from '../schedule/index.js';
+import { webhookEvent } from '../webhooks/webhook-event.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { resolveWorkflowPreferences } from './preference-resolver.js';
 
 /** A workflow's resolved preference in Novu's per-workflow shape (the bulk answer, the inbox list). */
@@ -79,6 +82,8 @@ export class PreferenceWriter {
   constructor(
     private readonly workflows: WorkflowRepository,
     private readonly preferences: PreferenceRepository,
+    private readonly outbox: WebhookOutbox,
+    private readonly clock: Clock,
   ) {}
 
   async updateGlobal(
@@ -88,7 +93,9 @@ export class PreferenceWriter {
     schedule: Schedule | null | undefined,
   ): Promise<void> {
     if (Object.keys(channels).length > 0 || schedule !== undefined)
-      await this.preferences.upsert(scope, subscriberRowId, null, channels, schedule);
+      await this.withEvents(scope.environmentId, [
+        (tx) => this.preferences.upsert(scope, subscriberRowId, null, channels, schedule, tx),
+      ]);
   }
 
   /** Every workflow is resolved before anything is written, so an unknown or critical one changes nothing. */
@@ -99,13 +106,39 @@ export class PreferenceWriter {
   ): Promise<WorkflowPreferenceResult[]> {
     const resolved = await Promise.all(items.map((item) => this.findWorkflow(scope.environmentId, item.workflowId)));
     // In order: a workflow named twice ends with its last entry's channels.
-    for (const [index, item] of items.entries()) {
-      if (Object.keys(item.channels).length > 0)
-        await this.preferences.upsert(scope, subscriberRowId, resolved[index].id, item.channels);
-    }
+    await this.withEvents(
+      scope.environmentId,
+      items.flatMap((item, index) =>
+        Object.keys(item.channels).length > 0
+          ? [
+              (tx: DbExecutor) =>
+                this.preferences.upsert(scope, subscriberRowId, resolved[index].id, item.channels, undefined, tx),
+            ]
+          : [],
+      ),
+    );
     const rows = await this.preferences.findForSubscriber(scope.environmentId, subscriberRowId);
     const unique = [...new Map(resolved.map((workflow) => [workflow.id, workflow])).values()];
     return unique.map((workflow) => toWorkflowPreferenceResult(workflow, rows));
+  }
+
+  /** The upserts in order, committed with one preference.updated event per preference row written. */
+  private async withEvents(
+    environmentId: string,
+    upserts: ((tx: DbExecutor) => Promise<PreferenceRow>)[],
+  ): Promise<void> {
+    if (upserts.length === 0) return;
+    const now = this.clock.now();
+    await this.outbox.commitWithEvents(
+      environmentId,
+      now,
+      async (tx) => {
+        const rows: PreferenceRow[] = [];
+        for (const upsert of upserts) rows.push(await upsert(tx));
+        return rows;
+      },
+      (rows) => rows.map((row) => webhookEvent('preference.updated', preferenceData(row), now)),
+    );
   }
 
   private async findWorkflow(environmentId: string, key: string): Promise<WorkflowRow> {
@@ -115,4 +148,17 @@ export class PreferenceWriter {
       throw new DomainError('CRITICAL_WORKFLOW', `Critical workflow with id: ${key} can not be updated`);
     return workflow;
   }
+}
+
+/** A stored preference as preference.updated carries it: whose, which workflow (null: global), the choices. */
+function preferenceData(row: PreferenceRow): Record<string, unknown> {
+  return {
+    _id: row.id,
+    _subscriberId: row.subscriberId,
+    _templateId: row.workflowId,
+    level: row.workflowId ? 'template' : 'global',
+    channels: row.channels,
+    schedule: row.schedule,
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, hasMetadata, newId, stepRegistration, type FieldErrors } from '#common';
+import { Clock, DomainError, hasMetadata, newId, stepRegistration, type FieldErrors } from '#common';
 import {
   isUniqueViolation,
   WorkflowRepository,
+  type DbExecutor,
   type NotificationGroupRow,
   type StoredStep,
   type WorkflowRow,
@@ -10,6 +11,10 @@ import {
   type WorkflowValues,
 } from '#dal';
 import { TemplateEngine } from '../templates/template-engine.js';
+import { webhookEvent } from '../webhooks/webhook-event.js';
+import type { WebhookEventType } from '../webhooks/webhook-event-types.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import { toWorkflowV2Response } from './workflow-v2-response.js';
 import { literalUrlErrors } from './literal-url-errors.js';
 import { payloadSchemaError } from './payload-schema.js';
 import { slugify } from './slugify.js';
@@ -69,6 +74,8 @@ export class WorkflowWriter {
   constructor(
     private readonly workflows: WorkflowRepository,
     private readonly templates: TemplateEngine,
+    private readonly outbox: WebhookOutbox,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -125,7 +132,9 @@ export class WorkflowWriter {
     this.assertPayloadSchema(definition.payloadSchema);
     const group = await this.resolveGroup(scope, definition.notificationGroupId);
     const values = this.toValues(definition, group.id, creatorId);
-    const row = await this.workflows.create(scope, values);
+    const row = await this.withEvent(scope.environmentId, 'workflow.created', (tx) =>
+      this.workflows.create(scope, values, tx),
+    );
     if (!row) throw new DomainError('CONFLICT', `Workflow with identifier ${values.identifier} already exists`);
     return { row, group };
   }
@@ -143,13 +152,16 @@ export class WorkflowWriter {
       : ((await this.workflows.findGroupById(scope.environmentId, current.notificationGroupId)) ??
         (await this.resolveGroup(scope)));
     const { notificationGroupId: _ignored, steps, preferenceSettings, ...fields } = changes;
+    const values = {
+      ...withoutNulls(fields),
+      ...(preferenceSettings ? { preferenceSettings: plain(preferenceSettings) as Record<string, boolean> } : {}),
+      ...(steps ? { steps: buildSteps(steps, current.steps) } : {}),
+      notificationGroupId: group.id,
+    };
     try {
-      const row = await this.workflows.update(scope.environmentId, current.id, {
-        ...withoutNulls(fields),
-        ...(preferenceSettings ? { preferenceSettings: plain(preferenceSettings) as Record<string, boolean> } : {}),
-        ...(steps ? { steps: buildSteps(steps, current.steps) } : {}),
-        notificationGroupId: group.id,
-      });
+      const row = await this.withEvent(scope.environmentId, 'workflow.updated', (tx) =>
+        this.workflows.update(scope.environmentId, current.id, values, tx),
+      );
       if (!row) throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${current.id} not found`);
       return { row, group };
     } catch (error) {
@@ -159,7 +171,37 @@ export class WorkflowWriter {
     }
   }
 
-  /** Insert or replace by trigger identifier (WORKFLOWS_DIR: the file is the truth). */
+  /** Novu's status switch: activating publishes the workflow (clears `draft`), deactivating makes it a draft. */
+  async setActive(environmentId: string, current: WorkflowRow, active: boolean): Promise<WorkflowRow> {
+    if (current.active === active && current.draft === !active) return current;
+    const row = await this.withEvent(environmentId, 'workflow.updated', (tx) =>
+      this.workflows.update(environmentId, current.id, { active, draft: !active }, tx),
+    );
+    return row ?? current;
+  }
+
+  async delete(environmentId: string, current: WorkflowRow, deletedBy: string): Promise<WorkflowRow | undefined> {
+    return this.withEvent(environmentId, 'workflow.deleted', (tx) =>
+      this.workflows.softDelete(environmentId, current.id, deletedBy, this.clock.now(), tx),
+    );
+  }
+
+  /** A workflow change committed with its webhook event (the workflow in the v2 API's shape). */
+  private withEvent(
+    environmentId: string,
+    type: WebhookEventType,
+    change: (tx: DbExecutor) => Promise<WorkflowRow | undefined>,
+  ): Promise<WorkflowRow | undefined> {
+    const now = this.clock.now();
+    return this.outbox.commitWithEvents(environmentId, now, change, (row) =>
+      row ? [webhookEvent(type, { ...toWorkflowV2Response(row) }, now)] : [],
+    );
+  }
+
+  /**
+   * Insert or replace by trigger identifier (WORKFLOWS_DIR: the file is the truth). Sends no webhook
+   * event: every boot loads the files again, changed or not.
+   */
   async upsert(scope: WorkflowScope, definition: WorkflowInput): Promise<WorkflowRow> {
     this.assertTemplates(definition.steps);
     this.assertPayloadSchema(definition.payloadSchema);

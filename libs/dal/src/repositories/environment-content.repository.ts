@@ -23,7 +23,8 @@ const sqlUnnestTags = sql<string>`unnest(${workflows.tags})`;
  */
 export class PublishWriter {
   constructor(
-    private readonly tx: DbExecutor,
+    /** The publish's transaction, for writes that must commit with it (its webhook events). */
+    readonly tx: DbExecutor,
     private readonly target: WorkflowScope,
   ) {}
 
@@ -41,22 +42,30 @@ export class PublishWriter {
     return row.id;
   }
 
-  async insertWorkflow(values: WorkflowValues): Promise<void> {
-    await this.tx.insert(workflows).values({ id: newId(), ...this.target, ...values });
+  async insertWorkflow(values: WorkflowValues): Promise<WorkflowRow> {
+    const [row] = await this.tx
+      .insert(workflows)
+      .values({ id: newId(), ...this.target, ...values })
+      .returning();
+    return row;
   }
 
-  async updateWorkflow(id: string, values: WorkflowValues): Promise<void> {
-    await this.tx
+  async updateWorkflow(id: string, values: WorkflowValues): Promise<WorkflowRow | undefined> {
+    const [row] = await this.tx
       .update(workflows)
       .set({ ...values, updatedAt: new Date() })
-      .where(and(eq(workflows.environmentId, this.target.environmentId), eq(workflows.id, id)));
+      .where(and(eq(workflows.environmentId, this.target.environmentId), eq(workflows.id, id)))
+      .returning();
+    return row;
   }
 
-  async softDeleteWorkflow(id: string, deletedBy: string, now: Date): Promise<void> {
-    await this.tx
+  async softDeleteWorkflow(id: string, deletedBy: string, now: Date): Promise<WorkflowRow | undefined> {
+    const [row] = await this.tx
       .update(workflows)
       .set({ deleted: true, deletedAt: now, deletedBy, updatedAt: now })
-      .where(and(eq(workflows.environmentId, this.target.environmentId), eq(workflows.id, id)));
+      .where(and(eq(workflows.environmentId, this.target.environmentId), eq(workflows.id, id)))
+      .returning();
+    return row;
   }
 
   /** Inserts the layout, or replaces the target's live layout of the same layoutId. */

@@ -15,7 +15,7 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import type { Database } from '../database/database.js';
+import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import type { MessageView } from './message.repository.js';
@@ -148,9 +148,10 @@ export class InboxMessageRepository {
     filter: InboxFilter,
     changes: InboxChanges,
     now: Date,
+    executor: DbExecutor = this.db,
   ): Promise<MessageRow[]> {
     const { deliveredAt, ...set } = changes;
-    return this.db
+    return executor
       .update(messages)
       .set({
         ...set,
@@ -161,22 +162,33 @@ export class InboxMessageRepository {
       .returning();
   }
 
-  /** Soft delete: the messages leave every list, feed and count. */
-  async delete(environmentId: string, subscriberId: string, filter: InboxFilter, now: Date): Promise<number> {
-    const rows = await this.db
+  /** Soft delete: the messages leave every list, feed and count. Returns the deleted rows. */
+  async delete(
+    environmentId: string,
+    subscriberId: string,
+    filter: InboxFilter,
+    now: Date,
+    executor: DbExecutor = this.db,
+  ): Promise<MessageRow[]> {
+    return executor
       .update(messages)
       .set({ deleted: true, updatedAt: now })
       .where(this.where(environmentId, subscriberId, filter))
-      .returning({ id: messages.id });
-    return rows.length;
+      .returning();
   }
 
   /**
    * Ends a snooze that is still the one scheduled (`until`): a message unsnoozed or snoozed again
    * since then is left alone. Its return counts as a new delivery.
    */
-  async wake(environmentId: string, id: string, until: Date, now: Date): Promise<MessageRow | undefined> {
-    const [row] = await this.db
+  async wake(
+    environmentId: string,
+    id: string,
+    until: Date,
+    now: Date,
+    executor: DbExecutor = this.db,
+  ): Promise<MessageRow | undefined> {
+    const [row] = await executor
       .update(messages)
       .set({
         snoozedUntil: null,

@@ -164,12 +164,12 @@ export class MessageRepository {
   }
 
   /** The deleted message's subscriber and channel; none when there was no such message. */
-  async softDelete(environmentId: string, id: string): Promise<DeletedMessage[]> {
-    return this.db
+  async softDelete(environmentId: string, id: string, executor: DbExecutor = this.db): Promise<MessageRow[]> {
+    return executor
       .update(messages)
       .set({ deleted: true, updatedAt: sql`now()` })
       .where(and(eq(messages.environmentId, environmentId), eq(messages.id, id), eq(messages.deleted, false)))
-      .returning({ subscriberId: messages.subscriberId, channel: messages.channel, contextKeys: messages.contextKeys });
+      .returning();
   }
 
   /** Soft-deletes a transaction's messages, of one channel when given; answers each one's subscriber and channel. */
@@ -177,8 +177,9 @@ export class MessageRepository {
     environmentId: string,
     transactionId: string,
     channel?: string,
-  ): Promise<DeletedMessage[]> {
-    return this.db
+    executor: DbExecutor = this.db,
+  ): Promise<MessageRow[]> {
+    return executor
       .update(messages)
       .set({ deleted: true, updatedAt: sql`now()` })
       .where(
@@ -189,7 +190,7 @@ export class MessageRepository {
           eq(messages.deleted, false),
         ),
       )
-      .returning({ subscriberId: messages.subscriberId, channel: messages.channel, contextKeys: messages.contextKeys });
+      .returning();
   }
 
   private inApp(environmentId: string, subscriberId: string): SQL | undefined {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
-import type { Database } from '../database/database.js';
+import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { preferences, type PreferenceRow, type StoredSchedule } from '../schema/index.js';
 
@@ -58,8 +58,9 @@ export class PreferenceRepository {
     workflowId: string | null,
     channels: Record<string, boolean>,
     schedule?: StoredSchedule | null,
+    executor: DbExecutor = this.db,
   ): Promise<PreferenceRow> {
-    const [row] = await this.db
+    const [row] = await executor
       .insert(preferences)
       .values({
         id: newId(),

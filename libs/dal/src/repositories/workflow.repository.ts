@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, arrayOverlaps, asc, count, desc, eq, ilike, inArray, not, or, sql, type SQL } from 'drizzle-orm';
 import { isId, newId } from '#common';
-import { isUniqueViolation, type Database } from '../database/database.js';
+import { isUniqueViolation, type Database, type DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import {
   notificationGroups,
@@ -157,9 +157,13 @@ export class WorkflowRepository {
   }
 
   /** Returns undefined when the trigger identifier is taken in this environment. */
-  async create(scope: WorkflowScope, values: WorkflowValues): Promise<WorkflowRow | undefined> {
+  async create(
+    scope: WorkflowScope,
+    values: WorkflowValues,
+    executor: DbExecutor = this.db,
+  ): Promise<WorkflowRow | undefined> {
     try {
-      const [row] = await this.db
+      const [row] = await executor
         .insert(workflows)
         .values({ id: newId(), ...scope, ...values })
         .returning();
@@ -171,8 +175,13 @@ export class WorkflowRepository {
   }
 
   /** A duplicate identifier surfaces as the driver's unique violation (see isUniqueViolation). */
-  async update(environmentId: string, id: string, changes: WorkflowChanges): Promise<WorkflowRow | undefined> {
-    const [row] = await this.db
+  async update(
+    environmentId: string,
+    id: string,
+    changes: WorkflowChanges,
+    executor: DbExecutor = this.db,
+  ): Promise<WorkflowRow | undefined> {
+    const [row] = await executor
       .update(workflows)
       .set({ ...changes, updatedAt: new Date() })
       .where(and(live(environmentId), eq(workflows.id, id)))
@@ -194,8 +203,14 @@ export class WorkflowRepository {
     return row;
   }
 
-  async softDelete(environmentId: string, id: string, deletedBy: string, now: Date): Promise<WorkflowRow | undefined> {
-    const [row] = await this.db
+  async softDelete(
+    environmentId: string,
+    id: string,
+    deletedBy: string,
+    now: Date,
+    executor: DbExecutor = this.db,
+  ): Promise<WorkflowRow | undefined> {
+    const [row] = await executor
       .update(workflows)
       .set({ deleted: true, deletedAt: now, deletedBy, updatedAt: now })
       .where(and(live(environmentId), eq(workflows.id, id)))

@@ -9,3 +9,4 @@ export * from './messages.js';
 export * from './realtime.js';
 export * from './authoring.js';
 export * from './maintenance.js';
+export * from './webhooks.js';

@@ -8,6 +8,7 @@ export const QUEUE_NAMES = {
   events: 'trigger-events',
   steps: 'step-jobs',
   system: 'system',
+  webhooks: 'webhooks',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -35,6 +36,11 @@ export interface JobPayloads {
    * MAINTENANCE_INTERVAL_MINUTES by a job scheduler every worker registers (see MaintenanceSchedule).
    */
   maintenance: Record<string, never>;
+  /**
+   * Send webhook deliveries of one environment: those a change just recorded (one entry per
+   * committed batch), or one put back for a later attempt (delayed). The rows say what is still due.
+   */
+  'deliver-webhooks': { environmentId: string; deliveryIds: string[] };
   /** Round trip used by health checks and tests to prove the queue works. */
   ping: { sentAt: string };
 }
@@ -65,5 +71,7 @@ export const JOB_DEFINITIONS: { [N in JobName]: { queue: QueueName; options: Job
       removeOnFail: { count: 100 },
     },
   },
+  // The delivery rows hold the retry schedule; a queue retry only covers a failure before any send.
+  'deliver-webhooks': { queue: QUEUE_NAMES.webhooks, options: retried },
   ping: { queue: QUEUE_NAMES.system, options: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
 };

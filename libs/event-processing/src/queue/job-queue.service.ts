@@ -20,9 +20,15 @@ export class JobQueue {
     @InjectQueue(QUEUE_NAMES.events) events: Queue,
     @InjectQueue(QUEUE_NAMES.steps) steps: Queue,
     @InjectQueue(QUEUE_NAMES.system) system: Queue,
+    @InjectQueue(QUEUE_NAMES.webhooks) webhooks: Queue,
     @Inject(LOGGER) logger: Logger,
   ) {
-    this.queues = { [QUEUE_NAMES.events]: events, [QUEUE_NAMES.steps]: steps, [QUEUE_NAMES.system]: system };
+    this.queues = {
+      [QUEUE_NAMES.events]: events,
+      [QUEUE_NAMES.steps]: steps,
+      [QUEUE_NAMES.system]: system,
+      [QUEUE_NAMES.webhooks]: webhooks,
+    };
     // Connection errors are reported here and retried by BullMQ; unobserved they would go to stderr raw.
     for (const queue of Object.values(this.queues)) {
       queue.on('error', (error) => logger.warn({ queue: queue.name, err: error.message }, 'queue connection error'));

@@ -1,9 +1,11 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { WebhookDispatch } from '#application';
 import { QUEUE_NAMES } from './job-catalogue.js';
 import { JobQueue } from './job-queue.service.js';
 import type { QueueBackend } from './queue-backend.js';
 import { QueueWaits } from './queue-waits.js';
+import { QueuedWebhookDispatch } from './queued-webhook-dispatch.js';
 
 export const QUEUE_BACKEND = Symbol('QUEUE_BACKEND');
 
@@ -23,8 +25,13 @@ export class QueueModule {
         BullModule.forRoot({ connection: backend.connection as never, prefix: backend.prefix }),
         ...Object.values(QUEUE_NAMES).map((name) => BullModule.registerQueue({ name })),
       ],
-      providers: [JobQueue, QueueWaits, { provide: QUEUE_BACKEND, useValue: backend }],
-      exports: [JobQueue, QueueWaits, QUEUE_BACKEND],
+      providers: [
+        JobQueue,
+        QueueWaits,
+        { provide: QUEUE_BACKEND, useValue: backend },
+        { provide: WebhookDispatch, useClass: QueuedWebhookDispatch },
+      ],
+      exports: [JobQueue, QueueWaits, QUEUE_BACKEND, WebhookDispatch],
     };
   }
 }

@@ -1,15 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { GroupCommit, LOGGER, newId } from '#common';
-import { RealtimePublisher } from '#application';
+import { GroupCommit, groupBy, LOGGER, newId } from '#common';
+import { deliveryEventType, messageEvents, RealtimePublisher, WebhookOutbox } from '#application';
 import {
+  asStoredMessage,
   DATABASE,
   ExecutionDetailRepository,
   JobRepository,
   MessageRepository,
   type Database,
+  type DbExecutor,
   type JobRow,
   type NewExecutionDetailRow,
+  type NewMessageRow,
 } from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
 import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
@@ -27,10 +30,11 @@ interface Finished {
 
 type ToQueue = { id: string; environmentId: string; transactionId: string; delayMs?: number };
 
-/** What a commit stored: the outcomes it kept, and the jobs that became due or wait. */
+/** What a commit stored: the outcomes it kept, the jobs that became due or wait, the webhook deliveries. */
 interface Committed {
   kept: Finished[];
   toQueue: ToQueue[];
+  webhookDeliveryIds: string[];
 }
 
 /**
@@ -53,6 +57,7 @@ export class StepFinisher {
     private readonly messages: MessageRepository,
     private readonly queue: JobQueue,
     private readonly realtime: RealtimePublisher,
+    private readonly outbox: WebhookOutbox,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -68,6 +73,7 @@ export class StepFinisher {
   private async commit(environmentId: string, entries: Finished[]): Promise<Committed> {
     const toQueue: ToQueue[] = [];
     let kept: Finished[] = [];
+    let webhookDeliveryIds: string[] = [];
     await workerTransaction(this.db, async (tx) => {
       // A job that became due at its run's `now` is due at any later one.
       const now = new Date(Math.max(...entries.map(({ context }) => context.now.getTime())));
@@ -89,10 +95,9 @@ export class StepFinisher {
         tx,
       );
       kept = entries.filter(({ context, result }) => result.saved || written.has(context.job.id));
-      await this.messages.saveForJobs(
-        kept.flatMap(({ result }) => result.messages ?? []),
-        tx,
-      );
+      const saved = kept.flatMap(({ result }) => result.messages ?? []);
+      await this.messages.saveForJobs(saved, tx);
+      webhookDeliveryIds = await this.recordDeliveryEvents(tx, saved, now);
       const detailRows = kept.flatMap(({ context }) => context.details.map((detail) => detailRow(context.job, detail)));
       const advancing: JobRow[] = [];
       for (const { context, result } of kept) {
@@ -131,10 +136,20 @@ export class StepFinisher {
       toQueue.push(...(await this.jobs.queueNextMany(environmentId, advancing, tx)));
       await this.details.insertMany(detailRows, tx);
     });
-    return { kept, toQueue };
+    return { kept, toQueue, webhookDeliveryIds };
   }
 
-  private async publish(environmentId: string, { kept, toQueue }: Committed): Promise<void> {
+  /** message.sent and message.failed, one per message written, in the commit that writes them. */
+  private async recordDeliveryEvents(tx: DbExecutor, saved: NewMessageRow[], now: Date): Promise<string[]> {
+    const [first] = saved;
+    if (!first) return [];
+    const rows = saved.map(asStoredMessage);
+    const events = [...groupBy(rows, deliveryEventType)].flatMap(([type, group]) => messageEvents(type, group, now));
+    return this.outbox.record(tx, first.environmentId, events, now);
+  }
+
+  private async publish(environmentId: string, { kept, toQueue, webhookDeliveryIds }: Committed): Promise<void> {
+    void this.outbox.dispatch(environmentId, webhookDeliveryIds);
     for (const { result } of kept) if (result.messages) countDeliveries(result.messages);
     // Committed: the inbox sockets may learn of the new messages (not awaited). The rows in hand are
     // the rows stored: an in-app job's outcome and message are written together, and a job whose

@@ -9,7 +9,7 @@ import {
   type StepV2Response,
   type WorkflowV2Response,
 } from '#application';
-import { Clock, DomainError, isId } from '#common';
+import { DomainError, isId } from '#common';
 import { WorkflowRepository, type StoredStep, type WorkflowRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { CreateWorkflowV2Dto, PatchWorkflowV2Dto, UpdateWorkflowV2Dto } from './dto/workflow-v2-request.dto.js';
@@ -34,7 +34,6 @@ export class WorkflowsV2Service {
     private readonly writer: WorkflowWriter,
     private readonly input: WorkflowV2Input,
     private readonly cache: WorkflowCache,
-    private readonly clock: Clock,
   ) {}
 
   async create(auth: AuthContext, body: CreateWorkflowV2Dto): Promise<WorkflowV2Response> {
@@ -79,7 +78,7 @@ export class WorkflowsV2Service {
 
   async delete(auth: AuthContext, key: string): Promise<void> {
     const current = await this.find(auth.environmentId, key);
-    await this.workflows.softDelete(auth.environmentId, current.id, auth.apiKeyId, this.clock.now());
+    await this.writer.delete(auth.environmentId, current, auth.apiKeyId);
     this.cache.invalidate(auth.environmentId);
   }
 

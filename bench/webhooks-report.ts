@@ -1,0 +1,42 @@
+import { ceilingRatios, type Row } from './report-rows.js';
+import type { WebhooksResult } from './webhooks.js';
+
+/** Webhook events delivered beside the sustained load, their latency, and their cost to it. */
+export function webhookRows(section: string, r: WebhooksResult, fastify: number | undefined): Row[] {
+  const cost = 1 - r.withEndpoint.triggersPerSecond / r.without.triggersPerSecond;
+  const outcome = `${r.received}/${r.expected} events${r.duplicates ? `, ${r.duplicates} duplicates` : ''}`;
+  return [
+    {
+      section,
+      metric: 'webhooks: sustained end to end without an endpoint',
+      value: r.without.triggersPerSecond,
+      unit: 'triggers/s',
+      ratios: ceilingRatios(r.without.triggersPerSecond, [['Fastify', fastify]]),
+      note: `accept p99 ${r.without.accept.p99Ms} ms`,
+    },
+    {
+      section,
+      metric: 'webhooks: sustained end to end with one message.sent endpoint',
+      value: r.withEndpoint.triggersPerSecond,
+      unit: 'triggers/s',
+      ratios: ceilingRatios(r.withEndpoint.triggersPerSecond, [['Fastify', fastify]]),
+      note: `accept p99 ${r.withEndpoint.accept.p99Ms} ms`,
+    },
+    {
+      section,
+      metric: 'webhooks: cost to end-to-end throughput',
+      value: cost * 100,
+      unit: '%',
+      target: { op: '<=', value: 15 },
+    },
+    { section, metric: 'webhooks: events delivered', value: r.eventsPerSecond, unit: 'events/s', note: outcome },
+    { section, metric: 'webhooks: commit → receiver p50', value: r.latencyP50Ms, unit: 'ms' },
+    {
+      section,
+      metric: 'webhooks: commit → receiver p99',
+      value: r.latencyP99Ms,
+      unit: 'ms',
+      target: { op: '<=', value: 1000 },
+    },
+  ];
+}

@@ -1,0 +1,102 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Deployment } from './deployment.js';
+import type { BenchOptions } from './options.js';
+import { sustainedTriggers, type SustainedRun } from './sustained.js';
+
+/** How long the events of the run with an endpoint may keep arriving after its last message. */
+const EVENTS_GRACE_MS = 60_000;
+
+export interface WebhooksResult {
+  /** The sustained end-to-end run (existing subscribers) with no endpoint, then with one for message.sent. */
+  without: SustainedRun;
+  withEndpoint: SustainedRun;
+  /** message.sent events the receiver got, and those it should have (one per delivered message). */
+  received: number;
+  expected: number;
+  /** From the first send of the run with the endpoint until its last event arrived. */
+  eventsSeconds: number;
+  eventsPerSecond: number;
+  /** The event's own timestamp (the step's commit) to its arrival at the receiver. */
+  latencyP50Ms?: number;
+  latencyP99Ms?: number;
+  duplicates: number;
+}
+
+interface Receiver {
+  url: string;
+  arrivals: { id: string; at: number; timestamp: number }[];
+  close(): Promise<void>;
+}
+
+/** A receiver on 127.0.0.1 that answers 204 at once and notes each event's arrival. */
+async function startReceiver(): Promise<Receiver> {
+  const arrivals: Receiver['arrivals'] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const at = Date.now();
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
+      arrivals.push({ id: String(request.headers['webhook-id']), at, timestamp: Date.parse(event.timestamp) });
+      response.writeHead(204).end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    arrivals,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const percentile = (sorted: number[], q: number) =>
+  sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+
+/**
+ * What webhooks cost and deliver: the sustained end-to-end run without an endpoint, then with one
+ * fast local endpoint subscribed to message.sent (one event per delivered message), same deployment.
+ */
+export async function webhooks(deployment: Deployment, options: BenchOptions): Promise<WebhooksResult> {
+  const without = await sustainedTriggers(deployment, options, 'existing');
+  const receiver = await startReceiver();
+  const created = await deployment.client.request('POST', '/v1/webhook-endpoints', {
+    url: receiver.url,
+    eventTypes: ['message.sent'],
+  });
+  if (created.status !== 201) throw new Error(`endpoint: ${created.status} ${await created.text()}`);
+  const endpoint = (await created.json()) as { _id: string };
+  try {
+    const startedAt = Date.now();
+    const withEndpoint = await sustainedTriggers(deployment, options, 'existing');
+    const expected = withEndpoint.delivered;
+    const deadline = Date.now() + EVENTS_GRACE_MS;
+    const runEvents = () => receiver.arrivals.filter((arrival) => arrival.timestamp >= startedAt);
+    while (new Set(runEvents().map((arrival) => arrival.id)).size < expected && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    const events = runEvents();
+    const distinct = new Set(events.map((arrival) => arrival.id)).size;
+    const last = Math.max(...events.map((arrival) => arrival.at));
+    const latencies = events.map((arrival) => arrival.at - arrival.timestamp).sort((a, b) => a - b);
+    const eventsSeconds = (last - startedAt) / 1000;
+    return {
+      without,
+      withEndpoint,
+      received: distinct,
+      expected,
+      eventsSeconds,
+      eventsPerSecond: distinct / eventsSeconds,
+      latencyP50Ms: percentile(latencies, 0.5),
+      latencyP99Ms: percentile(latencies, 0.99),
+      duplicates: events.length - distinct,
+    };
+  } finally {
+    await deployment.client.request('DELETE', `/v1/webhook-endpoints/${endpoint._id}`);
+    await receiver.close();
+  }
+}

@@ -1,0 +1,32 @@
+import { newId } from '#common';
+import type { NewWebhookEvent } from '#dal';
+import type { WebhookEventType } from './webhook-event-types.js';
+
+/**
+ * The most of one event's body: a receiver gets it in one request, and the outbox keeps it until
+ * every endpoint has it. Larger data has its biggest top-level fields cut, and names them in
+ * `data._truncated`.
+ */
+export const MAX_WEBHOOK_EVENT_BYTES = 64 * 1024;
+
+/** An event as sent: `{ type, timestamp, data }`; its id is the webhook-id every attempt carries. */
+export function webhookEvent(type: WebhookEventType, data: Record<string, unknown>, now: Date): NewWebhookEvent {
+  return { id: newId(), type, body: { type, timestamp: now.toISOString(), data: bounded(data) } };
+}
+
+function bounded(data: Record<string, unknown>): Record<string, unknown> {
+  let size = Buffer.byteLength(JSON.stringify(data));
+  if (size <= MAX_WEBHOOK_EVENT_BYTES) return data;
+  const sizes = Object.entries(data)
+    .map(([key, value]) => ({ key, bytes: Buffer.byteLength(JSON.stringify(value ?? null)) }))
+    .sort((a, b) => b.bytes - a.bytes);
+  const kept = { ...data };
+  const cut: string[] = [];
+  for (const { key, bytes } of sizes) {
+    if (size <= MAX_WEBHOOK_EVENT_BYTES - 256) break;
+    kept[key] = null;
+    cut.push(key);
+    size -= bytes;
+  }
+  return { ...kept, _truncated: cut };
+}

@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '#common';
+import {
+  DATABASE,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  type Database,
+  type DbExecutor,
+  type NewWebhookEvent,
+} from '#dal';
+
+/** Hands new deliveries to the queue; the api and the worker provide it (libs/application has no queue). */
+export abstract class WebhookDispatch {
+  abstract dispatch(environmentId: string, deliveryIds: string[]): Promise<void>;
+}
+
+/**
+ * The webhook outbox. `record` runs in the transaction of the change that causes the events, so an
+ * event exists exactly when its change committed; `dispatch` hands the deliveries to the queue once
+ * that transaction committed. A lost dispatch is harmless: the webhook sweeper sends what stays pending.
+ */
+@Injectable()
+export class WebhookOutbox {
+  constructor(
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly queue: WebhookDispatch,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /**
+   * A change and the events it causes in one transaction, the events dispatched once it committed.
+   * `events` sees what the change returned (no event when it changed nothing).
+   */
+  async commitWithEvents<T>(
+    environmentId: string,
+    now: Date,
+    change: (tx: DbExecutor) => Promise<T>,
+    events: (result: T) => NewWebhookEvent[],
+  ): Promise<T> {
+    const { result, deliveryIds } = await this.db.transaction(async (tx) => {
+      const changed = await change(tx);
+      return { result: changed, deliveryIds: await this.record(tx, environmentId, events(changed), now) };
+    });
+    void this.dispatch(environmentId, deliveryIds);
+    return result;
+  }
+
+  /** Returns the deliveries to dispatch after commit (none when no endpoint wants these events). */
+  async record(executor: DbExecutor, environmentId: string, events: NewWebhookEvent[], now: Date): Promise<string[]> {
+    if (events.length === 0) return [];
+    const types = [...new Set(events.map((event) => event.type))];
+    const endpoints = await this.endpoints.subscribed(environmentId, types, executor);
+    if (endpoints.length === 0) return [];
+    return this.deliveries.record(executor, environmentId, endpoints, events, now);
+  }
+
+  /** Not awaited by callers' answers: a failure leaves the deliveries to the sweeper. */
+  async dispatch(environmentId: string, deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.queue.dispatch(environmentId, deliveryIds).catch((error: unknown) => {
+      this.logger.warn({ err: error, deliveryIds }, 'webhook dispatch failed; left to the webhook sweeper');
+    });
+  }
+}
