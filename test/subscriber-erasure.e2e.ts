@@ -322,9 +322,10 @@ describe('subscriber erasure', () => {
     // A transaction standing for a fan-out chunk or a batch of step outcomes of the environment.
     await t.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT ${activityWriteLock(t.environment.id)}`);
-      deleted = t
-        .api('delete', `/v2/subscribers/${subject.subscriberId as string}`)
-        .then((res) => ((answered = true), res));
+      deleted = t.api('delete', `/v2/subscribers/${subject.subscriberId as string}`).then((res) => {
+        answered = true;
+        return res;
+      });
       await sleep(300);
       expect(answered).toBe(false);
       const [notification] = await t.app

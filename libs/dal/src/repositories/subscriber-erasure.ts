@@ -9,8 +9,8 @@ const lockKey = (environmentId: string): SQL => sql`${ERASURE_LOCK_CLASS}, hasht
 /**
  * Held (shared) by each worker transaction that writes activity rows of the environment: a fan-out
  * chunk's notifications and jobs, a batch of step outcomes with their messages and execution details.
- * A subscriber delete holds it exclusively (eraseSubscriberData): it waits for those in progress, whose rows
- * it then erases, and those that start meanwhile wait for it to commit, then see the subscriber deleted.
+ * A subscriber delete holds it exclusively (eraseSubscriberData): it waits for those in progress, whose
+ * rows it then erases, and those that start meanwhile wait for it to commit, then see it deleted.
  * It costs them no round trip (one more call in their first statement); the pause it puts on the
  * environment's worker writes lasts as long as the delete (docs/security.md).
  */
@@ -34,12 +34,12 @@ const NAMED_SUBSCRIBERS = sql.raw(
 
 /**
  * Erases what a subscriber held besides its row: its notifications with their jobs and execution
- * details, its messages, preferences and topic memberships, and its mentions in trigger bodies. Runs
- * in the caller's transaction, which has just marked the subscriber deleted and cleared its fields. It first takes the environment's erasure lock, so no fan-out
- * chunk or step outcome of the environment writes meanwhile (see activityWriteLock). Each statement
- * finds its rows through an index on the subscriber or on its notifications, so the time grows with what
- * the subscriber has, not with the environment; the search of trigger bodies needs the index named at
- * NAMED_SUBSCRIBERS for that.
+ * details, its messages, preferences and topic memberships, and its mentions in trigger bodies. Runs in
+ * the caller's transaction, which has just marked the subscriber deleted and cleared its fields. It
+ * first takes the environment's erasure lock, so no fan-out chunk or step outcome of the environment
+ * writes meanwhile (see activityWriteLock). Each statement finds its rows through an index on the
+ * subscriber or on its notifications, so the time grows with what the subscriber has, not with the
+ * environment; the search of trigger bodies needs the index named at NAMED_SUBSCRIBERS for that.
  */
 export async function eraseSubscriberData(
   tx: DbExecutor,
