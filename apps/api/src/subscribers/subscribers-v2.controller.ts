@@ -63,7 +63,10 @@ export class SubscribersV2Controller {
   @Delete(':subscriberId')
   @ApiOperation({
     summary: 'Delete a subscriber',
-    description: 'Soft delete: the subscriber receives nothing and reads answer 404 until it is created again.',
+    description:
+      'Erases the subscriber at once: its personal fields, credentials, messages, notifications (with their jobs and ' +
+      'execution details), preferences, topic memberships and its entries in trigger bodies. Reads answer 404 and it ' +
+      'receives nothing until it is created again, from nothing.',
   })
   @ApiOkResponse({ type: DeletedDto })
   async delete(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string): Promise<DeletedDto> {

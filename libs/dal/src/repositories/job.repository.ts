@@ -106,6 +106,15 @@ export class JobRepository {
     return tableRows<JobRow>(jobs, result.rows);
   }
 
+  /** Which of the listed jobs of one environment still exist. */
+  async existing(environmentId: string, ids: string[], executor: DbExecutor = this.db): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const result = await executor.execute<{ id: string }>(sql`
+      SELECT jobs.id FROM jobs
+      WHERE jobs.id = ANY(${uuids(ids)}) AND ${checkOnly(sql`jobs.environment_id = ${environmentId}`)}`);
+    return new Set(result.rows.map((row) => row.id));
+  }
+
   async update(
     environmentId: string,
     id: string,
@@ -235,8 +244,12 @@ export class JobRepository {
   }
 
   /** Cancels the not yet finished waiting jobs of a transaction (DELETE /v1/events/trigger). */
-  async cancelByTransaction(environmentId: string, transactionId: string): Promise<JobRow[]> {
-    return this.db
+  async cancelByTransaction(
+    environmentId: string,
+    transactionId: string,
+    executor: DbExecutor = this.db,
+  ): Promise<JobRow[]> {
+    return executor
       .update(jobs)
       .set({ status: 'canceled', updatedAt: new Date() })
       .where(

@@ -48,7 +48,9 @@ export class NotificationRepository {
 
   /**
    * The fan-out's write: rows completed by the values they share (event, workflow, channels), sent
-   * once; returns only the ids of the rows inserted.
+   * once; returns only the ids of the rows inserted. A subscriber deleted since the fan-out read it gets
+   * none: its delete erased its activity, and the chunk's transaction, which waited for that delete
+   * (activityWriteLock), sees it deleted.
    */
   async insertBatch(
     rows: Partial<NewNotificationRow>[],
@@ -57,6 +59,8 @@ export class NotificationRepository {
   ): Promise<Pick<NotificationRow, 'id' | 'subscriberId'>[]> {
     return bulkInsert(executor, notifications, rows, {
       shared,
+      // A scalar subquery: one primary-key probe per row, never a join the planner could turn into a scan.
+      where: (value) => sql`(SELECT NOT s.deleted FROM subscribers s WHERE s.id = ${value('subscriberId')}) IS TRUE`,
       onConflictDoNothing: ['eventId', 'subscriberId'],
       returning: ['id', 'subscriberId'],
     });

@@ -3,16 +3,10 @@ import { and, desc, asc, eq, getTableColumns, gt, ilike, lt, or, sql, type SQL }
 import { newId } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import {
-  messages,
-  preferences,
-  subscribers,
-  topicSubscribers,
-  type StoredChannelSettings,
-  type SubscriberRow,
-} from '../schema/index.js';
+import { subscribers, type StoredChannelSettings, type SubscriberRow } from '../schema/index.js';
 import { cappedCount, type CappedCount } from './capped-count.js';
 import { liveSubscriber } from './live-subscriber.js';
+import { eraseSubscriberData } from './subscriber-erasure.js';
 import { checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
 export interface SubscriberScope {
@@ -361,15 +355,12 @@ export class SubscriberRepository {
   }
 
   /**
-   * The deleted row's id, or undefined when there was no live subscriber. A new generation ends the
-   * inbox sessions issued until now, and the subscriber is offline: its sockets are being closed.
-   */
-  /**
    * Deletes the subscriber and erases what it held, in one transaction: its personal fields and channel
-   * credentials, its messages of every channel, its preferences and its topic memberships. The row itself
-   * stays (marked deleted, its generation moved on) so that tokens issued to it fail and a later create of the
-   * same subscriberId starts from nothing. Activity rows (notifications, jobs, execution details) stay until
-   * retention removes them.
+   * credentials, its messages of every channel, its notifications with their jobs and execution details,
+   * its preferences and topic memberships, and its entries in trigger bodies (subscriber-erasure.ts). The
+   * row stays, marked deleted with a new generation, so the inbox tokens issued to it fail (its sessions
+   * end) and a later create of the same subscriberId starts from nothing; it keeps only its ids. Returns
+   * the row's id, or undefined when there was no live subscriber.
    */
   async softDelete(environmentId: string, subscriberId: string): Promise<string | undefined> {
     return this.db.transaction(async (tx) => {
@@ -380,6 +371,7 @@ export class SubscriberRepository {
           generation: sql`${subscribers.generation} + 1`,
           isOnline: false,
           onlineProcessId: null,
+          lastOnlineAt: null,
           firstName: null,
           lastName: null,
           email: null,
@@ -393,17 +385,9 @@ export class SubscriberRepository {
           updatedAt: sql`now()`,
         })
         .where(liveSubscriber(environmentId, subscriberId))
-        .returning({ id: subscribers.id });
+        .returning({ id: subscribers.id, subscriberId: subscribers.subscriberId });
       if (!row) return undefined;
-      await tx
-        .delete(messages)
-        .where(and(eq(messages.environmentId, environmentId), eq(messages.subscriberId, row.id)));
-      await tx
-        .delete(preferences)
-        .where(and(eq(preferences.environmentId, environmentId), eq(preferences.subscriberId, row.id)));
-      await tx
-        .delete(topicSubscribers)
-        .where(and(eq(topicSubscribers.environmentId, environmentId), eq(topicSubscribers.subscriberId, row.id)));
+      await eraseSubscriberData(tx, environmentId, row);
       return row.id;
     });
   }

@@ -38,6 +38,8 @@ export interface BulkInsertOptions<Row> {
   returning?: (keyof Row & string)[] | 'all';
   /** Values every row has, sent once instead of in each row (a fan-out chunk's event, workflow, step). */
   shared?: Partial<Row>;
+  /** Inserts only the rows meeting this condition, written with `value(key)`: the row's value of a key. */
+  where?: (value: (key: keyof Row & string) => SQL) => SQL;
 }
 
 /** Equal for sending once: the same primitive, object, Date or array of primitives. */
@@ -117,6 +119,12 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
           sql`, `,
         )}`
       : sql``;
+  const valueOf = (key: string) => {
+    const column = byKey.get(key)!;
+    const index = fromRows.indexOf(column);
+    return index >= 0 ? fromRow(column, index) : once(column);
+  };
+  const where = options.where ? sql` WHERE ${options.where(valueOf)}` : sql``;
   const returned = options.returning === 'all' ? plan : (options.returning ?? []).map((key) => byKey.get(key)!);
   const returning =
     returned.length > 0
@@ -134,7 +142,7 @@ export async function bulkInsert<Row extends Record<string, unknown>, Returned =
     FROM jsonb_array_elements(${rowsJson(
       rows,
       fromRows.map((column) => column.key),
-    )}::jsonb) AS r${conflict}${returning}`);
+    )}::jsonb) AS r${where}${conflict}${returning}`);
   return withDates(returned, result.rows) as Returned[];
 }
 

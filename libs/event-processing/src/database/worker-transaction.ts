@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database, DbExecutor } from '#dal';
+import { activityWriteLock, type Database, type DbExecutor } from '#dal';
 
 /**
  * A transaction of the worker whose COMMIT does not wait for the WAL flush (`synchronous_commit =
@@ -14,9 +14,22 @@ import type { Database, DbExecutor } from '#dal';
  * a burst of inserts their estimated cost passes jit_above_cost, and compiling then took ~130 ms
  * for a statement that runs in 1 ms (a 100,000-recipient fan-out spent most of its database time so).
  */
-export async function workerTransaction<T>(db: Database, work: (tx: DbExecutor) => Promise<T>): Promise<T> {
+export async function workerTransaction<T>(
+  db: Database,
+  work: (tx: DbExecutor) => Promise<T>,
+  options: WorkerTransactionOptions = {},
+): Promise<T> {
+  const lock = options.writesActivityOf ? sql`, ${activityWriteLock(options.writesActivityOf)}` : sql``;
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT set_config('synchronous_commit', 'off', true), set_config('jit', 'off', true)`);
+    await tx.execute(sql`SELECT set_config('synchronous_commit', 'off', true), set_config('jit', 'off', true)${lock}`);
     return work(tx);
   });
+}
+
+interface WorkerTransactionOptions {
+  /**
+   * The environment whose subscribers' activity (notifications, jobs, messages, execution details) the
+   * transaction writes: it then never interleaves with a subscriber delete there (activityWriteLock).
+   */
+  writesActivityOf?: string;
 }

@@ -54,12 +54,16 @@ export class ChunkWriter {
    */
   async write(chunk: Chunk): Promise<boolean> {
     const { event } = chunk;
-    const queued = await workerTransaction(this.db, async (tx) => {
-      const queued = await this.insert([chunk], tx);
-      if (!(await this.events.transition(event.environmentId, event.id, ['processing'], 'processing', tx)))
-        throw new EventCanceled();
-      return queued;
-    }).catch((error: unknown) => {
+    const queued = await workerTransaction(
+      this.db,
+      async (tx) => {
+        const queued = await this.insert([chunk], tx);
+        if (!(await this.events.transition(event.environmentId, event.id, ['processing'], 'processing', tx)))
+          throw new EventCanceled();
+        return queued;
+      },
+      { writesActivityOf: event.environmentId },
+    ).catch((error: unknown) => {
       if (error instanceof EventCanceled) return undefined;
       throw error;
     });
@@ -79,23 +83,27 @@ export class ChunkWriter {
 
   private async writeLastChunks(environmentId: string, chunks: Chunk[]): Promise<boolean[]> {
     const queued: QueuedJob[] = [];
-    const done = await workerTransaction(this.db, async (tx) => {
-      // First: a cancel landing meanwhile waits for this commit, then cancels the jobs it wrote.
-      const moved = await this.events.transitionMany(
-        environmentId,
-        chunks.map((chunk) => chunk.event.id),
-        ['processing'],
-        'done',
-        tx,
-      );
-      queued.push(
-        ...(await this.insert(
-          chunks.filter((chunk) => moved.has(chunk.event.id)),
+    const done = await workerTransaction(
+      this.db,
+      async (tx) => {
+        // First: a cancel landing meanwhile waits for this commit, then cancels the jobs it wrote.
+        const moved = await this.events.transitionMany(
+          environmentId,
+          chunks.map((chunk) => chunk.event.id),
+          ['processing'],
+          'done',
           tx,
-        )),
-      );
-      return moved;
-    });
+        );
+        queued.push(
+          ...(await this.insert(
+            chunks.filter((chunk) => moved.has(chunk.event.id)),
+            tx,
+          )),
+        );
+        return moved;
+      },
+      { writesActivityOf: environmentId },
+    );
     await this.queue.addBulk('run-step', stepEntries(queued));
     return chunks.map((chunk) => done.has(chunk.event.id));
   }

@@ -74,76 +74,91 @@ export class StepFinisher {
     const toQueue: ToQueue[] = [];
     let kept: Finished[] = [];
     let webhookDeliveryIds: string[] = [];
-    await workerTransaction(this.db, async (tx) => {
-      // A job that became due at its run's `now` is due at any later one.
-      const now = new Date(Math.max(...entries.map(({ context }) => context.now.getTime())));
-      const written = await this.jobs.setOutcomes(
-        environmentId,
-        entries
-          .filter(({ result }) => !result.saved)
-          .map(({ context, result, claimed }) => ({
-            id: context.job.id,
-            status: result.status,
-            runAt: result.runAt,
-            error: result.error || undefined,
-            providerId: result.providerId || undefined,
-            providerRetry: result.providerRetry,
-            result: result.result,
-            unclaimed: !claimed,
-          })),
-        now,
-        tx,
-      );
-      kept = entries.filter(({ context, result }) => result.saved || written.has(context.job.id));
-      const saved = kept.flatMap(({ result }) => result.messages ?? []);
-      await this.messages.saveForJobs(saved, tx);
-      webhookDeliveryIds = await this.recordDeliveryEvents(tx, saved, now);
-      const detailRows = kept.flatMap(({ context }) => context.details.map((detail) => detailRow(context.job, detail)));
-      const advancing: JobRow[] = [];
-      for (const { context, result } of kept) {
-        const { job } = context;
-        if (result.status === 'delayed') {
-          toQueue.push({
-            id: job.id,
-            environmentId,
-            transactionId: job.transactionId,
-            delayMs: Math.max(0, result.runAt!.getTime() - context.now.getTime()),
-          });
-        } else if (result.status === 'failed' && job.step.shouldStopOnFail) {
-          // Rare: one statement pair per job is fine here.
-          const rest = await this.jobs.findPendingAfter(environmentId, job.notificationId, job.stepIndex, tx);
-          const canceled = await this.jobs.transition(
-            environmentId,
-            rest.map((other) => other.id),
-            ['pending'],
-            'canceled',
-            tx,
-          );
-          const detail = `Step canceled: an earlier ${job.type} step failed and stops the workflow on failure`;
-          detailRows.push(...canceled.map((other) => detailRow(other, { status: 'Warning', detail })));
-        } else if (result.endsRun) {
-          const rest = await this.jobs.findPendingAfter(environmentId, job.notificationId, job.stepIndex, tx);
-          const skipped = await this.jobs.transition(
-            environmentId,
-            rest.map((other) => other.id),
-            ['pending'],
-            'skipped',
-            tx,
-          );
-          detailRows.push(...skipped.map((other) => detailRow(other, { status: 'Warning', detail: result.endsRun! })));
-        } else if (result.status !== 'merged') advancing.push(job);
-      }
-      toQueue.push(...(await this.jobs.queueNextMany(environmentId, advancing, tx)));
-      await this.details.insertMany(detailRows, tx);
-    });
+    await workerTransaction(
+      this.db,
+      async (tx) => {
+        // A job that became due at its run's `now` is due at any later one.
+        const now = new Date(Math.max(...entries.map(({ context }) => context.now.getTime())));
+        const written = await this.jobs.setOutcomes(
+          environmentId,
+          entries
+            .filter(({ result }) => !result.saved)
+            .map(({ context, result, claimed }) => ({
+              id: context.job.id,
+              status: result.status,
+              runAt: result.runAt,
+              error: result.error || undefined,
+              providerId: result.providerId || undefined,
+              providerRetry: result.providerRetry,
+              result: result.result,
+              unclaimed: !claimed,
+            })),
+          now,
+          tx,
+        );
+        // A step that saved its own row (digest) is kept only while the row exists: its subscriber's delete
+        // erases the job, and must not find its details written afterwards.
+        const saved = await this.jobs.existing(
+          environmentId,
+          entries.filter(({ result }) => result.saved).map(({ context }) => context.job.id),
+          tx,
+        );
+        kept = entries.filter(({ context, result }) => (result.saved ? saved : written).has(context.job.id));
+        const messages = kept.flatMap(({ result }) => result.messages ?? []);
+        await this.messages.saveForJobs(messages, tx);
+        webhookDeliveryIds = await this.recordDeliveryEvents(tx, messages, now);
+        const detailRows = kept.flatMap(({ context }) =>
+          context.details.map((detail) => detailRow(context.job, detail)),
+        );
+        const advancing: JobRow[] = [];
+        for (const { context, result } of kept) {
+          const { job } = context;
+          if (result.status === 'delayed') {
+            toQueue.push({
+              id: job.id,
+              environmentId,
+              transactionId: job.transactionId,
+              delayMs: Math.max(0, result.runAt!.getTime() - context.now.getTime()),
+            });
+          } else if (result.status === 'failed' && job.step.shouldStopOnFail) {
+            // Rare: one statement pair per job is fine here.
+            const rest = await this.jobs.findPendingAfter(environmentId, job.notificationId, job.stepIndex, tx);
+            const canceled = await this.jobs.transition(
+              environmentId,
+              rest.map((other) => other.id),
+              ['pending'],
+              'canceled',
+              tx,
+            );
+            const detail = `Step canceled: an earlier ${job.type} step failed and stops the workflow on failure`;
+            detailRows.push(...canceled.map((other) => detailRow(other, { status: 'Warning', detail })));
+          } else if (result.endsRun) {
+            const rest = await this.jobs.findPendingAfter(environmentId, job.notificationId, job.stepIndex, tx);
+            const skipped = await this.jobs.transition(
+              environmentId,
+              rest.map((other) => other.id),
+              ['pending'],
+              'skipped',
+              tx,
+            );
+            detailRows.push(
+              ...skipped.map((other) => detailRow(other, { status: 'Warning', detail: result.endsRun! })),
+            );
+          } else if (result.status !== 'merged') advancing.push(job);
+        }
+        toQueue.push(...(await this.jobs.queueNextMany(environmentId, advancing, tx)));
+        await this.details.insertMany(detailRows, tx);
+      },
+      { writesActivityOf: environmentId },
+    );
     return { kept, toQueue, webhookDeliveryIds };
   }
 
   /** message.sent and message.failed, one per message written, in the commit that writes them. */
-  private async recordDeliveryEvents(tx: DbExecutor, saved: NewMessageRow[], now: Date): Promise<string[]> {
-    const [first] = saved;
+  private async recordDeliveryEvents(tx: DbExecutor, written: NewMessageRow[], now: Date): Promise<string[]> {
+    const [first] = written;
     if (!first) return [];
-    const rows = saved.map(asStoredMessage);
+    const rows = written.map(asStoredMessage);
     const events = [...groupBy(rows, deliveryEventType)].flatMap(([type, group]) => messageEvents(type, group, now));
     return this.outbox.record(tx, first.environmentId, events, now);
   }
