@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { startInboxApp, createInboxWorkflow, deliver, sessionToken, type InboxApp } from './inbox/inbox-app.js';
 import type { TestApp } from './support/test-app.js';
@@ -272,6 +273,43 @@ describe('outbound webhooks', () => {
       expect(events[1].data).toMatchObject({ active: false });
       expect(events[3].data).toMatchObject({ level: 'global', channels: { email: false } });
       expect(events[4].data).toMatchObject({ _id: messageId });
+      await t.api('delete', `/v1/webhook-endpoints/${endpoint._id}`).expect(204);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends subscriber.created and subscriber.deleted; the erasure removes stored events about the subscriber', async () => {
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await createEndpoint(t, {
+        url: receiver.url,
+        eventTypes: ['subscriber.created', 'subscriber.deleted', 'message.sent'],
+      });
+      const created = await t
+        .api('post', '/v2/subscribers')
+        .send({ subscriberId: 'wh-erin', email: 'erin@example.com' });
+      expect(created.status).toBe(201);
+      // A session for a new subscriberId creates one too.
+      await sessionToken(app, 'wh-fred');
+      await deliver(t, workflowId, 'wh-erin', 30);
+      await waitFor(() => receiver.received.length >= 3, { description: 'two creations and a message' });
+      expect((await t.api('delete', '/v2/subscribers/wh-erin')).status).toBe(200);
+      await waitFor(() => receiver.received.length >= 4, { description: 'the deletion' });
+      const events = receiver.received.map((request) => verify(endpoint.secret, request) as Received['event']);
+      expect(events.map((event) => [event.type, event.data.subscriberId ?? event.data._subscriberId])).toEqual([
+        ['subscriber.created', 'wh-erin'],
+        ['subscriber.created', 'wh-fred'],
+        ['message.sent', events[2].data._subscriberId],
+        ['subscriber.deleted', 'wh-erin'],
+      ]);
+      expect(events[0].data).toMatchObject({ email: 'erin@example.com' });
+      expect(Object.keys(events[3].data).sort()).toEqual(['_id', 'subscriberId']);
+      const stored = await t.db.execute(sql`SELECT body::text AS body FROM webhook_events`);
+      expect(stored.rows.map((row) => String(row.body)).filter((body) => body.includes('erin@example.com'))).toEqual(
+        [],
+      );
+      expect(stored.rows.some((row) => String(row.body).includes(String(events[2].data._id)))).toBe(false);
       await t.api('delete', `/v1/webhook-endpoints/${endpoint._id}`).expect(204);
     } finally {
       await receiver.close();

@@ -8,6 +8,7 @@ export * from './filters/index.js';
 export * from './integrations/integration-response.js';
 export * from './subscribers/subscriber-response.js';
 export * from './subscribers/subscriber-channels.js';
+export * from './subscribers/subscriber-writes.js';
 export * from './messages/message-response.js';
 export * from './messages/message-state.js';
 export * from './messages/cta-urls.js';

@@ -38,10 +38,14 @@ CREATE TABLE "webhook_events" (
 	"environment_id" uuid NOT NULL,
 	"type" text NOT NULL,
 	"body" jsonb NOT NULL,
+	"subscriber_id" uuid,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_endpoint_created_idx" ON "webhook_deliveries" USING btree ("endpoint_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
-CREATE INDEX "webhook_endpoints_env_idx" ON "webhook_endpoints" USING btree ("environment_id");
+CREATE INDEX "webhook_endpoints_env_idx" ON "webhook_endpoints" USING btree ("environment_id");--> statement-breakpoint
+CREATE INDEX "webhook_events_env_created_idx" ON "webhook_events" USING btree ("environment_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "webhook_events_subscriber_idx" ON "webhook_events" USING btree ("subscriber_id") WHERE "webhook_events"."subscriber_id" IS NOT NULL;

@@ -11,6 +11,7 @@ import {
   TemplatesModule,
   WebhookOutboxModule,
   WorkflowCacheModule,
+  SubscriberWrites,
 } from '#application';
 import {
   DalModule,
@@ -100,6 +101,7 @@ import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
     WebhookSweeper,
     SubscriberChannelsResolver,
     SubscriberPreferenceService,
+    SubscriberWrites,
     // The system queue's wake-up of snoozed messages.
     MessageStateService,
     MaintenanceRun,

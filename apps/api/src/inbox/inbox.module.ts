@@ -6,6 +6,7 @@ import {
   SubscriberNotificationsService,
   TenancyService,
   WebhookOutboxModule,
+  SubscriberWrites,
 } from '#application';
 import {
   DalModule,
@@ -61,6 +62,7 @@ import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js'
     InboxUnsupportedController,
   ],
   providers: [
+    SubscriberWrites,
     SessionTokens,
     InboxSessionGuard,
     InboxSessionValidator,

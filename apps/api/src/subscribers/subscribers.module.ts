@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MessageStateService, SubscriberChannelsResolver, WebhookOutboxModule } from '#application';
+import { MessageStateService, SubscriberChannelsResolver, WebhookOutboxModule, SubscriberWrites } from '#application';
 import {
   DalModule,
   InboxMessageRepository,
@@ -34,6 +34,7 @@ import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-
   ],
   controllers: [SubscribersV2Controller, SubscribersV1Controller, SubscriberCredentialsController],
   providers: [
+    SubscriberWrites,
     SubscriberChannelsResolver,
     SubscribersService,
     BulkUpsertSubscribersUseCase,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { SubscriberRepository, type SubscriberRow } from '#dal';
-import { RealtimePublisher, SubscriberChannelsResolver, toSubscriberResponse } from '#application';
+import { RealtimePublisher, SubscriberChannelsResolver, toSubscriberResponse, SubscriberWrites } from '#application';
 import type { AuthContext } from '../auth/auth-context.js';
 import { toCursorPage, type CursorPage } from '../http/cursor-page.js';
 import type { CreateSubscriberDto, ListSubscribersQueryDto, UpdateSubscriberDto } from './dto/subscriber.dto.js';
@@ -13,6 +13,7 @@ export class SubscribersService {
     private readonly subscribers: SubscriberRepository,
     private readonly channels: SubscriberChannelsResolver,
     private readonly realtime: RealtimePublisher,
+    private readonly writes: SubscriberWrites,
   ) {}
 
   async upsert(auth: AuthContext, body: CreateSubscriberDto, failIfExists = false): Promise<SubscriberRow> {
@@ -23,7 +24,7 @@ export class SubscribersService {
       throw DomainError.alreadyExists(`Subscriber ${body.subscriberId} already exists`, toSubscriberResponse(existing));
     }
     const channels = body.channels ? await this.channels.resolve(auth.environmentId, body.channels) : undefined;
-    const [row] = await this.subscribers.upsertMany(auth, [{ ...body, channels }]);
+    const [row] = await this.writes.upsert(auth, [{ ...body, channels }]);
     return row;
   }
 
@@ -41,7 +42,7 @@ export class SubscribersService {
 
   /** Its inbox sessions end with it: their tokens fail (a new generation) and open sockets close. */
   async delete(auth: AuthContext, subscriberId: string): Promise<void> {
-    const rowId = await this.subscribers.softDelete(auth.environmentId, subscriberId);
+    const rowId = await this.writes.delete(auth.environmentId, subscriberId);
     if (!rowId) throw notFound(subscriberId);
     this.realtime.subscribersDeleted([rowId]);
   }

@@ -137,7 +137,7 @@ export class PreferenceWriter {
         for (const upsert of upserts) rows.push(await upsert(tx));
         return rows;
       },
-      (rows) => rows.map((row) => webhookEvent('preference.updated', preferenceData(row), now)),
+      (rows) => rows.map((row) => webhookEvent('preference.updated', preferenceData(row), now, row.subscriberId)),
     );
   }
 

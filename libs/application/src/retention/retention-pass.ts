@@ -48,6 +48,11 @@ export class RetentionPass {
         removeBatch: (window) => retention.removeTriggerEvents(window),
       },
       { table: 'messages', setting: 'messagesDays', removeBatch: (window) => retention.removeMessages(window) },
+      {
+        table: 'webhook_events',
+        setting: 'activityDays',
+        removeBatch: (window) => retention.removeWebhookEvents(window),
+      },
     ];
   }
 

@@ -39,6 +39,6 @@ export function messageEvents(type: WebhookEventType, rows: MessageRow[], now: D
       payload: {},
       overrides: {},
     });
-    return webhookEvent(type, message, now);
+    return webhookEvent(type, message, now, row.subscriberId);
   });
 }

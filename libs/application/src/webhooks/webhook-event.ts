@@ -9,9 +9,17 @@ import type { WebhookEventType } from './webhook-event-types.js';
  */
 export const MAX_WEBHOOK_EVENT_BYTES = 64 * 1024;
 
-/** An event as sent: `{ type, timestamp, data }`; its id is the webhook-id every attempt carries. */
-export function webhookEvent(type: WebhookEventType, data: Record<string, unknown>, now: Date): NewWebhookEvent {
-  return { id: newId(), type, body: { type, timestamp: now.toISOString(), data: bounded(data) } };
+/**
+ * An event as sent: `{ type, timestamp, data }`; its id is the webhook-id every attempt carries.
+ * `subscriberId` (internal): the subscriber it is about, whose erasure removes the stored event.
+ */
+export function webhookEvent(
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  now: Date,
+  subscriberId?: string,
+): NewWebhookEvent {
+  return { id: newId(), type, body: { type, timestamp: now.toISOString(), data: bounded(data) }, subscriberId };
 }
 
 function bounded(data: Record<string, unknown>): Record<string, unknown> {

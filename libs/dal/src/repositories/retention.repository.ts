@@ -23,7 +23,7 @@ export interface RetentionBatch {
 }
 
 /** The tables the retention walks an environment at a time, through their (environment_id, …) indexes. */
-export type RetainedTable = 'notifications' | 'trigger_events' | 'messages';
+export type RetainedTable = 'notifications' | 'trigger_events' | 'messages' | 'webhook_events';
 
 /** One walk's bounds: the environment, rows created before `cutoff`, after `after`, `limit` at a time. */
 export interface RetentionWindow {
@@ -176,6 +176,30 @@ export class RetentionRepository {
       )
       SELECT ${BATCH_POSITION}, (SELECT count(*) FROM removed)::int AS messages`,
       ['messages'],
+    );
+  }
+
+  /**
+   * Webhook events past the cutoff with their deliveries; an event with a delivery still pending (a
+   * retry due later) is kept with all of its deliveries.
+   */
+  async removeWebhookEvents(window: RetentionWindow): Promise<RetentionBatch> {
+    return this.batch(
+      sql`
+      WITH candidates AS MATERIALIZED (${oldestRows('webhook_events', window)}),
+      expired AS MATERIALIZED (
+        SELECT c.id FROM candidates c
+        WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = c.id AND d.status = 'pending')
+      ),
+      deliveries AS (
+        DELETE FROM webhook_deliveries d WHERE d.event_id = ANY(ARRAY(SELECT e.id FROM expired e)) RETURNING 1
+      ),
+      events AS (
+        DELETE FROM webhook_events w WHERE w.id = ANY(ARRAY(SELECT e.id FROM expired e)) RETURNING 1
+      )
+      SELECT ${BATCH_POSITION}, (SELECT count(*) FROM events)::int AS webhook_events,
+        (SELECT count(*) FROM deliveries)::int AS webhook_deliveries`,
+      ['webhook_events', 'webhook_deliveries'],
     );
   }
 

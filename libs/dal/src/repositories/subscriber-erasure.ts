@@ -34,7 +34,7 @@ const NAMED_SUBSCRIBERS = sql.raw(
 
 /**
  * Erases what a subscriber held besides its row: its notifications with their jobs and execution
- * details, its messages, preferences and topic memberships, and its mentions in trigger bodies. Runs in
+ * details, its messages, preferences, topic memberships and webhook events, and its mentions in trigger bodies. Runs in
  * the caller's transaction, which has just marked the subscriber deleted and cleared its fields. It
  * first takes the environment's erasure lock, so no fan-out chunk or step outcome of the environment
  * writes meanwhile (see activityWriteLock). Each statement finds its rows through an index on the
@@ -66,6 +66,12 @@ export async function eraseSubscriberData(
   );
   await tx.execute(
     sql`DELETE FROM topic_subscribers WHERE environment_id = ${environmentId} AND subscriber_id = ${subscriber.id}`,
+  );
+  // Webhook events about it (its messages, preferences) carry its data: they go, sent or not.
+  const events = sql`ARRAY(SELECT e.id FROM webhook_events e WHERE e.subscriber_id = ${subscriber.id} AND e.environment_id = ${environmentId})`;
+  await tx.execute(sql`DELETE FROM webhook_deliveries WHERE event_id = ANY(${events})`);
+  await tx.execute(
+    sql`DELETE FROM webhook_events WHERE environment_id = ${environmentId} AND subscriber_id = ${subscriber.id}`,
   );
 }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, desc, asc, eq, getTableColumns, gt, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
-import type { Database } from '../database/database.js';
+import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { subscribers, type StoredChannelSettings, type SubscriberRow } from '../schema/index.js';
 import { cappedCount, type CappedCount } from './capped-count.js';
@@ -213,8 +213,9 @@ export class SubscriberRepository {
     scope: SubscriberScope,
     inputs: SubscriberUpsertInput[],
     options: UpsertOptions = {},
+    executor: DbExecutor = this.db,
   ): Promise<SubscriberRow[]> {
-    return (await this.upsertManyDetailed(scope, inputs, options)).map((result) => result.row);
+    return (await this.upsertManyDetailed(scope, inputs, options, executor)).map((result) => result.row);
   }
 
   /**
@@ -226,13 +227,14 @@ export class SubscriberRepository {
     scope: SubscriberScope,
     inputs: SubscriberUpsertInput[],
     { restoreDeleted = true }: UpsertOptions = {},
+    executor: DbExecutor = this.db,
   ): Promise<SubscriberUpsertResult[]> {
     const batch = collapse(inputs).map((input) => ({ ...input, id: newId() }));
     if (batch.length === 0) return [];
     const pick = (field: string) =>
       sql`CASE WHEN i.raw ? ${field} THEN i.raw->>${field} ELSE subscribers.${sql.raw(columnOf(field))} END`;
     const assignments = SCALAR_FIELDS.map(([field]) => pick(field));
-    const result = await this.db.execute(sql`
+    const result = await executor.execute(sql`
       WITH input AS (
         SELECT e AS raw, e->>'subscriberId' AS subscriber_id FROM jsonb_array_elements(${JSON.stringify(batch)}::jsonb) AS e
       )
@@ -362,8 +364,12 @@ export class SubscriberRepository {
    * end) and a later create of the same subscriberId starts from nothing; it keeps only its ids. Returns
    * the row's id, or undefined when there was no live subscriber.
    */
-  async softDelete(environmentId: string, subscriberId: string): Promise<string | undefined> {
-    return this.db.transaction(async (tx) => {
+  async softDelete(
+    environmentId: string,
+    subscriberId: string,
+    executor: DbExecutor = this.db,
+  ): Promise<string | undefined> {
+    return executor.transaction(async (tx) => {
       const [row] = await tx
         .update(subscribers)
         .set({
@@ -396,8 +402,12 @@ export class SubscriberRepository {
    * Creates the subscriber unless a row with its subscriberId exists, live or deleted, and never
    * touches one that does: for callers whose word may not change or restore a subscriber.
    */
-  async insertIfAbsent(scope: SubscriberScope, input: SubscriberUpsertInput): Promise<SubscriberRow | undefined> {
-    const [row] = await this.db
+  async insertIfAbsent(
+    scope: SubscriberScope,
+    input: SubscriberUpsertInput,
+    executor: DbExecutor = this.db,
+  ): Promise<SubscriberRow | undefined> {
+    const [row] = await executor
       .insert(subscribers)
       .values({ ...input, id: newId(), ...scope, channels: input.channels ?? [] })
       .onConflictDoNothing({ target: [subscribers.environmentId, subscribers.subscriberId] })

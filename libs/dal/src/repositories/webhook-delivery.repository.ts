@@ -16,6 +16,8 @@ export interface NewWebhookEvent {
   id: string;
   type: string;
   body: Record<string, unknown>;
+  /** The subscriber the event is about, if any (internal id). */
+  subscriberId?: string;
 }
 
 /** A delivery with what sending it needs. */

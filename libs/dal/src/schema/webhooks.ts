@@ -38,13 +38,25 @@ export const webhookEndpoints = pgTable(
  * One event as sent (`{ type, timestamp, data }`), stored once whatever the number of endpoints.
  * Events and deliveries belong to an environment through their endpoint; they carry its id only.
  */
-export const webhookEvents = pgTable('webhook_events', {
-  id: uuid('id').primaryKey(),
-  environmentId: uuid('environment_id').notNull(),
-  type: text('type').notNull(),
-  body: jsonb('body').$type<Record<string, unknown>>().notNull(),
-  ...timestamps(),
-});
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: uuid('id').primaryKey(),
+    environmentId: uuid('environment_id').notNull(),
+    type: text('type').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    /** The subscriber the event is about (its message, preference or row), whose erasure removes it. */
+    subscriberId: uuid('subscriber_id'),
+    ...timestamps(),
+  },
+  (t) => [
+    // The retention's walk, oldest first.
+    index('webhook_events_env_created_idx').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
+    index('webhook_events_subscriber_idx')
+      .on(t.subscriberId)
+      .where(sql`${t.subscriberId} IS NOT NULL`),
+  ],
+);
 
 /** One event for one endpoint: its attempts so far and when the next one is due. */
 export const webhookDeliveries = pgTable(
@@ -66,6 +78,7 @@ export const webhookDeliveries = pgTable(
     ...timestamps(),
   },
   (t) => [
+    index('webhook_deliveries_event_idx').on(t.eventId),
     index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt.desc(), t.id.desc()),
     // The sweeper's search for attempts whose queue entry was lost: only pending rows are indexed.
     index('webhook_deliveries_due_idx')

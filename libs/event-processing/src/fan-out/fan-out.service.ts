@@ -10,6 +10,7 @@ import {
   type ChannelSettingsInput,
   type SubscriberRecipient,
   WorkflowCache,
+  SubscriberWrites,
 } from '#application';
 import {
   DATABASE,
@@ -60,6 +61,7 @@ export class FanOutService {
     private readonly events: TriggerEventRepository,
     private readonly workflows: WorkflowCache,
     private readonly subscribers: SubscriberRepository,
+    private readonly writes: SubscriberWrites,
     private readonly topics: TopicRepository,
     private readonly tenants: TenantRepository,
     private readonly chunks: ChunkWriter,
@@ -253,7 +255,7 @@ export class FanOutService {
   /** One upsert for the batch (a subscriber named twice is written once, its fields merged); no id for a deleted one. */
   private async upsertBatch(environmentId: string, items: SubscriberUpsert[]): Promise<(string | undefined)[]> {
     const scope = { environmentId, organizationId: items[0].organizationId };
-    const rows = await this.subscribers.upsertMany(
+    const rows = await this.writes.upsert(
       scope,
       items.map((item) => item.input),
       { restoreDeleted: false },

@@ -6,6 +6,7 @@ import {
   contextReferencesOf,
   parseSchedule,
   SubscriberNotificationsService,
+  SubscriberWrites,
 } from '#application';
 import {
   ContextRepository,
@@ -33,6 +34,7 @@ export class StartInboxSessionUseCase {
   constructor(
     private readonly environments: EnvironmentRepository,
     private readonly subscribers: SubscriberRepository,
+    private readonly writes: SubscriberWrites,
     private readonly contexts: ContextRepository,
     private readonly hashes: SubscriberHashVerifier,
     private readonly schedules: InboxScheduleDefaults,
@@ -109,7 +111,7 @@ export class StartInboxSessionUseCase {
       Object.keys(given).length === 1
         ? await this.subscribers.findBySubscriberId(scope.environmentId, given.subscriberId)
         : undefined;
-    return existing ?? (await this.subscribers.upsertMany(scope, [given]))[0];
+    return existing ?? (await this.writes.upsert(scope, [given]))[0];
   }
 
   /**
@@ -118,7 +120,7 @@ export class StartInboxSessionUseCase {
    * a deleted one: that would hand the stranger the deleted person's row, fields and messages.
    */
   private async claimedSubscriber(scope: SubscriberScope, given: SessionSubscriberDto): Promise<SubscriberRow> {
-    const created = await this.subscribers.insertIfAbsent(scope, given);
+    const created = await this.writes.insertIfAbsent(scope, given);
     if (created) return created;
     const live = await this.subscribers.findBySubscriberId(scope.environmentId, given.subscriberId);
     if (live) return live;

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { DomainError } from '#common';
-import { SubscriberRepository, type StoredChannelSettings, type SubscriberUpsertInput } from '#dal';
-import { SubscriberChannelsResolver } from '#application';
+import type { StoredChannelSettings, SubscriberUpsertInput } from '#dal';
+import { SubscriberChannelsResolver, SubscriberWrites } from '#application';
 import type { AuthContext } from '../../auth/auth-context.js';
 import { flattenValidationErrors } from '../../http/validation.js';
 import { CreateSubscriberDto, type BulkCreateSubscribersResponseDto } from '../dto/subscriber.dto.js';
@@ -15,8 +15,8 @@ import { CreateSubscriberDto, type BulkCreateSubscribersResponseDto } from '../d
 @Injectable()
 export class BulkUpsertSubscribersUseCase {
   constructor(
-    private readonly subscribers: SubscriberRepository,
     private readonly channels: SubscriberChannelsResolver,
+    private readonly writes: SubscriberWrites,
   ) {}
 
   async execute(auth: AuthContext, items: unknown[]): Promise<BulkCreateSubscribersResponseDto> {
@@ -27,7 +27,7 @@ export class BulkUpsertSubscribersUseCase {
       if ('message' in result) failed.push(result);
       else inputs.push(result);
     }
-    const written = await this.subscribers.upsertManyDetailed(auth, inputs);
+    const written = await this.writes.upsertDetailed(auth, inputs);
     return {
       created: written.filter((item) => item.created).map((item) => ({ subscriberId: item.row.subscriberId })),
       updated: written.filter((item) => !item.created).map((item) => ({ subscriberId: item.row.subscriberId })),
