@@ -51,7 +51,8 @@ describe('GET /v1/notifications', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The fixtures are dated January 2026: the maintenance run at boot must not expire them.
+    t = await startTestApp({ env: { RETENTION_ACTIVITY_DAYS: '3650', RETENTION_MESSAGES_DAYS: '3650' } });
     scope = { environmentId: t.environment.id, organizationId: t.environment.organizationId };
     [alice, bob] = await t.app.get(SubscriberRepository).upsertMany(scope, [
       { subscriberId: 'alice', email: 'alice@example.com', firstName: 'Alice' },
