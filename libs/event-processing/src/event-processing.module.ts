@@ -25,6 +25,7 @@ import {
 } from '#dal';
 import { ProvidersModule } from '#providers';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
+import { EngineEvents } from './engine-events.js';
 import { ChunkWriter } from './fan-out/chunk-writer.js';
 import { FanOutService } from './fan-out/fan-out.service.js';
 import { RecoverySweeper } from './recovery/recovery-sweeper.js';
@@ -61,6 +62,7 @@ import { SystemProcessor } from './system.processor.js';
     ]),
   ],
   providers: [
+    EngineEvents,
     SystemProcessor,
     FanOutProcessor,
     FanOutService,
@@ -78,6 +80,6 @@ import { SystemProcessor } from './system.processor.js';
     // The system queue's wake-up of snoozed messages.
     MessageStateService,
   ],
-  exports: [RecoverySweeper],
+  exports: [RecoverySweeper, EngineEvents],
 })
 export class EventProcessingModule {}

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Job } from 'bullmq';
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  AdjustableClock,
+  AppConfig,
+  createLogger,
+  loadConfig,
+  newId,
+  PinoNestLogger,
+  TERMINAL_JOB_STATUSES,
+  type JobStatus,
+} from '#common';
+import { generateApiKey, hashApiKey, TenancyService } from '#application';
+import { EnvironmentRepository, triggerEvents, type Database, type Environment, type JobRow } from '#dal';
+import { JobQueue } from '#event-processing/producer';
+import type { AuthContext } from '#api/auth/auth-context.js';
+import { BulkTriggerEventDto, TriggerEventDto, type TriggerResponseDto } from '#api/events/dto/trigger-event.dto.js';
+import { BulkTriggerEventUseCase } from '#api/events/use-cases/bulk-trigger-event.use-case.js';
+import { CancelTriggerUseCase } from '#api/events/use-cases/cancel-trigger.use-case.js';
+import { TriggerEventUseCase } from '#api/events/use-cases/trigger-event.use-case.js';
+import { prepareRuntime } from '#api/runtime.js';
+import { jobsOf } from '../../support/engine-fixtures.js';
+import { TEST_ENCRYPTION_KEY } from '../../support/test-app.js';
+import { createTestDatabase } from '../../support/test-database.js';
+import { EngineSignals } from './engine-signals.js';
+import { EngineTestModule } from './engine-module.js';
+import { validated } from './validated.js';
+
+const FANNED_OUT = new Set(['done', 'canceled', 'failed']);
+
+/** Fanned out (or canceled before, or failed), and every job of it ended. */
+const allEnded = (jobs: JobRow[], eventStatus: string | undefined) =>
+  eventStatus !== undefined &&
+  FANNED_OUT.has(eventStatus) &&
+  jobs.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
+
+export interface SettleOptions {
+  /** The state to wait for instead of every job ended; `eventStatus` is undefined before the event is stored. */
+  until?: (jobs: JobRow[], eventStatus: string | undefined) => boolean;
+  timeoutMs?: number;
+}
+
+/** The engine of one test file: its application context, its database and the Development environment. */
+export interface Engine {
+  app: INestApplicationContext;
+  db: Database;
+  clock: AdjustableClock;
+  queue: JobQueue;
+  config: AppConfig;
+  environment: Environment;
+  /** The Development environment as its API key's guard would resolve it. */
+  auth: AuthContext;
+  /** The body as POST /v1/events/trigger validates it, then the route's use case. */
+  trigger(body: Record<string, unknown>): Promise<TriggerResponseDto>;
+  /** The events as POST /v1/events/trigger/bulk takes them. */
+  triggerBulk(events: Record<string, unknown>[]): Promise<TriggerResponseDto[]>;
+  /** DELETE /v1/events/trigger/{transactionId}'s use case. */
+  cancel(transactionId: string): Promise<boolean>;
+  /** Triggers (expecting `processed`) and waits until the transaction settles. */
+  triggerAndSettle(
+    body: Record<string, unknown>,
+    options?: SettleOptions,
+  ): Promise<{ transactionId: string; jobs: JobRow[] }>;
+  /** Waits until the transaction's event is fanned out and every job ended (or `until`); returns its jobs. */
+  settled(transactionId: string, options?: SettleOptions): Promise<JobRow[]>;
+  /** settled() for several transactions at once. */
+  settledAll(transactionIds: string[], options?: SettleOptions): Promise<JobRow[][]>;
+  /** Waits until `condition` holds, checked again at each engine signal about these transactions. */
+  until(transactionIds: Iterable<string>, condition: () => Promise<boolean>, description: string): Promise<void>;
+  /** Waits until a queue consumer of this process has run the entry. */
+  processed(entry: Job): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The engine without HTTP: a Nest application context (EngineTestModule) on a fresh database cloned
+ * from the template, with the same queue backend as the e2e tests (embedded: BullMQ on PGlite; with
+ * DATABASE_URL and REDIS_URL: the server and Redis). Tests trigger through the api's use cases and
+ * await the engine's own signals (EngineSignals).
+ */
+export async function startEngine(env: Record<string, string> = {}): Promise<Engine> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    QUEUE_PREFIX: `test-${randomBytes(4).toString('hex')}`,
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+    RECOVERY_GRACE_SECONDS: '5',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  });
+  const logger = createLogger(config.logLevel);
+  const runtime = await prepareRuntime(config, logger, { loadDataDir: database.loadDataDir });
+  const clock = new AdjustableClock();
+  const app = await NestFactory.createApplicationContext(EngineTestModule.register(runtime, clock), {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  await app.init();
+  const signals = new EngineSignals(app);
+
+  const apiKey = generateApiKey();
+  await app.get(TenancyService).ensureFirstBoot(apiKey);
+  const environments = app.get(EnvironmentRepository);
+  const environment = (await environments.findEnvironmentByName('Development'))!;
+  const auth = (await environments.findOwnerOfKeyHash(hashApiKey(apiKey)))!;
+  const db = runtime.database.db;
+
+  const eventStatuses = async (transactionIds: string[]) =>
+    new Map(
+      (
+        await db
+          .select({ transactionId: triggerEvents.transactionId, status: triggerEvents.status })
+          .from(triggerEvents)
+          .where(
+            and(
+              eq(triggerEvents.environmentId, auth.environmentId),
+              inArray(triggerEvents.transactionId, transactionIds),
+            ),
+          )
+      ).map((row) => [row.transactionId, row.status as string]),
+    );
+  const scope = { app, environment, db };
+  const settledAll = async (transactionIds: string[], { until = allEnded, timeoutMs }: SettleOptions = {}) => {
+    let jobs: JobRow[][] = [];
+    let statuses = new Map<string, string>();
+    await signals.until(
+      transactionIds,
+      async () => {
+        [jobs, statuses] = await Promise.all([
+          Promise.all(transactionIds.map((id) => jobsOf(scope, id))),
+          eventStatuses(transactionIds),
+        ]);
+        return transactionIds.every((id, index) => until(jobs[index], statuses.get(id)));
+      },
+      {
+        timeoutMs,
+        describe: () =>
+          `${transactionIds.join(', ')} to settle: ${JSON.stringify(
+            transactionIds.map((id, index) => ({
+              event: statuses.get(id),
+              jobs: jobs[index]?.map((job) => job.status),
+            })),
+          )}`,
+      },
+    );
+    return jobs;
+  };
+
+  const engine: Engine = {
+    app,
+    db,
+    clock,
+    queue: app.get(JobQueue),
+    config: app.get(AppConfig),
+    environment,
+    auth,
+    trigger: async (body) =>
+      app.get(TriggerEventUseCase).execute(auth, await validated(TriggerEventDto, body), newId()),
+    triggerBulk: async (events) =>
+      app
+        .get(BulkTriggerEventUseCase)
+        .execute(auth, (await validated(BulkTriggerEventDto, { events })).events, newId()),
+    cancel: (transactionId) => app.get(CancelTriggerUseCase).execute(auth, transactionId),
+    triggerAndSettle: async (body, options) => {
+      const response = await engine.trigger(body);
+      if (response.status !== 'processed') throw new Error(`trigger answered ${JSON.stringify(response)}`);
+      const transactionId = response.transactionId!;
+      return { transactionId, jobs: await engine.settled(transactionId, options) };
+    },
+    settled: async (transactionId, options) => (await settledAll([transactionId], options))[0],
+    settledAll,
+    until: (transactionIds, condition, description) =>
+      signals.until(transactionIds, condition, { describe: () => description }),
+    processed: (entry) => signals.processed(entry),
+    close: async () => {
+      signals.close();
+      await app.close();
+      await runtime.close();
+      await database.drop();
+    },
+  };
+  return engine;
+}
