@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Job } from 'bullmq';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   AdjustableClock,
   AppConfig,
@@ -14,7 +14,7 @@ import {
   type JobStatus,
 } from '#common';
 import { generateApiKey, hashApiKey, TenancyService } from '#application';
-import { EnvironmentRepository, triggerEvents, type Database, type Environment, type JobRow } from '#dal';
+import { EnvironmentRepository, jobs, triggerEvents, type Database, type Environment, type JobRow } from '#dal';
 import { JobQueue } from '#event-processing/producer';
 import type { AuthContext } from '#api/auth/auth-context.js';
 import { BulkTriggerEventDto, TriggerEventDto, type TriggerResponseDto } from '#api/events/dto/trigger-event.dto.js';
@@ -22,7 +22,6 @@ import { BulkTriggerEventUseCase } from '#api/events/use-cases/bulk-trigger-even
 import { CancelTriggerUseCase } from '#api/events/use-cases/cancel-trigger.use-case.js';
 import { TriggerEventUseCase } from '#api/events/use-cases/trigger-event.use-case.js';
 import { prepareRuntime } from '#api/runtime.js';
-import { jobsOf } from '../../support/engine-fixtures.js';
 import { TEST_ENCRYPTION_KEY } from '../../support/test-app.js';
 import { createTestDatabase } from '../../support/test-database.js';
 import { EngineSignals } from './engine-signals.js';
@@ -70,8 +69,8 @@ export interface Engine {
   settledAll(transactionIds: string[], options?: SettleOptions): Promise<JobRow[][]>;
   /** Waits until `condition` holds, checked again at each engine signal about these transactions. */
   until(transactionIds: Iterable<string>, condition: () => Promise<boolean>, description: string): Promise<void>;
-  /** Waits until a queue consumer of this process has run the entry. */
-  processed(entry: Job): Promise<void>;
+  /** Waits until a queue consumer of this process has run the entry, or an entry that `entry` matches. */
+  processed(entry: Job | ((finished: Job) => boolean)): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -109,45 +108,48 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
   const auth = (await environments.findOwnerOfKeyHash(hashApiKey(apiKey)))!;
   const db = runtime.database.db;
 
-  const eventStatuses = async (transactionIds: string[]) =>
-    new Map(
-      (
-        await db
-          .select({ transactionId: triggerEvents.transactionId, status: triggerEvents.status })
-          .from(triggerEvents)
-          .where(
-            and(
-              eq(triggerEvents.environmentId, auth.environmentId),
-              inArray(triggerEvents.transactionId, transactionIds),
-            ),
-          )
-      ).map((row) => [row.transactionId, row.status as string]),
-    );
-  const scope = { app, environment, db };
+  /** Each transaction's jobs (in step order per notification) and its event's status: two statements. */
+  const stateOf = async (transactionIds: string[]) => {
+    const [jobRows, events] = await Promise.all([
+      db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.environmentId, auth.environmentId), inArray(jobs.transactionId, transactionIds)))
+        .orderBy(asc(jobs.notificationId), asc(jobs.stepIndex)),
+      db
+        .select({ transactionId: triggerEvents.transactionId, status: triggerEvents.status })
+        .from(triggerEvents)
+        .where(
+          and(
+            eq(triggerEvents.environmentId, auth.environmentId),
+            inArray(triggerEvents.transactionId, transactionIds),
+          ),
+        ),
+    ]);
+    const statuses = new Map(events.map((row) => [row.transactionId, row.status as string]));
+    return transactionIds.map((id) => ({
+      id,
+      jobs: jobRows.filter((job) => job.transactionId === id),
+      eventStatus: statuses.get(id),
+    }));
+  };
   const settledAll = async (transactionIds: string[], { until = allEnded, timeoutMs }: SettleOptions = {}) => {
-    let jobs: JobRow[][] = [];
-    let statuses = new Map<string, string>();
+    let state: Awaited<ReturnType<typeof stateOf>> = [];
     await signals.until(
       transactionIds,
       async () => {
-        [jobs, statuses] = await Promise.all([
-          Promise.all(transactionIds.map((id) => jobsOf(scope, id))),
-          eventStatuses(transactionIds),
-        ]);
-        return transactionIds.every((id, index) => until(jobs[index], statuses.get(id)));
+        state = await stateOf(transactionIds);
+        return state.every(({ jobs, eventStatus }) => until(jobs, eventStatus));
       },
       {
         timeoutMs,
         describe: () =>
-          `${transactionIds.join(', ')} to settle: ${JSON.stringify(
-            transactionIds.map((id, index) => ({
-              event: statuses.get(id),
-              jobs: jobs[index]?.map((job) => job.status),
-            })),
+          `${transactionIds.length} transaction(s) to settle: ${JSON.stringify(
+            state.map(({ id, jobs, eventStatus }) => ({ id, eventStatus, jobs: jobs.map((job) => job.status) })),
           )}`,
       },
     );
-    return jobs;
+    return state.map(({ jobs }) => jobs);
   };
 
   const engine: Engine = {

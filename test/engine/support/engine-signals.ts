@@ -19,7 +19,7 @@ export interface UntilOptions {
 export class EngineSignals {
   private readonly byTransaction = new Map<string, Set<Wake>>();
   private readonly onEntry = new Set<Wake>();
-  private readonly finishedEntries = new Set<string>();
+  private readonly finishedEntries: Job[] = [];
   private readonly stops: (() => void)[] = [];
 
   constructor(app: INestApplicationContext) {
@@ -35,7 +35,7 @@ export class EngineSignals {
     for (const { worker } of consumers) {
       const finished = (job: Job | undefined) => {
         if (!job) return;
-        this.finishedEntries.add(entryKey(job));
+        this.finishedEntries.push(job);
         for (const wake of this.onEntry) wake();
       };
       worker.on('completed', finished);
@@ -61,12 +61,19 @@ export class EngineSignals {
     });
   }
 
-  /** Resolves once a queue consumer of this process has finished the entry (completed, or failed an attempt). */
-  processed(entry: Job, timeoutMs = 15_000): Promise<void> {
-    const key = entryKey(entry);
+  /**
+   * Resolves once a queue consumer of this process has finished the entry (completed, or failed an
+   * attempt), or any entry that `entry` matches.
+   */
+  processed(entry: Job | ((finished: Job) => boolean), timeoutMs = 15_000): Promise<void> {
+    const matches =
+      typeof entry === 'function'
+        ? entry
+        : (finished: Job) => finished.queueName === entry.queueName && finished.id === entry.id;
+    const describe = () => (typeof entry === 'function' ? 'a matching queue entry' : `queue entry ${entry.id}`);
     return this.wait(
-      async () => this.finishedEntries.has(key),
-      { timeoutMs, describe: () => `queue entry ${key}` },
+      async () => this.finishedEntries.some(matches),
+      { timeoutMs, describe },
       (check) => {
         this.onEntry.add(check);
         return () => this.onEntry.delete(check);
@@ -128,5 +135,3 @@ export class EngineSignals {
     });
   }
 }
-
-const entryKey = (job: Job) => `${job.queueName}:${job.id}`;
