@@ -121,6 +121,7 @@ describe('workflow engine: poison step jobs', () => {
     let transactionId: string;
     let ids: string[] = [];
     // Every module has its own repository instance: the step runner's is watched through the class.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the instance as `this`
     const claimMany = JobRepository.prototype.claimMany;
     const claims: { ids: string[]; runningOthers: number }[] = [];
     const spy = jest.spyOn(JobRepository.prototype, 'claimMany').mockImplementation(async function (

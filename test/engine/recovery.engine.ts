@@ -143,7 +143,7 @@ describe('workflow engine: recovery, cancel before fan-out, deleted subscribers'
       } finally {
         await steps.resume();
       }
-      await e.processed(backlog!);
+      await e.processed(backlog);
       await e.app.get(RecoverySweeper).sweep();
       await e.until([transactionId], async () => (await messagesOf(e, transactionId)).length === 1, 'the re-run');
     });

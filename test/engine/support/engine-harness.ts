@@ -36,7 +36,7 @@ const allEnded = (jobs: JobRow[], eventStatus: string | undefined) =>
   FANNED_OUT.has(eventStatus) &&
   jobs.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
 
-export interface SettleOptions {
+interface SettleOptions {
   /** The state to wait for instead of every job ended; `eventStatus` is undefined before the event is stored. */
   until?: (jobs: JobRow[], eventStatus: string | undefined) => boolean;
   timeoutMs?: number;
@@ -126,7 +126,7 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
           ),
         ),
     ]);
-    const statuses = new Map(events.map((row) => [row.transactionId, row.status as string]));
+    const statuses = new Map(events.map((row) => [row.transactionId, row.status]));
     return transactionIds.map((id) => ({
       id,
       jobs: jobRows.filter((job) => job.transactionId === id),

@@ -72,7 +72,7 @@ export class EngineSignals {
         : (finished: Job) => finished.queueName === entry.queueName && finished.id === entry.id;
     const describe = () => (typeof entry === 'function' ? 'a matching queue entry' : `queue entry ${entry.id}`);
     return this.wait(
-      async () => this.finishedEntries.some(matches),
+      () => this.finishedEntries.some(matches),
       { timeoutMs, describe },
       (check) => {
         this.onEntry.add(check);
@@ -91,7 +91,7 @@ export class EngineSignals {
 
   /** Checks now and on every wake-up; a wake-up during a check runs it again once it ends. */
   private wait(
-    condition: () => Promise<boolean>,
+    condition: () => boolean | Promise<boolean>,
     { timeoutMs = 15_000, describe }: UntilOptions,
     subscribe: (check: Wake) => () => void,
   ): Promise<void> {
@@ -104,7 +104,7 @@ export class EngineSignals {
         ended = true;
         clearTimeout(timer);
         unsubscribe();
-        if (error) reject(error instanceof Error ? error : new Error(String(error)));
+        if (error) reject(error instanceof Error ? error : new Error('the condition failed', { cause: error }));
         else resolve();
       };
       const check = () => {
