@@ -5,7 +5,6 @@ import type { Job } from 'bullmq';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   AdjustableClock,
-  AppConfig,
   createLogger,
   loadConfig,
   newId,
@@ -48,7 +47,6 @@ export interface Engine {
   db: Database;
   clock: AdjustableClock;
   queue: JobQueue;
-  config: AppConfig;
   environment: Environment;
   /** The Development environment as its API key's guard would resolve it. */
   auth: AuthContext;
@@ -157,7 +155,6 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
     db,
     clock,
     queue: app.get(JobQueue),
-    config: app.get(AppConfig),
     environment,
     auth,
     trigger: async (body) =>
