@@ -24,8 +24,8 @@ import {
   TriggerEventRepository,
 } from '#dal';
 import { ProvidersModule } from '#providers';
-import { FanOutProcessor } from './fan-out/fan-out.processor.js';
 import { EngineEvents } from './engine-events.js';
+import { FanOutProcessor } from './fan-out/fan-out.processor.js';
 import { ChunkWriter } from './fan-out/chunk-writer.js';
 import { FanOutService } from './fan-out/fan-out.service.js';
 import { RecoverySweeper } from './recovery/recovery-sweeper.js';
