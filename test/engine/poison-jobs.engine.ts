@@ -30,10 +30,11 @@ describe('workflow engine: poison step jobs', () => {
   const sweep = () => e.app.get(RecoverySweeper).sweep();
   /** Triggers with the step queue paused: the jobs are created, their entry waits in the queue. */
   const triggerHeld = async (workflow: string, to: unknown, count: number): Promise<string> => {
-    const { transactionId } = await e.triggerAndSettle(
-      { name: workflow, to },
-      { until: (rows, event) => event === 'done' && rows.length === count },
-    );
+    const response = await e.trigger({ name: workflow, to });
+    expect(response.status).toBe('processed');
+    const transactionId = response.transactionId!;
+    await e.heldEntries(transactionId);
+    expect(await jobsOf(e, transactionId)).toHaveLength(count);
     return transactionId;
   };
   // 'paused' (the waiting list of a paused queue) is read by both backends; BullMQ's JobType does not name it.

@@ -32,12 +32,9 @@ describe('workflow engine: batched step entries', () => {
   async function fanOutPaused(body: Record<string, unknown>, expectedJobs: number) {
     await steps().pause();
     const transactionId = await trigger(body);
-    // The fan-out marks its event done once its last chunk's entries are in the queue.
-    await e.settled(transactionId, {
-      until: (rows, event) => event === 'done' && rows.filter((job) => job.status === 'queued').length === expectedJobs,
-      timeoutMs: 30_000,
-    });
-    return { transactionId, entries: await steps().getWaiting() };
+    const entries = await e.heldEntries(transactionId, 30_000);
+    expect((await jobsOf(e, transactionId)).filter((job) => job.status === 'queued')).toHaveLength(expectedJobs);
+    return { transactionId, entries };
   }
 
   it('a fan-out chunk of a topic is one queue entry carrying its step jobs', async () => {

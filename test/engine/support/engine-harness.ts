@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { Job } from 'bullmq';
+import type { Job, JobType } from 'bullmq';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   AdjustableClock,
@@ -14,7 +14,7 @@ import {
 } from '#common';
 import { generateApiKey, hashApiKey, TenancyService } from '#application';
 import { EnvironmentRepository, jobs, triggerEvents, type Database, type Environment, type JobRow } from '#dal';
-import { JobQueue } from '#event-processing/producer';
+import { JobQueue, QUEUE_NAMES, type JobPayloads } from '#event-processing/producer';
 import type { AuthContext } from '#api/auth/auth-context.js';
 import { BulkTriggerEventDto, TriggerEventDto, type TriggerResponseDto } from '#api/events/dto/trigger-event.dto.js';
 import { BulkTriggerEventUseCase } from '#api/events/use-cases/bulk-trigger-event.use-case.js';
@@ -65,6 +65,11 @@ export interface Engine {
   settled(transactionId: string, options?: SettleOptions): Promise<JobRow[]>;
   /** settled() for several transactions at once. */
   settledAll(transactionIds: string[], options?: SettleOptions): Promise<JobRow[][]>;
+  /**
+   * With the step queue paused: waits until the transaction is fanned out and each of its queued jobs
+   * sits in a waiting step entry; returns the waiting entries.
+   */
+  heldEntries(transactionId: string, timeoutMs?: number): Promise<Job<JobPayloads['run-step']>[]>;
   /** Waits until `condition` holds, checked again at each engine signal about these transactions. */
   until(transactionIds: Iterable<string>, condition: () => Promise<boolean>, description: string): Promise<void>;
   /** Waits until a queue consumer of this process has run the entry, or an entry that `entry` matches. */
@@ -150,11 +155,30 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
     return state.map(({ jobs }) => jobs);
   };
 
+  const queue = app.get(JobQueue);
+  const heldEntries = async (transactionId: string, timeoutMs?: number) => {
+    let entries: Job<JobPayloads['run-step']>[] = [];
+    // The event is done before its last chunk's entry is added: the entries are read until they hold
+    // every queued job (the fan-out signals each chunk once its entry is in the queue).
+    await signals.until(
+      [transactionId],
+      async () => {
+        const [{ jobs: rows, eventStatus }] = await stateOf([transactionId]);
+        // 'paused' (the waiting list of a paused queue) is read by both backends; BullMQ's JobType does not name it.
+        entries = await queue.queue(QUEUE_NAMES.steps).getJobs(['waiting', 'paused'] as JobType[]);
+        const held = new Set(entries.flatMap((entry) => entry.data.jobIds));
+        return eventStatus === 'done' && rows.every((job) => job.status !== 'queued' || held.has(job.id));
+      },
+      { timeoutMs, describe: () => `the step entries of ${transactionId}` },
+    );
+    return entries;
+  };
+
   const engine: Engine = {
     app,
     db,
     clock,
-    queue: app.get(JobQueue),
+    queue,
     environment,
     auth,
     trigger: async (body) =>
@@ -172,6 +196,7 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
     },
     settled: async (transactionId, options) => (await settledAll([transactionId], options))[0],
     settledAll,
+    heldEntries,
     until: (transactionIds, condition, description) =>
       signals.until(transactionIds, condition, { describe: () => description }),
     processed: (entry) => signals.processed(entry),
