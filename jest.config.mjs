@@ -29,6 +29,12 @@ const BACKEND_AGNOSTIC = [
   '<rootDir>/test/openapi-document.e2e.ts',
 ];
 
+/** Migrates a template database once per run; each e2e or engine test file starts from a copy of it. */
+const templateDatabase = {
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+};
+
 const common = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -62,8 +68,9 @@ export default {
             ...BACKEND_AGNOSTIC,
           ]
         : ['<rootDir>/test/server-only/'],
-      globalSetup: '<rootDir>/test/support/global-setup.mjs',
-      globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+      ...templateDatabase,
     },
+    // The engine without HTTP (docs/contributing.md#test-tiers): on both backends, like e2e.
+    { ...common, displayName: 'engine', testMatch: ['<rootDir>/test/engine/**/*.engine.ts'], ...templateDatabase },
   ],
 };

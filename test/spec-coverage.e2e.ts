@@ -263,7 +263,7 @@ describe('docs/spec-coverage.md covers every field of the API specification (tes
   it('says for every row what shows it, and every test file it names exists', () => {
     expect(rows.filter((row) => row.shownBy === '').map((row) => row.item)).toEqual([]);
     const named = rows.flatMap((row) =>
-      [...row.shownBy.matchAll(/[\w./-]+\.(?:e2e|spec)\.ts/g)].map((match) => match[0]),
+      [...row.shownBy.matchAll(/[\w./-]+\.(?:e2e|engine|spec)\.ts/g)].map((match) => match[0]),
     );
     expect(named.length).toBeGreaterThan(0);
     expect([...new Set(named)].filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);

@@ -568,6 +568,85 @@ describe('workflows: /v1/workflows', () => {
     });
   });
 
+  describe('POST /v1/workflows: throttle and http_request metadata', () => {
+    let workflowCount = 0;
+
+    describe('throttle', () => {
+      it.each([
+        ['a threshold of 0', { type: 'fixed', amount: 1, unit: 'hours', threshold: 0 }, 'steps[0].metadata.threshold'],
+        [
+          'a fractional threshold',
+          { type: 'fixed', amount: 1, unit: 'hours', threshold: 1.5 },
+          'steps[0].metadata.threshold',
+        ],
+        ['a fixed window without amount', { type: 'fixed', unit: 'hours' }, 'steps[0].metadata.amount'],
+        ['a fixed window without unit', { type: 'fixed', amount: 1 }, 'steps[0].metadata.unit'],
+        ['a window beyond 180 days', { type: 'fixed', amount: 181, unit: 'days' }, 'steps[0].metadata.amount'],
+        ['a dynamic throttle without dynamicKey', { type: 'dynamic' }, 'steps[0].metadata.dynamicKey'],
+        ['an unknown type', { type: 'sliding', amount: 1, unit: 'hours' }, 'steps[0].metadata.type'],
+        [
+          'a non-string throttleKey',
+          { type: 'fixed', amount: 1, unit: 'hours', throttleKey: 7 },
+          'steps[0].metadata.throttleKey',
+        ],
+        ['no metadata', undefined, 'steps[0].metadata'],
+      ])('422 on %s, and nothing stored', async (_case, metadata, path) => {
+        const identifier = `bad-throttle-${++workflowCount}`;
+        const res = await t
+          .api('post', '/v1/workflows')
+          .send({ name: identifier, identifier, steps: [{ template: { type: 'throttle' }, metadata }] });
+        expect(res.status).toBe(422);
+        expect(Object.keys(res.body.errors)).toContain(path);
+        expect((await t.api('get', `/v1/workflows/${identifier}`)).status).toBe(404);
+      });
+    });
+
+    describe('http_request', () => {
+      it.each([
+        ['an unknown method', { url: 'https://example.com', method: 'TRACE' }, 'steps[0].metadata.method'],
+        ['a non-http URL', { url: 'ftp://example.com/file' }, 'steps[0].metadata.url'],
+        ['a malformed URL', { url: 'https://' }, 'steps[0].metadata.url'],
+        ['no URL', { method: 'GET' }, 'steps[0].metadata.url'],
+        ['headers that are no list', { url: 'https://example.com', headers: { a: 'b' } }, 'steps[0].metadata.headers'],
+        [
+          'a header without a value',
+          { url: 'https://example.com', headers: [{ key: 'a' }] },
+          'steps[0].metadata.headers[0].value',
+        ],
+        [
+          'a header name with a space',
+          { url: 'https://example.com', headers: [{ key: 'a b', value: 'c' }] },
+          'steps[0].metadata.headers[0].key',
+        ],
+        ['a string body', { url: 'https://example.com', body: 'x' }, 'steps[0].metadata.body'],
+        [
+          'a body list of numbers',
+          { url: 'https://example.com', body: [{ key: 'a', value: 1 }] },
+          'steps[0].metadata.body',
+        ],
+        [
+          'a non-boolean continueOnFailure',
+          { url: 'https://example.com', continueOnFailure: 'yes' },
+          'steps[0].metadata.continueOnFailure',
+        ],
+        [
+          'a broken template in a header',
+          { url: 'https://example.com', headers: [{ key: 'a', value: '{{ x' }] },
+          'steps[0].metadata.headers[0].value',
+        ],
+        ['no metadata', undefined, 'steps[0].metadata'],
+      ])('422 on %s, and nothing stored', async (_case, metadata, path) => {
+        const identifier = `bad-http-${path.length}-${Math.random().toString(36).slice(2, 8)}`;
+        const res = await t
+          .api('post', '/v1/workflows')
+          .send({ name: identifier, identifier, steps: [{ template: { type: 'http_request' }, metadata }] });
+        expect(res.status).toBe(422);
+        expect(Object.keys(res.body.errors)).toContain(path);
+        expect((await t.api('get', `/v1/workflows/${identifier}`)).status).toBe(404);
+      });
+    });
+  });
+
   describe('OpenAPI', () => {
     it('documents the workflow and integration routes with their body and response schemas', async () => {
       const doc = (await t.http.get('/api-docs-json')).body;

@@ -1,3 +1,4 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import { asc, eq } from 'drizzle-orm';
 import { newId, TERMINAL_JOB_STATUSES, type JobStatus } from '#common';
 import {
@@ -5,6 +6,8 @@ import {
   jobs,
   messages,
   WorkflowRepository,
+  type Database,
+  type Environment,
   type ExecutionDetailRow,
   type JobRow,
   type MessageRow,
@@ -13,6 +16,13 @@ import {
 } from '#dal';
 import type { TestApp } from './test-app.js';
 import { waitFor } from './wait.js';
+
+/** What the fixtures read and write through: a TestApp (e2e) or an Engine (test/engine). */
+export interface EngineScope {
+  app: Pick<INestApplicationContext, 'get'>;
+  environment: Environment;
+  db: Database;
+}
 
 export type StepInput = Partial<StoredStep> & { template: StoredStep['template'] };
 
@@ -26,7 +36,7 @@ export const inApp = (content = 'Hello {{subscriber.firstName}}', extra: Partial
 
 /** Inserts a workflow straight through the repository, so engine tests do not depend on the workflows API. */
 export async function createWorkflow(
-  t: TestApp,
+  t: EngineScope,
   values: {
     identifier?: string;
     steps: StoredStep[];
@@ -75,7 +85,7 @@ export async function triggerAndSettle(
   return { transactionId, jobs: rows };
 }
 
-export async function jobsOf(t: TestApp, transactionId: string): Promise<JobRow[]> {
+export async function jobsOf(t: EngineScope, transactionId: string): Promise<JobRow[]> {
   return t.db
     .select()
     .from(jobs)
@@ -83,7 +93,7 @@ export async function jobsOf(t: TestApp, transactionId: string): Promise<JobRow[
     .orderBy(asc(jobs.notificationId), asc(jobs.stepIndex));
 }
 
-export async function detailsOf(t: TestApp, jobId: string): Promise<ExecutionDetailRow[]> {
+export async function detailsOf(t: EngineScope, jobId: string): Promise<ExecutionDetailRow[]> {
   return t.db
     .select()
     .from(executionDetails)
@@ -91,7 +101,7 @@ export async function detailsOf(t: TestApp, jobId: string): Promise<ExecutionDet
     .orderBy(asc(executionDetails.createdAt), asc(executionDetails.id));
 }
 
-export async function messagesOf(t: TestApp, transactionId: string): Promise<MessageRow[]> {
+export async function messagesOf(t: EngineScope, transactionId: string): Promise<MessageRow[]> {
   return t.db.select().from(messages).where(eq(messages.transactionId, transactionId)).orderBy(asc(messages.createdAt));
 }
 

@@ -34,6 +34,7 @@ import {
   WebhookEndpointRepository,
 } from '#dal';
 import { ProvidersModule } from '#providers';
+import { EngineEvents } from './engine-events.js';
 import { FanOutProcessor } from './fan-out/fan-out.processor.js';
 import { ChunkWriter } from './fan-out/chunk-writer.js';
 import { FanOutService } from './fan-out/fan-out.service.js';
@@ -84,6 +85,7 @@ import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
     ]),
   ],
   providers: [
+    EngineEvents,
     SystemProcessor,
     FanOutProcessor,
     FanOutService,
@@ -109,6 +111,6 @@ import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
     RetentionPass,
     IdempotencyKeyExpiry,
   ],
-  exports: [RecoverySweeper, MaintenanceRun],
+  exports: [RecoverySweeper, MaintenanceRun, EngineEvents],
 })
 export class EventProcessingModule {}

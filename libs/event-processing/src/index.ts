@@ -1,5 +1,6 @@
 export * from './producer.js';
 export * from './event-processing.module.js';
+export * from './engine-events.js';
 export * from './queue/queue-consumer.js';
 export * from './recovery/recovery-sweeper.js';
 export * from './queue/step-entries.js';

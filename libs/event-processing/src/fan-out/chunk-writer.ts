@@ -12,6 +12,7 @@ import {
 } from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
 import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
+import { EngineEvents } from '../engine-events.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { stepEntries } from '../queue/step-entries.js';
 import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
@@ -46,6 +47,7 @@ export class ChunkWriter {
     private readonly notifications: NotificationRepository,
     private readonly jobs: JobRepository,
     private readonly queue: JobQueue,
+    private readonly engineEvents: EngineEvents,
   ) {}
 
   /**
@@ -69,6 +71,7 @@ export class ChunkWriter {
     });
     if (!queued) return false;
     await this.queue.addBulk('run-step', stepEntries(queued));
+    this.written(chunk, false);
     return true;
   }
 
@@ -105,7 +108,18 @@ export class ChunkWriter {
       { writesActivityOf: environmentId },
     );
     await this.queue.addBulk('run-step', stepEntries(queued));
+    for (const chunk of chunks) if (done.has(chunk.event.id)) this.written(chunk, true);
     return chunks.map((chunk) => done.has(chunk.event.id));
+  }
+
+  private written({ event, recipients }: Chunk, eventDone: boolean): void {
+    this.engineEvents.notificationsWritten.emit({
+      environmentId: event.environmentId,
+      eventId: event.id,
+      transactionId: event.transactionId,
+      recipients: recipients.length,
+      eventDone,
+    });
   }
 
   /** The notifications of the chunks (one statement), then their jobs (one per workflow step); returns the queued jobs. */

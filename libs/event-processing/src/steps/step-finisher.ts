@@ -16,6 +16,7 @@ import {
 } from '#dal';
 import { workerTransaction } from '../database/worker-transaction.js';
 import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
+import { EngineEvents } from '../engine-events.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { stepEntries } from '../queue/step-entries.js';
 import { countDeliveries } from './delivery-metrics.js';
@@ -58,6 +59,7 @@ export class StepFinisher {
     private readonly queue: JobQueue,
     private readonly realtime: RealtimePublisher,
     private readonly outbox: WebhookOutbox,
+    private readonly engineEvents: EngineEvents,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -181,6 +183,18 @@ export class StepFinisher {
         'step enqueue failed; left to the recovery sweeper',
       );
     });
+    if (kept.length > 0 && this.engineEvents.stepsFinished.observed) {
+      this.engineEvents.stepsFinished.emit({
+        environmentId,
+        steps: kept.map(({ context: { job }, result }) => ({
+          jobId: job.id,
+          notificationId: job.notificationId,
+          transactionId: job.transactionId,
+          type: job.type,
+          status: result.status,
+        })),
+      });
+    }
   }
 
   private logFinished({ context, result }: Finished): void {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AppConfig, Clock, LOGGER } from '#common';
 import { TemplateRenderError } from '#application';
 import { JobRepository, type JobRow } from '#dal';
+import { EngineEvents } from '../engine-events.js';
 import { EnvironmentLanes, type Release } from '../queue/environment-lanes.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { STEP_BATCH, stepEntries } from '../queue/step-entries.js';
@@ -73,6 +74,7 @@ export class StepRunner {
     private readonly handlers: StepHandlers,
     private readonly finisher: StepFinisher,
     private readonly queue: JobQueue,
+    private readonly engineEvents: EngineEvents,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -274,13 +276,7 @@ export class StepRunner {
 
   /** One job: its outcome (decided at read, or its step's) is written by StepFinisher. */
   private async complete({ job, claimed, context, early }: Decided, finalAttempt: boolean): Promise<void> {
-    if (!context) {
-      await this.jobs.update(job.environmentId, job.id, {
-        status: 'failed',
-        error: 'The notification of this job no longer exists',
-      });
-      return;
-    }
+    if (!context) return this.fail(job, 'The notification of this job no longer exists');
     const result = early ?? (await this.outcomeOf(context, finalAttempt));
     await this.finisher.finish(context, result, claimed);
   }
@@ -320,12 +316,26 @@ export class StepRunner {
         continue;
       }
       // Reached only when even the outcome could not be recorded: the job must not stay open.
-      await this.jobs.update(environmentId, job.id, {
-        status: 'failed',
-        error: `Unexpected error: ${errorMessage(error)}`,
-      });
+      await this.fail(job, `Unexpected error: ${errorMessage(error)}`);
     }
     return failures;
+  }
+
+  /** Fails a job whose outcome StepFinisher could not record. */
+  private async fail(job: JobRow, error: string): Promise<void> {
+    await this.jobs.update(job.environmentId, job.id, { status: 'failed', error });
+    this.engineEvents.stepsFinished.emit({
+      environmentId: job.environmentId,
+      steps: [
+        {
+          jobId: job.id,
+          notificationId: job.notificationId,
+          transactionId: job.transactionId,
+          type: job.type,
+          status: 'failed',
+        },
+      ],
+    });
   }
 
   /** Frees what the batch held: a duplicate queue entry may run its jobs again, another batch its slot. */

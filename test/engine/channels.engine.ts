@@ -1,21 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { detailsOf, messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
-import { startHttpReceiver, startSmtpReceiver } from './support/receivers.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { detailsOf, messagesOf } from '../support/engine-fixtures.js';
+import { startHttpReceiver, startSmtpReceiver } from '../support/receivers.js';
+import { startEngine, type Engine } from './support/engine-harness.js';
+import { createIntegration, createSubscriber, saveWorkflow, updateCredentials } from './support/engine-seeds.js';
 
 /**
- * One workflow chaining email, chat and push, configured only through the API, delivered to local
- * receivers (test/delivery.e2e.ts covers every provider one by one).
+ * One workflow chaining email, chat and push, configured only through the API's use cases, delivered
+ * to local receivers (test/delivery.e2e.ts covers every provider one by one).
  */
 describe('workflow engine: email, chat and push in one workflow', () => {
-  let t: TestApp;
+  let e: Engine;
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let http: Awaited<ReturnType<typeof startHttpReceiver>>;
   beforeAll(async () => {
-    [t, smtp, http] = await Promise.all([startTestApp(), startSmtpReceiver(), startHttpReceiver()]);
+    [e, smtp, http] = await Promise.all([startEngine(), startSmtpReceiver(), startHttpReceiver()]);
   });
   afterAll(async () => {
-    await Promise.all([t?.close(), smtp?.close(), http?.close()]);
+    await Promise.all([e?.close(), smtp?.close(), http?.close()]);
   });
 
   it('each step reaches its receiver with the rendered content; one message per step', async () => {
@@ -34,23 +35,14 @@ describe('workflow engine: email, chat and push in one workflow', () => {
       { providerId: 'chat-webhook', channel: 'chat', credentials: {} },
       { providerId: 'push-webhook', channel: 'push', credentials: { webhookUrl: `${http.url}/push` } },
     ];
-    for (const body of integrations) {
-      const res = await t.api('post', '/v1/integrations').send(body);
-      expect([res.status, res.body.errors]).toEqual([201, undefined]);
-    }
-    await t
-      .api('post', '/v2/subscribers')
-      .send({ subscriberId: 'chan-sub', firstName: 'Ada', email: 'ada@example.com' })
-      .expect(201);
-    await t
-      .api('patch', '/v1/subscribers/chan-sub/credentials')
-      .send({ providerId: 'chat-webhook', credentials: { webhookUrl: `${http.url}/chat` } })
-      .expect(200);
-    await t
-      .api('patch', '/v1/subscribers/chan-sub/credentials')
-      .send({ providerId: 'push-webhook', credentials: { deviceTokens: ['token-1'] } })
-      .expect(200);
-    const workflow = await t.api('post', '/v1/workflows').send({
+    for (const body of integrations) await createIntegration(e, body);
+    await createSubscriber(e, { subscriberId: 'chan-sub', firstName: 'Ada', email: 'ada@example.com' });
+    await updateCredentials(e, 'chan-sub', {
+      providerId: 'chat-webhook',
+      credentials: { webhookUrl: `${http.url}/chat` },
+    });
+    await updateCredentials(e, 'chan-sub', { providerId: 'push-webhook', credentials: { deviceTokens: ['token-1'] } });
+    await saveWorkflow(e, {
       name: 'Three channels',
       identifier: 'three-channels',
       steps: [
@@ -65,14 +57,13 @@ describe('workflow engine: email, chat and push in one workflow', () => {
         { template: { type: 'push', title: 'Order {{payload.order}}', content: 'push for {{subscriber.firstName}}' } },
       ],
     });
-    expect(workflow.status).toBe(201);
 
-    const { transactionId, jobs } = await triggerAndSettle(t, {
+    const { transactionId, jobs } = await e.triggerAndSettle({
       name: 'three-channels',
       to: 'chan-sub',
       payload: { order: 'A-1' },
     });
-    const details = await Promise.all(jobs.map((job) => detailsOf(t, job.id)));
+    const details = await Promise.all(jobs.map((job) => detailsOf(e, job.id)));
     expect({
       statuses: jobs.map((job) => job.status),
       details: details.flat().map((detail) => detail.detail),
@@ -91,7 +82,7 @@ describe('workflow engine: email, chat and push in one workflow', () => {
     expect(push.map((request) => request.json)).toEqual([
       expect.objectContaining({ target: ['token-1'], title: 'Order A-1', content: 'push for Ada' }),
     ]);
-    const messages = await messagesOf(t, transactionId);
+    const messages = await messagesOf(e, transactionId);
     expect(messages.map((message) => [message.channel, message.status]).sort()).toEqual([
       ['chat', 'sent'],
       ['email', 'sent'],
@@ -100,15 +91,12 @@ describe('workflow engine: email, chat and push in one workflow', () => {
     expect(jobs.map((job) => job.type)).toEqual(['email', 'chat', 'push']);
   }, 30_000);
   it('escapes payload values in email and in_app content (raw keeps trusted HTML); chat text and subjects stay as sent', async () => {
-    await t
-      .api('post', '/v2/subscribers')
-      .send({ subscriberId: 'html-sub', firstName: 'Ada', email: 'html@example.com' })
-      .expect(201);
-    await t
-      .api('patch', '/v1/subscribers/html-sub/credentials')
-      .send({ providerId: 'chat-webhook', credentials: { webhookUrl: `${http.url}/chat` } })
-      .expect(200);
-    const workflow = await t.api('post', '/v1/workflows').send({
+    await createSubscriber(e, { subscriberId: 'html-sub', firstName: 'Ada', email: 'html@example.com' });
+    await updateCredentials(e, 'html-sub', {
+      providerId: 'chat-webhook',
+      credentials: { webhookUrl: `${http.url}/chat` },
+    });
+    const workflow = await saveWorkflow(e, {
       name: 'Escaped HTML',
       steps: [
         {
@@ -122,11 +110,10 @@ describe('workflow engine: email, chat and push in one workflow', () => {
         { template: { type: 'chat', content: 'chat {{ payload.html }}' } },
       ],
     });
-    expect(workflow.status).toBe(201);
     const mailsBefore = smtp.mails.length;
     const payload = { html: '<script>steal()</script>', trusted: '<a href="https://example.com">ok</a>' };
-    const { transactionId, jobs } = await triggerAndSettle(t, {
-      name: workflow.body.triggers[0].identifier,
+    const { transactionId, jobs } = await e.triggerAndSettle({
+      name: workflow.triggers[0].identifier,
       to: 'html-sub',
       payload,
     });
@@ -136,7 +123,7 @@ describe('workflow engine: email, chat and push in one workflow', () => {
     expect(html).toContain('&lt;script&gt;steal()&lt;/script&gt;');
     expect(html).not.toContain('<script>');
     expect(mail).toContain('Subject: About <script>steal()</script>');
-    const inApp = (await messagesOf(t, transactionId)).find((message) => message.channel === 'in_app');
+    const inApp = (await messagesOf(e, transactionId)).find((message) => message.channel === 'in_app');
     expect(inApp?.content).toBe('<p>&lt;script&gt;steal()&lt;/script&gt;</p><a href="https://example.com">ok</a>');
     expect(http.requests.filter((request) => request.url === '/chat').at(-1)?.json).toMatchObject({
       content: 'chat <script>steal()</script>',

@@ -1,80 +1,59 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { inArray, sql } from 'drizzle-orm';
-import { TERMINAL_JOB_STATUSES, type JobStatus } from '#common';
-import { jobs, type JobRow } from '#dal';
-import { createIntegration } from './support/builders.js';
-import {
-  createWorkflow,
-  detailsOf,
-  inApp,
-  jobsOf,
-  messagesOf,
-  step,
-  triggerAndSettle,
-} from './support/engine-fixtures.js';
-import { startSmtpReceiver } from './support/receivers.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
-import type { Body } from './support/untyped-json.js';
-import { waitFor } from './support/wait.js';
+import { jobs } from '#dal';
+import { createWorkflow, detailsOf, inApp, jobsOf, messagesOf, step } from '../support/engine-fixtures.js';
+import { startSmtpReceiver } from '../support/receivers.js';
+import type { Body } from '../support/untyped-json.js';
+import { startEngine, type Engine } from './support/engine-harness.js';
+import { createIntegration, listNotifications } from './support/engine-seeds.js';
 
 const delay = (metadata: Record<string, unknown>) => step({ template: { type: 'delay' }, metadata });
 const digest = (metadata: Record<string, unknown>) => step({ template: { type: 'digest' }, metadata });
 const DIGEST_CONTENT = '{{step.total_count}} new:{% for event in step.events %} {{event.n}}{% endfor %}';
 const EMAIL_CONTENT = '<p>{% for event in step.events %}[{{event.order}}]{% endfor %}</p>';
-const settled = (rows: JobRow[]) =>
-  rows.length > 0 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
 
 describe('workflow engine: delay and digest steps', () => {
-  let t: TestApp;
+  let e: Engine;
   beforeAll(async () => {
-    t = await startTestApp();
+    e = await startEngine();
   });
   afterAll(async () => {
-    await t?.close();
+    await e?.close();
   });
 
   const trigger = async (body: Record<string, unknown>): Promise<string> => {
-    const res = await t.api('post', '/v1/events/trigger').send(body);
-    expect(res.body.status).toBe('processed');
-    return res.body.transactionId as string;
+    const response = await e.trigger(body);
+    expect(response.status).toBe('processed');
+    return response.transactionId!;
   };
   /** The jobs GET /v1/notifications shows for a transaction's one notification. */
   const listedJobs = async (transactionId: string): Promise<Body[]> => {
-    const res = await t.api('get', `/v1/notifications?transactionId=${transactionId}`);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toHaveLength(1);
-    return res.body.data[0].jobs as Body[];
+    const data = await listNotifications(e, { transactionId });
+    expect(data).toHaveLength(1);
+    return data[0].jobs as Body[];
   };
-  const settle = async (transactionIds: string[], timeoutMs = 15_000) => {
-    await waitFor(async () => (await Promise.all(transactionIds.map((txn) => jobsOf(t, txn)))).every(settled), {
-      timeoutMs,
-      description: 'jobs to settle',
-    });
-    return Promise.all(transactionIds.map((txn) => jobsOf(t, txn)));
-  };
+  const delayed = { until: (rows: { status: string }[]) => rows[0]?.status === 'delayed' };
 
   describe('delay', () => {
     it('regular: waits 1 s, then the next step runs', async () => {
-      const workflow = await createWorkflow(t, {
+      const workflow = await createWorkflow(e, {
         steps: [delay({ type: 'regular', amount: 1, unit: 'seconds' }), inApp('after the delay')],
       });
       const transactionId = await trigger({ name: workflow.identifier, to: 'delay-sub' });
-      await waitFor(async () => (await jobsOf(t, transactionId))[0]?.status === 'delayed', {
-        description: 'the delay to start',
-      });
-      const [jobs] = await settle([transactionId]);
+      await e.settled(transactionId, delayed);
+      const jobs = await e.settled(transactionId);
       expect(jobs.map((job) => job.status)).toEqual(['completed', 'completed']);
-      const [message] = await messagesOf(t, transactionId);
+      const [message] = await messagesOf(e, transactionId);
       expect(message.content).toBe('after the delay');
       expect(message.createdAt.getTime() - jobs[0].createdAt.getTime()).toBeGreaterThanOrEqual(950);
-      const details = (await detailsOf(t, jobs[0].id)).map((detail) => [detail.status, detail.detail]);
+      const details = (await detailsOf(e, jobs[0].id)).map((detail) => [detail.status, detail.detail]);
       expect(details[0]).toEqual(['Pending', expect.stringMatching(/^Step delayed until /)]);
       expect(details).toContainEqual(['Success', 'Delay is finished']);
     });
 
     it('scheduled: waits until the date at payload[delayPath]', async () => {
-      const workflow = await createWorkflow(t, {
+      const workflow = await createWorkflow(e, {
         steps: [delay({ type: 'scheduled', delayPath: 'sendAt' }), inApp('on time')],
       });
       const sendAt = new Date(Date.now() + 1_500);
@@ -83,14 +62,14 @@ describe('workflow engine: delay and digest steps', () => {
         to: 'delay-sub',
         payload: { sendAt: sendAt.toISOString() },
       });
-      const [jobs] = await settle([transactionId]);
+      const jobs = await e.settled(transactionId);
       expect(jobs[0].runAt?.toISOString()).toBe(sendAt.toISOString());
       expect(jobs.map((job) => job.status)).toEqual(['completed', 'completed']);
-      expect((await messagesOf(t, transactionId))[0].createdAt.getTime()).toBeGreaterThanOrEqual(sendAt.getTime());
+      expect((await messagesOf(e, transactionId))[0].createdAt.getTime()).toBeGreaterThanOrEqual(sendAt.getTime());
     });
 
     it('scheduled: a past or invalid date fails the delay with a clear detail', async () => {
-      const workflow = await createWorkflow(t, {
+      const workflow = await createWorkflow(e, {
         steps: [delay({ type: 'scheduled', delayPath: 'when.at' }), inApp('x', { active: false })],
       });
       for (const [at, reason] of [
@@ -98,13 +77,13 @@ describe('workflow engine: delay and digest steps', () => {
         ['next tuesday', /payload\.when\.at is not an ISO date/],
         [undefined, /payload\.when\.at is not an ISO date/],
       ] as const) {
-        const { jobs } = await triggerAndSettle(t, {
+        const { jobs } = await e.triggerAndSettle({
           name: workflow.identifier,
           to: 'delay-sub',
           payload: { when: { at } },
         });
         expect(jobs[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(reason) });
-        expect(await detailsOf(t, jobs[0].id)).toContainEqual(
+        expect(await detailsOf(e, jobs[0].id)).toContainEqual(
           expect.objectContaining({ status: 'Failed', source: 'Payload', detail: expect.stringMatching(reason) }),
         );
       }
@@ -113,16 +92,16 @@ describe('workflow engine: delay and digest steps', () => {
 
   describe('digest', () => {
     it('regular: 3 events in the window become ONE in_app message with step.total_count 3 and step.events', async () => {
-      const workflow = await createWorkflow(t, {
+      const workflow = await createWorkflow(e, {
         steps: [digest({ type: 'regular', amount: 2, unit: 'seconds' }), inApp(DIGEST_CONTENT)],
       });
       const transactionIds: string[] = [];
       for (const n of [1, 2, 3])
         transactionIds.push(await trigger({ name: workflow.identifier, to: 'digest-sub', payload: { n } }));
-      const all = await settle(transactionIds);
+      const all = await e.settledAll(transactionIds);
       const statuses = all.map((jobs) => jobs.map((job) => job.status).join(','));
       expect(statuses.sort()).toEqual(['completed,completed', 'merged,merged', 'merged,merged']);
-      const messages = (await Promise.all(transactionIds.map((txn) => messagesOf(t, txn)))).flat();
+      const messages = (await Promise.all(transactionIds.map((txn) => messagesOf(e, txn)))).flat();
       expect(messages).toHaveLength(1);
       expect(messages[0].content).toMatch(/^3 new: \d \d \d$/);
       expect(String(messages[0].content).split(' ').slice(2).sort()).toEqual(['1', '2', '3']);
@@ -134,8 +113,8 @@ describe('workflow engine: delay and digest steps', () => {
       expect(listedMaster.digest.events).toEqual(rendered.map((n) => ({ n: Number(n) })));
       const merged = all.find((jobs) => jobs[0].status === 'merged')![0];
       expect((await listedJobs(merged.transactionId))[0].digest).not.toHaveProperty('events');
-      expect((await detailsOf(t, merged.id))[0].detail).toBe(`Digest was merged with other digest (job ${master.id})`);
-      expect((await detailsOf(t, master.id)).map((detail) => detail.detail)).toContain(
+      expect((await detailsOf(e, merged.id))[0].detail).toBe(`Digest was merged with other digest (job ${master.id})`);
+      expect((await detailsOf(e, master.id)).map((detail) => detail.detail)).toContain(
         'Digest triggered events: 3 events',
       );
     });
@@ -143,12 +122,12 @@ describe('workflow engine: delay and digest steps', () => {
     it('keeps no copy of the digested payloads in its jobs; the email after it still renders step.events, and the feed shows them', async () => {
       const smtp = await startSmtpReceiver();
       try {
-        await createIntegration(t, {
+        await createIntegration(e, {
           providerId: 'nodemailer',
           channel: 'email',
           credentials: { host: '127.0.0.1', port: String(smtp.port), secure: false, ignoreTls: true, from: 'a@b.co' },
         });
-        const workflow = await createWorkflow(t, {
+        const workflow = await createWorkflow(e, {
           steps: [
             digest({ type: 'regular', amount: 2, unit: 'seconds' }),
             step({ template: { type: 'email', subject: '{{step.total_count}} orders', content: EMAIL_CONTENT } }),
@@ -162,9 +141,9 @@ describe('workflow engine: delay and digest steps', () => {
         const payloads = [1, 2, 3].map((n) => ({ order: `o-${n}`, blob: randomBytes(60 * 1024).toString('base64') }));
         const transactionIds: string[] = [];
         for (const payload of payloads) transactionIds.push(await trigger({ name: workflow.identifier, to, payload }));
-        await settle(transactionIds);
+        await e.settledAll(transactionIds);
 
-        const rows = await t.db
+        const rows = await e.db
           .select({ digest: jobs.digest, bytes: sql<number>`pg_column_size(jobs.*)` })
           .from(jobs)
           .where(inArray(jobs.transactionId, transactionIds));
@@ -183,10 +162,8 @@ describe('workflow engine: delay and digest steps', () => {
         );
         expect([...ordersByEmail.keys()].sort()).toEqual(to.map((subscriber) => subscriber.email));
         const items = (
-          await Promise.all(
-            transactionIds.map(async (id) => (await t.api('get', `/v1/notifications?transactionId=${id}`)).body.data),
-          )
-        ).flat() as Body[];
+          await Promise.all(transactionIds.map((transactionId) => listNotifications(e, { transactionId })))
+        ).flat();
         const masters = items.filter((item) => item.jobs[0].status === 'completed');
         expect(masters.map((item) => item.subscriber.email).sort()).toEqual(to.map((subscriber) => subscriber.email));
         for (const item of masters) {
@@ -203,7 +180,7 @@ describe('workflow engine: delay and digest steps', () => {
     });
 
     it('digestKey: events with different values are digested apart', async () => {
-      const workflow = await createWorkflow(t, {
+      const workflow = await createWorkflow(e, {
         steps: [digest({ type: 'regular', amount: 1, unit: 'seconds', digestKey: 'post.id' }), inApp(DIGEST_CONTENT)],
       });
       const transactionIds: string[] = [];
@@ -216,15 +193,15 @@ describe('workflow engine: delay and digest steps', () => {
           await trigger({ name: workflow.identifier, to: 'digest-key-sub', payload: { n, post: { id: post } } }),
         );
       }
-      await settle(transactionIds);
-      const contents = (await Promise.all(transactionIds.map((txn) => messagesOf(t, txn))))
+      await e.settledAll(transactionIds);
+      const contents = (await Promise.all(transactionIds.map((txn) => messagesOf(e, txn))))
         .flat()
         .map((message) => String(message.content));
       expect(contents.map((content) => content.split(':')[0]).sort()).toEqual(['1 new', '2 new']);
     });
 
     it('backoff: the first event is sent at once, the next ones in the backoff window are digested', async () => {
-      const workflow = await createWorkflow(t, {
+      const workflow = await createWorkflow(e, {
         steps: [
           digest({
             type: 'backoff',
@@ -237,51 +214,49 @@ describe('workflow engine: delay and digest steps', () => {
           inApp(DIGEST_CONTENT),
         ],
       });
-      const first = await triggerAndSettle(t, { name: workflow.identifier, to: 'backoff-sub', payload: { n: 1 } });
+      const first = await e.triggerAndSettle({ name: workflow.identifier, to: 'backoff-sub', payload: { n: 1 } });
       expect(first.jobs.map((job) => job.status)).toEqual(['skipped', 'completed']);
-      expect((await detailsOf(t, first.jobs[0].id))[0].detail).toMatch(/first backoff event/);
-      expect((await messagesOf(t, first.transactionId))[0].content).toBe('1 new: 1');
+      expect((await detailsOf(e, first.jobs[0].id))[0].detail).toMatch(/first backoff event/);
+      expect((await messagesOf(e, first.transactionId))[0].content).toBe('1 new: 1');
       expect((await listedJobs(first.transactionId))[0].digest.events).toEqual([{ n: 1 }]);
 
       const later = [await trigger({ name: workflow.identifier, to: 'backoff-sub', payload: { n: 2 } })];
       later.push(await trigger({ name: workflow.identifier, to: 'backoff-sub', payload: { n: 3 } }));
-      await settle(later);
-      const messages = (await Promise.all(later.map((txn) => messagesOf(t, txn)))).flat();
+      await e.settledAll(later);
+      const messages = (await Promise.all(later.map((txn) => messagesOf(e, txn)))).flat();
       expect(messages).toHaveLength(1);
       expect(messages[0].content).toMatch(/^2 new: (2 3|3 2)$/);
     });
 
     it('timed with a seconds unit: the window closes after amount × unit', async () => {
-      const workflow = await createWorkflow(t, {
+      const workflow = await createWorkflow(e, {
         steps: [digest({ type: 'timed', amount: 1, unit: 'seconds' }), inApp(DIGEST_CONTENT)],
       });
       const transactionIds = [await trigger({ name: workflow.identifier, to: 'timed-sub', payload: { n: 1 } })];
       transactionIds.push(await trigger({ name: workflow.identifier, to: 'timed-sub', payload: { n: 2 } }));
-      await settle(transactionIds);
-      const messages = (await Promise.all(transactionIds.map((txn) => messagesOf(t, txn)))).flat();
+      await e.settledAll(transactionIds);
+      const messages = (await Promise.all(transactionIds.map((txn) => messagesOf(e, txn)))).flat();
       expect(messages.map((message) => String(message.content).split(':')[0])).toEqual(['2 new']);
     });
 
     it('timed on a calendar day: waits until atTime in the subscriber timezone', async () => {
-      const workflow = await createWorkflow(t, {
+      const workflow = await createWorkflow(e, {
         steps: [
           digest({ type: 'timed', unit: 'weeks', amount: 1, timed: { atTime: '09:00', weekDays: ['monday'] } }),
           inApp(DIGEST_CONTENT),
         ],
       });
-      t.clock.set(new Date('2030-01-06T12:00:00Z')); // a Sunday
+      e.clock.set(new Date('2030-01-06T12:00:00Z')); // a Sunday
       try {
         const transactionId = await trigger({
           name: workflow.identifier,
           to: { subscriberId: 'timed-tz-sub', timezone: 'Europe/Paris' },
         });
-        await waitFor(async () => (await jobsOf(t, transactionId))[0]?.status === 'delayed', {
-          description: 'the window to open',
-        });
-        expect((await jobsOf(t, transactionId))[0].runAt?.toISOString()).toBe('2030-01-07T08:00:00.000Z');
-        expect((await t.api('delete', `/v1/events/trigger/${transactionId}`)).body).toBe(true);
+        await e.settled(transactionId, delayed);
+        expect((await jobsOf(e, transactionId))[0].runAt?.toISOString()).toBe('2030-01-07T08:00:00.000Z');
+        expect(await e.cancel(transactionId)).toBe(true);
       } finally {
-        t.clock.reset();
+        e.clock.reset();
       }
     });
   });

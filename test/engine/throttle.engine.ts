@@ -1,27 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { JobRow } from '#dal';
-import { detailsOf, jobsOf, messagesOf, triggerAndSettle } from './support/engine-fixtures.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
-import { waitFor } from './support/wait.js';
-import { TERMINAL_JOB_STATUSES, type JobStatus } from '#common';
+import { detailsOf, jobsOf, messagesOf } from '../support/engine-fixtures.js';
+import { startEngine, type Engine } from './support/engine-harness.js';
+import { listNotifications, saveWorkflow } from './support/engine-seeds.js';
 
 const THROTTLED_RUN = 'Step skipped: the run was throttled by an earlier throttle step';
 
 describe('workflow engine: throttle steps', () => {
-  let t: TestApp;
+  let e: Engine;
   beforeAll(async () => {
-    t = await startTestApp();
+    e = await startEngine();
   });
   afterAll(async () => {
-    t?.clock.reset();
-    await t?.close();
+    e?.clock.reset();
+    await e?.close();
   });
 
   let workflowCount = 0;
-  /** A workflow saved through the API: a throttle with `metadata`, then an in_app step. */
+  /** A workflow saved through the API's use case: a throttle with `metadata`, then an in_app step. */
   const throttledWorkflow = async (metadata: Record<string, unknown>): Promise<string> => {
     const identifier = `throttle-${++workflowCount}`;
-    const res = await t.api('post', '/v1/workflows').send({
+    await saveWorkflow(e, {
       name: identifier,
       identifier,
       steps: [
@@ -29,13 +28,11 @@ describe('workflow engine: throttle steps', () => {
         { template: { type: 'in_app', content: 'hello {{payload.n}}' } },
       ],
     });
-    expect(res.status).toBe(201);
-    expect((await t.api('get', `/v1/workflows/${identifier}`)).status).toBe(200);
     return identifier;
   };
   const run = (name: string, to: string, payload: Record<string, unknown> = {}) =>
-    triggerAndSettle(t, { name, to, payload });
-  const texts = async (job: JobRow) => (await detailsOf(t, job.id)).map((detail) => [detail.status, detail.detail]);
+    e.triggerAndSettle({ name, to, payload });
+  const texts = async (job: JobRow) => (await detailsOf(e, job.id)).map((detail) => [detail.status, detail.detail]);
 
   it('threshold 1 per hour: of three triggers to one subscriber one delivers; the others end skipped, with why', async () => {
     const name = await throttledWorkflow({ type: 'fixed', amount: 1, unit: 'hours', threshold: 1 });
@@ -45,7 +42,7 @@ describe('workflow engine: throttle steps', () => {
       ['skipped', 'skipped'],
       ['skipped', 'skipped'],
     ]);
-    const messages = await Promise.all(runs.map(({ transactionId }) => messagesOf(t, transactionId)));
+    const messages = await Promise.all(runs.map(({ transactionId }) => messagesOf(e, transactionId)));
     expect(messages.map((rows) => rows.map((message) => message.content))).toEqual([['hello 1'], [], []]);
     expect(await texts(runs[0].jobs[0])).toEqual([
       ['Success', 'Throttle passed: 0 of 1 runs in the last 1 hours had passed for this subscriber'],
@@ -60,20 +57,20 @@ describe('workflow engine: throttle steps', () => {
       expect(await texts(jobs[1])).toEqual([['Warning', THROTTLED_RUN]]);
     }
     // GET /v1/notifications shows the same.
-    const listed = await t.api('get', `/v1/notifications?transactionId=${runs[1].transactionId}`);
-    expect(listed.body.data[0].jobs.map((job: { status: string }) => job.status)).toEqual(['skipped', 'skipped']);
+    const [listed] = await listNotifications(e, { transactionId: runs[1].transactionId });
+    expect(listed.jobs.map((job: { status: string }) => job.status)).toEqual(['skipped', 'skipped']);
 
     // Another subscriber has a counter of its own.
     const other = await run(name, 'grace', { n: 4 });
     expect(other.jobs.map((job) => job.status)).toEqual(['completed', 'completed']);
 
     // Once the window has passed, the subscriber gets through again.
-    t.clock.set(new Date(Date.now() + 61 * 60_000));
+    e.clock.set(new Date(Date.now() + 61 * 60_000));
     try {
       const later = await run(name, 'ada', { n: 5 });
       expect(later.jobs.map((job) => job.status)).toEqual(['completed', 'completed']);
     } finally {
-      t.clock.reset();
+      e.clock.reset();
     }
   });
 
@@ -111,46 +108,13 @@ describe('workflow engine: throttle steps', () => {
   it('concurrent triggers in one bulk request deliver exactly threshold messages', async () => {
     const name = await throttledWorkflow({ type: 'fixed', amount: 1, unit: 'hours', threshold: 2 });
     const events = Array.from({ length: 12 }, (_, n) => ({ name, to: 'bulk-sub', payload: { n } }));
-    const res = await t.api('post', '/v1/events/trigger/bulk').send({ events });
-    expect(res.status).toBe(201);
-    const transactionIds = (res.body as { transactionId: string }[]).map((item) => item.transactionId);
-    const settled = async () =>
-      (await Promise.all(transactionIds.map((id) => jobsOf(t, id)))).every(
-        (rows) => rows.length === 2 && rows.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus)),
-      );
-    await waitFor(settled, { timeoutMs: 30_000, description: 'every bulk run to settle' });
-    const messages = (await Promise.all(transactionIds.map((id) => messagesOf(t, id)))).flat();
+    const transactionIds = (await e.triggerBulk(events)).map((item) => item.transactionId!);
+    const settled = await e.settledAll(transactionIds, { timeoutMs: 30_000 });
+    expect(settled.every((rows) => rows.length === 2)).toBe(true);
+    const messages = (await Promise.all(transactionIds.map((id) => messagesOf(e, id)))).flat();
     expect(messages).toHaveLength(2);
-    const throttleJobs = (await Promise.all(transactionIds.map((id) => jobsOf(t, id)))).map((rows) => rows[0].status);
+    const throttleJobs = (await Promise.all(transactionIds.map((id) => jobsOf(e, id)))).map((rows) => rows[0].status);
     expect(throttleJobs.filter((status) => status === 'completed')).toHaveLength(2);
     expect(throttleJobs.filter((status) => status === 'skipped')).toHaveLength(10);
   }, 45_000);
-
-  it.each([
-    ['a threshold of 0', { type: 'fixed', amount: 1, unit: 'hours', threshold: 0 }, 'steps[0].metadata.threshold'],
-    [
-      'a fractional threshold',
-      { type: 'fixed', amount: 1, unit: 'hours', threshold: 1.5 },
-      'steps[0].metadata.threshold',
-    ],
-    ['a fixed window without amount', { type: 'fixed', unit: 'hours' }, 'steps[0].metadata.amount'],
-    ['a fixed window without unit', { type: 'fixed', amount: 1 }, 'steps[0].metadata.unit'],
-    ['a window beyond 180 days', { type: 'fixed', amount: 181, unit: 'days' }, 'steps[0].metadata.amount'],
-    ['a dynamic throttle without dynamicKey', { type: 'dynamic' }, 'steps[0].metadata.dynamicKey'],
-    ['an unknown type', { type: 'sliding', amount: 1, unit: 'hours' }, 'steps[0].metadata.type'],
-    [
-      'a non-string throttleKey',
-      { type: 'fixed', amount: 1, unit: 'hours', throttleKey: 7 },
-      'steps[0].metadata.throttleKey',
-    ],
-    ['no metadata', undefined, 'steps[0].metadata'],
-  ])('422 on %s, and nothing stored', async (_case, metadata, path) => {
-    const identifier = `bad-throttle-${++workflowCount}`;
-    const res = await t
-      .api('post', '/v1/workflows')
-      .send({ name: identifier, identifier, steps: [{ template: { type: 'throttle' }, metadata }] });
-    expect(res.status).toBe(422);
-    expect(Object.keys(res.body.errors)).toContain(path);
-    expect((await t.api('get', `/v1/workflows/${identifier}`)).status).toBe(404);
-  });
 });
