@@ -70,7 +70,7 @@ export default {
         : ['<rootDir>/test/server-only/'],
       ...templateDatabase,
     },
-    // The engine without HTTP (docs/contributing.md#test-tiers): on both backends, like e2e.
+    // The engine without HTTP (docs/contributing.md#tests): on both backends, like e2e.
     { ...common, displayName: 'engine', testMatch: ['<rootDir>/test/engine/**/*.engine.ts'], ...templateDatabase },
   ],
 };

@@ -29,15 +29,18 @@ import { validated } from './validated.js';
 
 const FANNED_OUT = new Set(['done', 'canceled', 'failed']);
 
+/** What a wait reads of a job at each signal. */
+type JobProgress = Pick<JobRow, 'id' | 'transactionId' | 'status'>;
+
 /** Fanned out (or canceled before, or failed), and every job of it ended. */
-const allEnded = (jobs: JobRow[], eventStatus: string | undefined) =>
+const allEnded = (jobs: JobProgress[], eventStatus: string | undefined) =>
   eventStatus !== undefined &&
   FANNED_OUT.has(eventStatus) &&
   jobs.every((job) => TERMINAL_JOB_STATUSES.includes(job.status as JobStatus));
 
 interface SettleOptions {
   /** The state to wait for instead of every job ended; `eventStatus` is undefined before the event is stored. */
-  until?: (jobs: JobRow[], eventStatus: string | undefined) => boolean;
+  until?: (jobs: JobProgress[], eventStatus: string | undefined) => boolean;
   timeoutMs?: number;
 }
 
@@ -111,14 +114,30 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
   const auth = (await environments.findOwnerOfKeyHash(hashApiKey(apiKey)))!;
   const db = runtime.database.db;
 
-  /** Each transaction's jobs (in step order per notification) and its event's status: two statements. */
-  const stateOf = async (transactionIds: string[]) => {
-    const [jobRows, events] = await Promise.all([
-      db
+  const ofTransactions = (transactionIds: string[]) =>
+    and(eq(jobs.environmentId, auth.environmentId), inArray(jobs.transactionId, transactionIds));
+  const inStepOrder = [asc(jobs.notificationId), asc(jobs.stepIndex)];
+  /** Each transaction's rows, in the order they came. */
+  const byTransaction = <T extends { transactionId: string }>(transactionIds: string[], rows: T[]) =>
+    transactionIds.map((id) => rows.filter((row) => row.transactionId === id));
+  /** Each transaction's jobs, in step order per notification. */
+  const jobsOfAll = async (transactionIds: string[]) =>
+    byTransaction(
+      transactionIds,
+      await db
         .select()
         .from(jobs)
-        .where(and(eq(jobs.environmentId, auth.environmentId), inArray(jobs.transactionId, transactionIds)))
-        .orderBy(asc(jobs.notificationId), asc(jobs.stepIndex)),
+        .where(ofTransactions(transactionIds))
+        .orderBy(...inStepOrder),
+    );
+  /** What a wait checks at each signal: the jobs' statuses and the event's, two light statements. */
+  const progressOf = async (transactionIds: string[]) => {
+    const [jobRows, events] = await Promise.all([
+      db
+        .select({ id: jobs.id, transactionId: jobs.transactionId, status: jobs.status })
+        .from(jobs)
+        .where(ofTransactions(transactionIds))
+        .orderBy(...inStepOrder),
       db
         .select({ transactionId: triggerEvents.transactionId, status: triggerEvents.status })
         .from(triggerEvents)
@@ -130,29 +149,26 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
         ),
     ]);
     const statuses = new Map(events.map((row) => [row.transactionId, row.status]));
-    return transactionIds.map((id) => ({
-      id,
-      jobs: jobRows.filter((job) => job.transactionId === id),
-      eventStatus: statuses.get(id),
-    }));
+    const jobsOf = byTransaction(transactionIds, jobRows);
+    return transactionIds.map((id, index) => ({ id, jobs: jobsOf[index], eventStatus: statuses.get(id) }));
   };
   const settledAll = async (transactionIds: string[], { until = allEnded, timeoutMs }: SettleOptions = {}) => {
-    let state: Awaited<ReturnType<typeof stateOf>> = [];
+    let progress: Awaited<ReturnType<typeof progressOf>> = [];
     await signals.until(
       transactionIds,
       async () => {
-        state = await stateOf(transactionIds);
-        return state.every(({ jobs, eventStatus }) => until(jobs, eventStatus));
+        progress = await progressOf(transactionIds);
+        return progress.every(({ jobs, eventStatus }) => until(jobs, eventStatus));
       },
       {
         timeoutMs,
         describe: () =>
           `${transactionIds.length} transaction(s) to settle: ${JSON.stringify(
-            state.map(({ id, jobs, eventStatus }) => ({ id, eventStatus, jobs: jobs.map((job) => job.status) })),
+            progress.map(({ id, jobs, eventStatus }) => ({ id, eventStatus, jobs: jobs.map((job) => job.status) })),
           )}`,
       },
     );
-    return state.map(({ jobs }) => jobs);
+    return jobsOfAll(transactionIds);
   };
 
   const queue = app.get(JobQueue);
@@ -163,7 +179,7 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
     await signals.until(
       [transactionId],
       async () => {
-        const [{ jobs: rows, eventStatus }] = await stateOf([transactionId]);
+        const [{ jobs: rows, eventStatus }] = await progressOf([transactionId]);
         // 'paused' (the waiting list of a paused queue) is read by both backends; BullMQ's JobType does not name it.
         entries = await queue.queue(QUEUE_NAMES.steps).getJobs(['waiting', 'paused'] as JobType[]);
         const held = new Set(entries.flatMap((entry) => entry.data.jobIds));
