@@ -68,8 +68,10 @@ export async function sustainedTriggers(
   deployment: Deployment,
   options: BenchOptions,
   recipients: Recipients,
+  /** Tells this run's workflow apart when one deployment runs the scenario more than once. */
+  runLabel = '',
 ): Promise<SustainedRun> {
-  const name = `bench-sustained-${recipients}`;
+  const name = `bench-sustained-${recipients}${runLabel}`;
   const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, name);
   const runId = randomUUID().slice(0, 8);
   const bodyFor = (n: number) =>

@@ -73,7 +73,7 @@ export async function webhooks(deployment: Deployment, options: BenchOptions): P
   const endpoint = (await created.json()) as { _id: string };
   try {
     const startedAt = Date.now();
-    const withEndpoint = await sustainedTriggers(deployment, options, 'existing');
+    const withEndpoint = await sustainedTriggers(deployment, options, 'existing', '-webhooks');
     const expected = withEndpoint.delivered;
     const deadline = Date.now() + EVENTS_GRACE_MS;
     const runEvents = () => receiver.arrivals.filter((arrival) => arrival.timestamp >= startedAt);
