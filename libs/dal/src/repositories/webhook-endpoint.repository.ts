@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, sql } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -138,14 +138,19 @@ export class WebhookEndpointRepository {
    * (or keeps its start). Returns the run's start, null after a success.
    */
   async recordAttempt(environmentId: string, id: string, succeeded: boolean, now: Date): Promise<Date | null> {
+    const endpoint = and(eq(webhookEndpoints.environmentId, environmentId), eq(webhookEndpoints.id, id));
+    if (succeeded) {
+      // Most attempts succeed on an endpoint that is not failing: they write nothing.
+      await this.db
+        .update(webhookEndpoints)
+        .set({ failingSince: null })
+        .where(and(endpoint, isNotNull(webhookEndpoints.failingSince)));
+      return null;
+    }
     const [row] = await this.db
       .update(webhookEndpoints)
-      .set({
-        failingSince: succeeded
-          ? null
-          : sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)`,
-      })
-      .where(and(eq(webhookEndpoints.environmentId, environmentId), eq(webhookEndpoints.id, id)))
+      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
+      .where(endpoint)
       .returning({ failingSince: webhookEndpoints.failingSince });
     return row?.failingSince ?? null;
   }
