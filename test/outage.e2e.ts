@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { sql } from 'drizzle-orm';
+import { connectDatabase } from '#dal';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait.js';
 
@@ -34,5 +36,24 @@ describe('database outage', () => {
       description: 'health to recover',
     });
     expect((await t.api('get', '/v1/tenants')).status).toBe(200);
+  });
+
+  it("gives a transaction's connection back when its BEGIN meets a dead connection", async () => {
+    // One slot: a leaked client would make every later query wait for the connection timeout.
+    const { db, pool } = connectDatabase(t.runtime.databaseUrl, 1);
+    try {
+      await db.execute(sql`select 1`);
+      // The cut destroys the sockets at once; the pool still holds the idle client, so BEGIN is sent on it.
+      const cut = t.databaseProxy!.cut();
+      await expect(db.transaction((tx) => tx.execute(sql`select 1`))).rejects.toThrow();
+      await cut;
+      await t.databaseProxy!.restore();
+      const after = await db.execute(sql`select 1 as one`);
+      expect(after.rows).toEqual([{ one: 1 }]);
+      expect(pool.totalCount).toBe(1);
+    } finally {
+      await t.databaseProxy!.restore();
+      await pool.end();
+    }
   });
 });

@@ -12,8 +12,42 @@ export interface DatabaseConnection {
   db: Database;
 }
 
+/**
+ * A pool whose checked-out clients go back when their connection dies. Drizzle's `transaction()`
+ * sends BEGIN before its try/finally, so a BEGIN that meets a dead connection never released its
+ * client: each outage cost a pool slot for good, until every query waited forever (and `end()` too).
+ */
+class ReleasingPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(
+    callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): void;
+  override connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
+    // pool.query checks out with a callback and always releases: only the promise form needs the guard.
+    if (callback) return super.connect(callback);
+    return super.connect().then(releaseWhenConnectionEnds);
+  }
+}
+
+function releaseWhenConnectionEnds(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release.bind(client);
+  let released = false;
+  const releaseOnce = (error?: Error | boolean) => {
+    client.removeListener('end', onEnd);
+    if (released) return;
+    released = true;
+    release(error);
+  };
+  const onEnd = () => releaseOnce(new Error('the database connection ended while checked out'));
+  client.once('end', onEnd);
+  client.release = releaseOnce;
+  return client;
+}
+
 export function connectDatabase(connectionString: string, poolSize: number): DatabaseConnection {
-  const pool = new pg.Pool({
+  const pool = new ReleasingPool({
     connectionString,
     max: poolSize,
     connectionTimeoutMillis: 5_000,
