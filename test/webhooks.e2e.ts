@@ -24,11 +24,17 @@ async function startReceiver(): Promise<{
   url: string;
   received: Received[];
   script: Answer[];
+  /** The most requests it held unanswered at once. */
+  maxInFlight(): number;
   close(): Promise<void>;
 }> {
   const received: Received[] = [];
   const script: Answer[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server: Server = createServer((request, response) => {
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    response.on('close', () => inFlight--);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -45,6 +51,7 @@ async function startReceiver(): Promise<{
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     received,
     script,
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -228,6 +235,28 @@ describe('outbound webhooks', () => {
         await t.api('delete', `/v1/webhook-endpoints/${id}`).expect(204);
     } finally {
       await Promise.all([slow.close(), fast.close()]);
+    }
+  });
+
+  it('sends a burst to a slow receiver a few requests at a time, each event once', async () => {
+    const receiver = await startReceiver();
+    try {
+      for (let i = 0; i < 40; i++) receiver.script.push({ status: 200, delayMs: 100 });
+      const endpoint = await createEndpoint(t, { url: receiver.url, eventTypes: ['message.sent'] });
+      const to = Array.from({ length: 40 }, (_, i) => ({ subscriberId: `wh-burst-${i}` }));
+      const started = Date.now();
+      expect((await t.api('post', '/v1/events/trigger').send({ name: workflowId, to })).status).toBe(201);
+      await waitFor(() => receiver.received.length >= 40, { timeoutMs: 20_000, description: '40 message.sent events' });
+      // One at a time, 40 answers of 100 ms would take 4 s; eight at a time about half a second.
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(receiver.maxInFlight()).toBeGreaterThan(1);
+      expect(receiver.maxInFlight()).toBeLessThanOrEqual(8);
+      expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(40);
+      const recipients = receiver.received.map((request) => verify(endpoint.secret, request) as Received['event']);
+      expect(new Set(recipients.map((event) => event.data._subscriberId)).size).toBe(40);
+      await t.api('delete', `/v1/webhook-endpoints/${endpoint._id}`).expect(204);
+    } finally {
+      await receiver.close();
     }
   });
 

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, eq, inArray, lt, lte, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
+import { checkOnly } from './table-sql.js';
 import {
   webhookDeliveries,
   webhookEndpoints,
@@ -101,39 +102,43 @@ export class WebhookDeliveryRepository {
     return rows;
   }
 
-  /** Writes an attempt's outcome unless another run already moved the delivery on. */
-  async recordResult(
+  /**
+   * Writes the outcomes of several attempts in one statement, each only if no other run moved its
+   * delivery on since it was read (still pending, same attempt count). Returns the ids written.
+   */
+  async recordResults(
     environmentId: string,
-    delivery: WebhookDeliveryRow,
-    result: AttemptResult,
+    outcomes: { delivery: WebhookDeliveryRow; result: AttemptResult }[],
     now: Date,
-  ): Promise<boolean> {
-    const rows = await this.db
-      .update(webhookDeliveries)
-      .set({
-        status: result.status,
-        nextAttemptAt: result.nextAttemptAt,
-        attempts: result.counted ? delivery.attempts + 1 : delivery.attempts,
-        ...(result.counted
-          ? {
-              lastStatusCode: result.statusCode,
-              lastDurationMs: result.durationMs,
-              lastError: result.error,
-              lastAttemptAt: now,
-            }
-          : {}),
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(webhookDeliveries.environmentId, environmentId),
-          eq(webhookDeliveries.id, delivery.id),
-          eq(webhookDeliveries.status, 'pending'),
-          eq(webhookDeliveries.attempts, delivery.attempts),
-        ),
-      )
-      .returning({ id: webhookDeliveries.id });
-    return rows.length > 0;
+  ): Promise<string[]> {
+    if (outcomes.length === 0) return [];
+    const values = outcomes.map(({ delivery, result }) => ({
+      id: delivery.id,
+      read_attempts: delivery.attempts,
+      status: result.status,
+      next_attempt_at: result.nextAttemptAt?.toISOString() ?? null,
+      counted: result.counted,
+      status_code: result.statusCode,
+      duration_ms: result.durationMs,
+      error: result.error,
+    }));
+    const written = await this.db.execute<{ id: string }>(sql`
+      UPDATE webhook_deliveries AS d SET
+        status = v.status,
+        next_attempt_at = v.next_attempt_at,
+        attempts = CASE WHEN v.counted THEN d.attempts + 1 ELSE d.attempts END,
+        last_status_code = CASE WHEN v.counted THEN v.status_code ELSE d.last_status_code END,
+        last_duration_ms = CASE WHEN v.counted THEN v.duration_ms ELSE d.last_duration_ms END,
+        last_error = CASE WHEN v.counted THEN v.error ELSE d.last_error END,
+        last_attempt_at = CASE WHEN v.counted THEN ${now} ELSE d.last_attempt_at END,
+        updated_at = ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS v(
+        id uuid, read_attempts int, status text, next_attempt_at timestamptz, counted boolean,
+        status_code int, duration_ms int, error text)
+      WHERE d.id = v.id
+        AND ${checkOnly(sql`d.environment_id = ${environmentId} AND d.status = 'pending' AND d.attempts = v.read_attempts`)}
+      RETURNING d.id`);
+    return written.rows.map((row) => row.id);
   }
 
   /** An endpoint turned off: what it still had pending will not be sent. */
