@@ -11,3 +11,4 @@ export {
   type ProviderAnswer,
   type ProviderCall,
 } from './http/provider-request.js';
+export { postEvent, type EventPostAnswer } from './http/post-event.js';

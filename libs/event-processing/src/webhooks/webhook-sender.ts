@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { AppConfig } from '#common';
 import { CredentialsCipher } from '#application';
 import type { WebhookSend } from '#dal';
-import { ProviderError, providerRequest } from '#providers';
+import { postEvent, ProviderError } from '#providers';
 
 /** A receiver has this long to answer with a 2xx; anything else is a failed attempt. */
 export const WEBHOOK_TIMEOUT_MS = 15_000;
@@ -16,14 +16,19 @@ export interface AttemptAnswer {
   error: string | null;
 }
 
+/** Signers of endpoints' secrets kept decrypted; a rotation changes the key, so stale entries are only unused. */
+const MAX_CACHED_SIGNERS = 1_000;
+
 /**
  * One signed POST of an event to an endpoint: the Standard Webhooks headers (`webhook-id`, the
  * event's id on every attempt; `webhook-timestamp`; `webhook-signature` with one `v1,` entry per
  * secret still signing, two during a rotation), through the SSRF guard, with no redirect followed
- * and the answer read up to 1 MB.
+ * and the answer's body discarded.
  */
 @Injectable()
 export class WebhookSender {
+  private readonly signers = new Map<string, Webhook>();
+
   constructor(
     private readonly cipher: CredentialsCipher,
     private readonly config: AppConfig,
@@ -32,24 +37,20 @@ export class WebhookSender {
   async send({ event, endpoint }: WebhookSend, now: Date): Promise<AttemptAnswer> {
     const body = JSON.stringify(event.body);
     const signature = this.secrets(endpoint, now)
-      .map((secret) => new Webhook(secret).sign(event.id, now, body))
+      .map((encrypted) => this.signer(encrypted).sign(event.id, now, body))
       .join(' ');
     const started = performance.now();
     try {
-      const answer = await providerRequest(
+      const answer = await postEvent(
+        endpoint.url,
         {
-          provider: 'The webhook endpoint',
-          url: endpoint.url,
-          headers: {
-            ...endpoint.headers,
-            'content-type': 'application/json',
-            'webhook-id': event.id,
-            'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-            'webhook-signature': signature,
-          },
-          body,
-          guard: true,
+          ...endpoint.headers,
+          'content-type': 'application/json',
+          'webhook-id': event.id,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signature,
         },
+        body,
         { timeoutMs: WEBHOOK_TIMEOUT_MS, allowPrivateTargets: this.config.allowPrivateWebhookTargets },
       );
       const durationMs = Math.round(performance.now() - started);
@@ -57,7 +58,7 @@ export class WebhookSender {
       return {
         ok,
         statusCode: answer.status,
-        retryAfter: answer.headers.get('retry-after'),
+        retryAfter: answer.retryAfter,
         durationMs,
         error: ok ? null : `answered HTTP ${answer.status}`,
       };
@@ -73,12 +74,22 @@ export class WebhookSender {
     }
   }
 
+  /** The encrypted secrets signing now: the current one, and the previous one during a rotation's overlap. */
   private secrets(endpoint: WebhookSend['endpoint'], now: Date): string[] {
-    const current = this.cipher.decrypt(endpoint.secretEncrypted).secret as string;
     const previous =
       endpoint.previousSecretEncrypted && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now
-        ? (this.cipher.decrypt(endpoint.previousSecretEncrypted).secret as string)
+        ? endpoint.previousSecretEncrypted
         : undefined;
-    return previous ? [current, previous] : [current];
+    return previous ? [endpoint.secretEncrypted, previous] : [endpoint.secretEncrypted];
+  }
+
+  private signer(encrypted: string): Webhook {
+    let signer = this.signers.get(encrypted);
+    if (!signer) {
+      if (this.signers.size >= MAX_CACHED_SIGNERS) this.signers.clear();
+      signer = new Webhook(this.cipher.decrypt(encrypted).secret as string);
+      this.signers.set(encrypted, signer);
+    }
+    return signer;
   }
 }

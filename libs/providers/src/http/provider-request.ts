@@ -79,7 +79,7 @@ async function readCapped(response: Response): Promise<string> {
  * could drift from the package's version, and it keeps the guard's error only as text when the error
  * comes from another realm (jest's), where the package's fetch keeps it as the cause.
  */
-const guardedDispatcher = new Agent({ connect: { lookup: guardedLookup } });
+export const guardedDispatcher = new Agent({ connect: { lookup: guardedLookup } });
 
 /** Replaces every secret value (and its base64 form, as in Basic auth) with [redacted]. */
 export function redact(text: string, secrets: unknown[]): string {
