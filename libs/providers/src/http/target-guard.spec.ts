@@ -5,6 +5,7 @@ import type { PushMessage } from '../provider.js';
 import { ApnsProvider } from '../push/apns.provider.js';
 import { failureOf } from '../testing/failure.test.js';
 import { startReceiver, type Receiver } from '../testing/local-receiver.test.js';
+import { postEvent } from './post-event.js';
 import { postJson } from './post-json.js';
 import { providerSend } from './provider-request.js';
 import { assertPublicTarget, guardedLookup, PRIVATE_TARGET_REFUSED, setHostResolver } from './target-guard.js';
@@ -104,6 +105,14 @@ describe('SSRF guard against DNS rebinding: the connection uses checked addresse
     expect(http1.requests.length).toBe(before);
     expect(error).toMatchObject(refusal);
     expect(asked).toEqual(['localhost', 'localhost']);
+  });
+
+  it('an outbound webhook event (postEvent): refused at connect time too', async () => {
+    rebinding();
+    const before = http1.requests.length;
+    const error = await failureOf(postEvent(`http://localhost:${port(http1)}/events`, {}, '{}', guarded));
+    expect(http1.requests.length).toBe(before);
+    expect(error).toMatchObject(refusal);
   });
 
   it('a baseUrl override (providerSend with guard): refused at connect time too', async () => {
