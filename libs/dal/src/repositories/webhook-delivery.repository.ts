@@ -6,7 +6,6 @@ import { DATABASE } from '../database/database.tokens.js';
 import { checkOnly } from './table-sql.js';
 import {
   webhookDeliveries,
-  webhookEndpoints,
   webhookEvents,
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
@@ -83,23 +82,64 @@ export class WebhookDeliveryRepository {
     return deliveries.map((delivery) => delivery.id);
   }
 
-  /** Pending deliveries with their event and endpoint, in creation order. */
-  async forSending(environmentId: string, ids: string[]): Promise<WebhookSend[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .select({ delivery: webhookDeliveries, event: webhookEvents, endpoint: webhookEndpoints })
+  /**
+   * Takes the endpoint's pending deliveries that are due, oldest first, with their events: each is
+   * leased until `leaseUntil` (its next attempt moved there), so another process's lane skips it
+   * and, should this one die, it is due again once the lease ends.
+   */
+  async claimDue(
+    environmentId: string,
+    endpointId: string,
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+  ): Promise<{ delivery: WebhookDeliveryRow; event: WebhookEventRow }[]> {
+    const due = this.db
+      .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
-      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
       .where(
         and(
-          eq(webhookDeliveries.environmentId, environmentId),
-          inArray(webhookDeliveries.id, ids),
           eq(webhookDeliveries.status, 'pending'),
+          lte(webhookDeliveries.nextAttemptAt, now),
+          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.environmentId, environmentId),
         ),
       )
-      .orderBy(webhookDeliveries.createdAt, webhookDeliveries.id);
-    return rows;
+      .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    const claimed = await this.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: leaseUntil })
+      .where(inArray(webhookDeliveries.id, due))
+      .returning();
+    if (claimed.length === 0) return [];
+    const events = await this.db
+      .select()
+      .from(webhookEvents)
+      .where(
+        inArray(
+          webhookEvents.id,
+          claimed.map((delivery) => delivery.eventId),
+        ),
+      );
+    const eventsById = new Map(events.map((event) => [event.id, event]));
+    return claimed
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .flatMap((delivery) => {
+        const event = eventsById.get(delivery.eventId);
+        return event ? [{ delivery, event }] : [];
+      });
+  }
+
+  /** The endpoints the given deliveries go to. */
+  async endpointsOf(environmentId: string, deliveryIds: string[]): Promise<string[]> {
+    if (deliveryIds.length === 0) return [];
+    const rows = await this.db
+      .selectDistinct({ endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.environmentId, environmentId), inArray(webhookDeliveries.id, deliveryIds)));
+    return rows.map((row) => row.endpointId);
   }
 
   /**
@@ -216,21 +256,14 @@ export class WebhookDeliveryRepository {
   }
 
   /**
-   * Pending deliveries due before `dueBefore` (their queue entry lost), oldest first, moved to
-   * `retryAt` as they are taken so that sweepers running at once never take the same one.
+   * Endpoints holding a pending delivery due before `dueBefore`: no lane took it (its queue entry
+   * was lost, or the process sending it died and its lease ended).
    */
-  async takeOverdue(dueBefore: Date, retryAt: Date, limit: number): Promise<{ id: string; environmentId: string }[]> {
-    const overdue = this.db
-      .select({ id: webhookDeliveries.id })
+  async overdueEndpoints(dueBefore: Date, limit: number): Promise<{ endpointId: string; environmentId: string }[]> {
+    return this.db
+      .selectDistinct({ endpointId: webhookDeliveries.endpointId, environmentId: webhookDeliveries.environmentId })
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, dueBefore)))
-      .orderBy(webhookDeliveries.nextAttemptAt)
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    return this.db
-      .update(webhookDeliveries)
-      .set({ nextAttemptAt: retryAt })
-      .where(inArray(webhookDeliveries.id, overdue))
-      .returning({ id: webhookDeliveries.id, environmentId: webhookDeliveries.environmentId });
+      .limit(limit);
   }
 }

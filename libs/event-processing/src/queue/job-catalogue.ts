@@ -40,7 +40,8 @@ export interface JobPayloads {
    * Send webhook deliveries of one environment: those a change just recorded (one entry per
    * committed batch), or one put back for a later attempt (delayed). The rows say what is still due.
    */
-  'deliver-webhooks': { environmentId: string; deliveryIds: string[] };
+  /** New deliveries (the outbox), or the endpoints whose due deliveries to send (retries, the sweeper). */
+  'deliver-webhooks': { environmentId: string; deliveryIds?: string[]; endpointIds?: string[] };
   /** Round trip used by health checks and tests to prove the queue works. */
   ping: { sentAt: string };
 }

@@ -1,23 +1,23 @@
 import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import { Clock, groupBy, webhookAttemptDuration, webhookAttempts, webhookEndpointsDisabled } from '#common';
+import { Clock, webhookAttemptDuration, webhookAttempts, webhookEndpointsDisabled } from '#common';
 import { WebhookDeliveryRepository, WebhookEndpointRepository, type AttemptResult, type WebhookSend } from '#dal';
 import { QUEUE_NAMES, type JobPayloads } from '../queue/job-catalogue.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { QueueConsumer } from '../queue/queue-consumer.js';
-import { EndpointLane } from './endpoint-lane.js';
 import { retryAfterMs, retryWaitMs } from './retry-schedule.js';
-import { WebhookSender, type AttemptAnswer } from './webhook-sender.js';
+import { WebhookSender, WEBHOOK_TIMEOUT_MS, type AttemptAnswer } from './webhook-sender.js';
 
-/** Jobs only hand deliveries to their endpoint's lane: a few at once per worker are plenty. */
+/** Jobs only wake their endpoints' lanes: a few at once per worker are plenty. */
 const CONCURRENCY = 8;
 /** Requests of one endpoint in flight at once, started in event order. */
 const SENDS_PER_ENDPOINT = 8;
-/** Deliveries sent, then written in one statement, per round of a lane. */
+/** Deliveries claimed, sent, then written in one statement, per round of a lane. */
 const BATCH_SIZE = 64;
-/** Deliveries one endpoint may hold in this process; more wait in the database a second. */
-const LANE_CAPACITY = 1_000;
-const FULL_LANE_WAIT_MS = 1_000;
+/** No request of a round starts later than this after its first: a round ends within twice the time-out. */
+const ROUND_START_LIMIT_MS = WEBHOOK_TIMEOUT_MS;
+/** A round's claim: the longest a round takes, and a margin. */
+const LEASE_MS = ROUND_START_LIMIT_MS + WEBHOOK_TIMEOUT_MS + 5_000;
 /** An endpoint without a success for this long is turned off. */
 const FAILING_LIMIT_MS = 5 * 24 * 60 * 60 * 1000;
 
@@ -54,18 +54,32 @@ function outcomeOf({ send, answer }: Attempted, endpointTurnedOff: boolean, now:
   return { delivery, result: result('pending', new Date(now.getTime() + retryInMs)), metric: 'retrying', retryInMs };
 }
 
+/** An endpoint's lane in this process. */
+interface Lane {
+  environmentId: string;
+  endpointId: string;
+  /** The loop sending the endpoint's due deliveries, while there is one. */
+  running?: Promise<void>;
+  /** Woken while running: the loop claims again before it ends. */
+  woken: boolean;
+  /** After a failed attempt, no new round starts before this time (a wake-up is queued for it). */
+  pausedUntil: number;
+}
+
 /**
- * Sends webhook deliveries. A job hands its deliveries to their endpoints' lanes and returns; each
- * lane sends in event order with a few requests in flight and writes a round's outcomes in one
- * statement. Once an attempt fails, the lane stops starting new ones and puts the rest back (not
- * counted as attempts) to go after it, so a receiver that is down costs one time-out per round, not
- * one per event; lanes never wait on each other, so a hanging receiver delays only its own events.
- * A delivery is pending in the database until its outcome is written: one lost from a lane (a crash)
- * is sent again by the webhook sweeper, under the same webhook-id.
+ * Sends webhook deliveries. A job only wakes its endpoints' lanes; a lane claims the endpoint's due
+ * deliveries from the database in rounds, oldest first, sends each round with a few requests in
+ * flight and writes its outcomes in one statement. A backlog waits in the database, not in memory or
+ * the queue. Once an attempt fails the lane starts no new request, puts the rest of the round back
+ * (not counted as attempts) and pauses until that attempt's retry, so a receiver that is down costs
+ * one time-out per round, not one per event; lanes never wait on each other, so a hanging receiver
+ * delays only its own events. A claimed delivery is leased: if its process dies it is due again when
+ * the lease ends and the webhook sweeper wakes its lane (same webhook-id).
  */
 @Processor(QUEUE_NAMES.webhooks)
 export class WebhookDeliveryProcessor extends QueueConsumer {
-  private readonly lanes = new Map<string, EndpointLane>();
+  private readonly lanes = new Map<string, Lane>();
+  private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopping = false;
 
   constructor(
@@ -83,72 +97,95 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
   }
 
   async process(job: Job<JobPayloads['deliver-webhooks']>): Promise<void> {
-    const { environmentId, deliveryIds } = job.data;
-    const sends = await this.deliveries.forSending(environmentId, deliveryIds);
-    for (const group of groupBy(sends, (send) => send.endpoint.id).values()) {
-      const endpoint = group[0].endpoint;
-      if (!endpoint.enabled) {
-        await this.deliveries.cancelPending(environmentId, endpoint.id, this.clock.now());
-        webhookAttempts.inc({ outcome: 'canceled' }, group.length);
-        continue;
-      }
-      if (this.stopping) {
-        await this.putBack(environmentId, group, 0);
-        continue;
-      }
-      let lane = this.lanes.get(endpoint.id);
-      if (!lane) this.lanes.set(endpoint.id, (lane = new EndpointLane(endpoint, LANE_CAPACITY)));
-      const refused = lane.add(group);
-      this.start(lane);
-      await this.putBack(environmentId, refused, FULL_LANE_WAIT_MS);
-    }
+    const { environmentId, deliveryIds = [], endpointIds } = job.data;
+    for (const endpointId of endpointIds ?? (await this.deliveries.endpointsOf(environmentId, deliveryIds)))
+      this.wake(environmentId, endpointId);
   }
 
-  /** Lets the lanes finish the requests in flight; what still waits goes back to the queue. */
+  /** Lets the lanes finish their rounds in flight; what is left stays due in the database. */
   override async beforeApplicationShutdown(): Promise<void> {
     await super.beforeApplicationShutdown();
     this.stopping = true;
+    for (const timer of this.resumeTimers) clearTimeout(timer);
     await Promise.all([...this.lanes.values()].map((lane) => lane.running ?? Promise.resolve()));
-    for (const lane of this.lanes.values()) await this.putBack(lane.endpoint.environmentId, lane.drain(), 0);
     this.lanes.clear();
   }
 
-  private start(lane: EndpointLane): void {
-    lane.running ??= this.run(lane)
+  private wake(environmentId: string, endpointId: string): void {
+    if (this.stopping) return;
+    let lane = this.lanes.get(endpointId);
+    if (!lane) this.lanes.set(endpointId, (lane = { environmentId, endpointId, woken: false, pausedUntil: 0 }));
+    lane.woken = true;
+    if (lane.running || lane.pausedUntil > this.clock.now().getTime()) return;
+    const started = lane;
+    started.running = this.run(started)
       .catch((error: unknown) => {
-        // The deliveries stay pending in the database: the sweeper hands them over again.
-        this.logger.warn({ err: error, endpointId: lane.endpoint.id }, 'webhook lane failed');
-        lane.drain();
+        // The claimed deliveries stay pending: due again when their lease ends.
+        this.logger.warn({ err: error, endpointId }, 'webhook lane failed');
       })
       .finally(() => {
-        lane.running = undefined;
-        if (lane.idle) this.lanes.delete(lane.endpoint.id);
-        else if (!this.stopping) this.start(lane);
+        started.running = undefined;
+        if (started.pausedUntil <= this.clock.now().getTime()) this.lanes.delete(endpointId);
       });
   }
 
-  private async run(lane: EndpointLane): Promise<void> {
-    const environmentId = lane.endpoint.environmentId;
+  /** No round before `waitMs`; then the lane resumes here (the queued wake-up is for another process). */
+  private pause(lane: Lane, waitMs: number): void {
+    lane.pausedUntil = this.clock.now().getTime() + waitMs;
+    const timer = setTimeout(() => {
+      this.resumeTimers.delete(timer);
+      lane.pausedUntil = 0;
+      this.wake(lane.environmentId, lane.endpointId);
+    }, waitMs);
+    timer.unref();
+    this.resumeTimers.add(timer);
+  }
+
+  private async run(lane: Lane): Promise<void> {
+    const { environmentId, endpointId } = lane;
     while (!this.stopping) {
-      const batch = lane.take(BATCH_SIZE);
-      if (batch.length === 0) return;
-      try {
-        const { attempted, unsent } = await this.sendInOrder(batch);
-        const waitMs = await this.settle(environmentId, lane.endpoint.id, attempted);
-        if (waitMs !== undefined) await this.putBack(environmentId, [...unsent, ...lane.drain()], waitMs);
-      } finally {
-        lane.settled(batch);
+      lane.woken = false;
+      const endpoint = await this.endpoints.find(environmentId, endpointId);
+      if (!endpoint) return;
+      const now = this.clock.now();
+      if (!endpoint.enabled) {
+        await this.deliveries.cancelPending(environmentId, endpointId, now);
+        return;
+      }
+      const claimed = await this.deliveries.claimDue(
+        environmentId,
+        endpointId,
+        now,
+        new Date(now.getTime() + LEASE_MS),
+        BATCH_SIZE,
+      );
+      if (claimed.length === 0) {
+        if (lane.woken) continue;
+        return;
+      }
+      const batch = claimed.map((row) => ({ ...row, endpoint }));
+      const { attempted, unsent } = await this.sendInOrder(batch);
+      const waitMs = await this.settle(environmentId, endpointId, attempted);
+      await this.putBack(environmentId, unsent, waitMs ?? 0);
+      if (waitMs) {
+        this.pause(lane, waitMs);
+        await this.wakeLater(environmentId, [endpointId], waitMs);
+        return;
       }
     }
   }
 
-  /** Up to SENDS_PER_ENDPOINT requests at once, started in order; none is started after a failure. */
+  /**
+   * Up to SENDS_PER_ENDPOINT requests at once, started in order; none is started after a failure or
+   * once the round has run for ROUND_START_LIMIT_MS (a slow receiver: the rest goes in the next round).
+   */
   private async sendInOrder(batch: WebhookSend[]): Promise<{ attempted: Attempted[]; unsent: WebhookSend[] }> {
     const answers: (AttemptAnswer | undefined)[] = batch.map(() => undefined);
     let next = 0;
     let failed = false;
+    const roundStarted = performance.now();
     const sender = async () => {
-      while (!failed && next < batch.length) {
+      while (!failed && next < batch.length && performance.now() - roundStarted < ROUND_START_LIMIT_MS) {
         const index = next++;
         const answer = await this.sender.send(batch[index], this.clock.now());
         webhookAttemptDuration.observe(answer.durationMs / 1000);
@@ -181,12 +218,8 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     const written = new Set(await this.deliveries.recordResults(environmentId, outcomes, now));
     for (const { metric } of outcomes) webhookAttempts.inc({ outcome: metric });
     const retries = outcomes.filter((outcome) => outcome.retryInMs !== undefined && written.has(outcome.delivery.id));
-    for (const [waitMs, group] of groupBy(retries, (outcome) => outcome.retryInMs!))
-      await this.schedule(
-        environmentId,
-        group.map((outcome) => outcome.delivery.id),
-        waitMs,
-      );
+    if (retries.length > 0)
+      await this.wakeLater(environmentId, [endpointId], Math.min(...retries.map((outcome) => outcome.retryInMs!)));
     if (gone || failingTooLong) {
       await this.disable(environmentId, endpointId, gone, now);
       return 0;
@@ -205,34 +238,31 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     await this.deliveries.cancelPending(environmentId, endpointId, now);
   }
 
-  /** Deliveries not tried, due again after `waitMs` (their attempts unchanged), in one write and one job. */
+  /** Deliveries claimed but not tried, due again after `waitMs` (their attempts unchanged), in one write. */
   private async putBack(environmentId: string, sends: WebhookSend[], waitMs: number): Promise<void> {
     if (sends.length === 0) return;
     const now = this.clock.now();
-    const nextAttemptAt = new Date(now.getTime() + waitMs);
     const result: AttemptResult = {
       status: 'pending',
-      nextAttemptAt,
+      nextAttemptAt: new Date(now.getTime() + waitMs),
       statusCode: null,
       durationMs: null,
       error: null,
       counted: false,
     };
-    const kept = await this.deliveries.recordResults(
+    await this.deliveries.recordResults(
       environmentId,
       sends.map(({ delivery }) => ({ delivery, result })),
       now,
     );
-    await this.schedule(environmentId, kept, waitMs);
   }
 
-  private async schedule(environmentId: string, deliveryIds: string[], delayMs: number): Promise<void> {
-    if (deliveryIds.length === 0) return;
+  private async wakeLater(environmentId: string, endpointIds: string[], delayMs: number): Promise<void> {
     // A lost entry is found by the webhook sweeper once the deliveries are overdue.
     await this.queue
-      .add('deliver-webhooks', { environmentId, deliveryIds }, { delay: delayMs })
+      .add('deliver-webhooks', { environmentId, endpointIds }, { delay: delayMs })
       .catch((error: unknown) =>
-        this.logger.warn({ err: error, deliveryIds }, 'webhook retry enqueue failed; left to the webhook sweeper'),
+        this.logger.warn({ err: error, endpointIds }, 'webhook retry enqueue failed; left to the webhook sweeper'),
       );
   }
 }

@@ -3,15 +3,15 @@ import type { Logger } from 'pino';
 import { AppConfig, Clock, groupBy, LOGGER } from '#common';
 import { WebhookDeliveryRepository } from '#dal';
 import { JobQueue } from '../queue/job-queue.service.js';
-import { WEBHOOK_TIMEOUT_MS } from './webhook-sender.js';
 
 const MAX_INTERVAL_MS = 15_000;
 const BATCH = 500;
 
 /**
  * The webhook outbox's safety net: a delivery still pending well after its attempt was due lost its
- * queue entry (a dispatch that failed after commit, a Redis restart, a worker killed mid-send), and
- * is handed to the queue again. A delivery sent twice this way keeps its webhook-id.
+ * queue entry (a dispatch that failed after commit, a Redis restart) or its lane (a worker killed
+ * mid-send, its lease ended): its endpoint's lane is woken again. A delivery sent twice this way
+ * keeps its webhook-id.
  */
 @Injectable()
 export class WebhookSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -25,8 +25,8 @@ export class WebhookSweeper implements OnApplicationBootstrap, BeforeApplication
     config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    // Overdue by more than a send's time-out and the recovery grace: its queue entry was lost.
-    this.graceMs = WEBHOOK_TIMEOUT_MS + config.recoveryGraceSeconds * 1000;
+    // A delivery being sent is leased (not due): one due for longer than the grace has no lane on it.
+    this.graceMs = config.recoveryGraceSeconds * 1000;
   }
 
   private readonly graceMs: number;
@@ -50,22 +50,18 @@ export class WebhookSweeper implements OnApplicationBootstrap, BeforeApplication
     await this.running;
   }
 
-  /** One pass; returns how many deliveries were handed to the queue again. */
+  /** One pass; returns how many endpoints' lanes were woken. */
   async sweep(): Promise<number> {
-    const now = this.clock.now();
-    const taken = await this.deliveries.takeOverdue(
-      new Date(now.getTime() - this.graceMs),
-      new Date(now.getTime() + this.graceMs),
-      BATCH,
-    );
-    const byEnvironment = groupBy(taken, (row) => row.environmentId);
+    const overdue = await this.deliveries.overdueEndpoints(new Date(this.clock.now().getTime() - this.graceMs), BATCH);
+    const byEnvironment = groupBy(overdue, (row) => row.environmentId);
     await this.queue.addBulk(
       'deliver-webhooks',
       [...byEnvironment].map(([environmentId, rows]) => ({
-        data: { environmentId, deliveryIds: rows.map((row) => row.id) },
+        data: { environmentId, endpointIds: rows.map((row) => row.endpointId) },
       })),
     );
-    if (taken.length > 0) this.logger.info({ deliveries: taken.length }, 'webhook deliveries re-enqueued');
-    return taken.length;
+    if (overdue.length > 0)
+      this.logger.info({ endpoints: overdue.length }, 'webhook lanes woken for overdue deliveries');
+    return overdue.length;
   }
 }
