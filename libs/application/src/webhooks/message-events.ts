@@ -19,6 +19,9 @@ export function transitionEventType(transition: MessageTransition['type']): Webh
   return TRANSITION_EVENTS[transition];
 }
 
+/** The events a delivery step's outcome sends. */
+export const DELIVERY_EVENT_TYPES: readonly WebhookEventType[] = ['message.sent', 'message.failed'];
+
 /** A delivery step's outcome: sent, or failed (an error, or a warning such as a missing address). */
 export function deliveryEventType(row: Pick<MessageRow, 'status'>): WebhookEventType {
   return row.status === 'sent' ? 'message.sent' : 'message.failed';

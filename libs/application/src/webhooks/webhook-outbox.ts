@@ -52,9 +52,23 @@ export class WebhookOutbox {
   async record(executor: DbExecutor, environmentId: string, events: NewWebhookEvent[], now: Date): Promise<string[]> {
     if (events.length === 0) return [];
     const types = [...new Set(events.map((event) => event.type))];
-    const endpoints = await this.endpoints.subscribed(environmentId, types, executor);
+    return this.recordWanted(executor, environmentId, types, () => events, now);
+  }
+
+  /**
+   * `record` for a hot path: the events are built only when an endpoint wants one of `types`, so a
+   * deployment without endpoints pays one indexed read per commit and nothing per event.
+   */
+  async recordWanted(
+    executor: DbExecutor,
+    environmentId: string,
+    types: readonly string[],
+    build: () => NewWebhookEvent[],
+    now: Date,
+  ): Promise<string[]> {
+    const endpoints = await this.endpoints.subscribed(environmentId, [...types], executor);
     if (endpoints.length === 0) return [];
-    return this.deliveries.record(executor, environmentId, endpoints, events, now);
+    return this.deliveries.record(executor, environmentId, endpoints, build(), now);
   }
 
   /** Not awaited by callers' answers: a failure leaves the deliveries to the sweeper. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { GroupCommit, groupBy, LOGGER, newId } from '#common';
-import { deliveryEventType, messageEvents, RealtimePublisher, WebhookOutbox } from '#application';
+import { DELIVERY_EVENT_TYPES, deliveryEventType, messageEvents, RealtimePublisher, WebhookOutbox } from '#application';
 import {
   asStoredMessage,
   DATABASE,
@@ -160,9 +160,11 @@ export class StepFinisher {
   private async recordDeliveryEvents(tx: DbExecutor, written: NewMessageRow[], now: Date): Promise<string[]> {
     const [first] = written;
     if (!first) return [];
-    const rows = written.map(asStoredMessage);
-    const events = [...groupBy(rows, deliveryEventType)].flatMap(([type, group]) => messageEvents(type, group, now));
-    return this.outbox.record(tx, first.environmentId, events, now);
+    const build = () =>
+      [...groupBy(written.map(asStoredMessage), deliveryEventType)].flatMap(([type, group]) =>
+        messageEvents(type, group, now),
+      );
+    return this.outbox.recordWanted(tx, first.environmentId, DELIVERY_EVENT_TYPES, build, now);
   }
 
   private async publish(environmentId: string, { kept, toQueue, webhookDeliveryIds }: Committed): Promise<void> {

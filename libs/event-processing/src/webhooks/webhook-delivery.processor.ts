@@ -11,9 +11,9 @@ import { WebhookSender, WEBHOOK_TIMEOUT_MS, type AttemptAnswer } from './webhook
 /** Jobs only wake their endpoints' lanes: a few at once per worker are plenty. */
 const CONCURRENCY = 8;
 /** Requests of one endpoint in flight at once, started in event order. */
-const SENDS_PER_ENDPOINT = 8;
+const SENDS_PER_ENDPOINT = 16;
 /** Deliveries claimed, sent, then written in one statement, per round of a lane. */
-const BATCH_SIZE = 64;
+const BATCH_SIZE = 256;
 /** No request of a round starts later than this after its first: a round ends within twice the time-out. */
 const ROUND_START_LIMIT_MS = WEBHOOK_TIMEOUT_MS;
 /** A round's claim: the longest a round takes, and a margin. */
