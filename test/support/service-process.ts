@@ -97,8 +97,8 @@ export function startService(
   };
 }
 
-/** Polls GET /health until it answers 200 (or the process dies). */
-export async function waitForHealthy(service: ServiceProcess, timeoutMs = 20_000): Promise<number> {
+/** Polls GET /health until it answers 200 (or the process dies); the default allows a fresh embedded boot on a loaded machine. */
+export async function waitForHealthy(service: ServiceProcess, timeoutMs = 45_000): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     if (service.child.exitCode !== null)
