@@ -27,7 +27,8 @@ describe('webhook delivery across a worker crash (real processes)', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-    deployment = await Deployment.start({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' });
+    // A short time-out keeps the dead worker's lease (twice the time-out and 5 s) short.
+    deployment = await Deployment.start({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '2000' });
   });
   afterAll(async () => {
     await deployment?.stop();

@@ -6,6 +6,8 @@ const API_KEY_SECURITY = 'api-key';
 /**
  * OpenAPI document at /api-docs (UI) and /api-docs-json. The UI's static assets load through a dynamic
  * import that Jest's VM cannot run, so in-process tests serve the JSON only (the process tests cover the UI).
+ * The document is built on its first request, not at boot: scanning every route's metadata costs a boot
+ * time nobody waits for unless they read the docs.
  */
 export function setupSwagger(app: INestApplication, options: { ui: boolean }): void {
   const config = new DocumentBuilder()
@@ -22,6 +24,8 @@ export function setupSwagger(app: INestApplication, options: { ui: boolean }): v
     })
     .addSecurityRequirements(API_KEY_SECURITY)
     .build();
-  const document = SwaggerModule.createDocument(app, config);
-  SwaggerModule.setup('api-docs', app, document, { jsonDocumentUrl: 'api-docs-json', swaggerUiEnabled: options.ui });
+  SwaggerModule.setup('api-docs', app, () => SwaggerModule.createDocument(app, config), {
+    jsonDocumentUrl: 'api-docs-json',
+    swaggerUiEnabled: options.ui,
+  });
 }

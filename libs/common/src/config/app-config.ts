@@ -51,6 +51,8 @@ export class AppConfig {
   idempotencyTtlSeconds: number;
   providerMaxAttempts: number;
   providerTimeoutMs: number;
+  /** How long a webhook receiver has to answer; a round of one endpoint's deliveries is leased for about twice this. */
+  webhookTimeoutMs: number;
   /** First retry delay of a provider call; doubled per attempt, with jitter. */
   providerBackoffMs: number;
   /** Failures in a row (timeouts, 5xx...) that open an endpoint's circuit in a worker; 0 turns circuits off. */
@@ -229,6 +231,7 @@ export function parseConfig(env: Env): AppConfig {
   config.idempotencyTtlSeconds = readInt(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600);
   config.providerMaxAttempts = readInt(env, 'PROVIDER_MAX_ATTEMPTS', 3, 1, 20);
   config.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000);
+  config.webhookTimeoutMs = readInt(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1_000, 60_000);
   config.providerBackoffMs = readInt(env, 'PROVIDER_BACKOFF_MS', 500, 0, 60_000);
   config.providerBreakerFailures = readInt(env, 'PROVIDER_BREAKER_FAILURES', 5, 0, 1_000);
   config.providerBreakerOpenMs = readInt(env, 'PROVIDER_BREAKER_OPEN_MS', 30_000, 100, 3_600_000);

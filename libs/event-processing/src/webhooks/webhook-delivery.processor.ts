@@ -1,12 +1,12 @@
 import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import { Clock, webhookAttemptDuration, webhookAttempts, webhookEndpointsDisabled } from '#common';
+import { AppConfig, Clock, webhookAttemptDuration, webhookAttempts, webhookEndpointsDisabled } from '#common';
 import { WebhookDeliveryRepository, WebhookEndpointRepository, type AttemptResult, type WebhookSend } from '#dal';
 import { QUEUE_NAMES, type JobPayloads } from '../queue/job-catalogue.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { QueueConsumer } from '../queue/queue-consumer.js';
 import { retryAfterMs, retryWaitMs } from './retry-schedule.js';
-import { WebhookSender, WEBHOOK_TIMEOUT_MS, type AttemptAnswer } from './webhook-sender.js';
+import { WebhookSender, type AttemptAnswer } from './webhook-sender.js';
 
 /** Jobs only wake their endpoints' lanes: a few at once per worker are plenty. */
 const CONCURRENCY = 8;
@@ -14,10 +14,8 @@ const CONCURRENCY = 8;
 const SENDS_PER_ENDPOINT = 16;
 /** Deliveries claimed, sent, then written in one statement, per round of a lane. */
 const BATCH_SIZE = 256;
-/** No request of a round starts later than this after its first: a round ends within twice the time-out. */
-const ROUND_START_LIMIT_MS = WEBHOOK_TIMEOUT_MS;
-/** A round's claim: the longest a round takes, and a margin. */
-const LEASE_MS = ROUND_START_LIMIT_MS + WEBHOOK_TIMEOUT_MS + 5_000;
+/** Added to a round's longest duration for its claim. */
+const LEASE_MARGIN_MS = 5_000;
 /** An endpoint without a success for this long is turned off. */
 const FAILING_LIMIT_MS = 5 * 24 * 60 * 60 * 1000;
 
@@ -81,6 +79,10 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
   private readonly lanes = new Map<string, Lane>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopping = false;
+  /** No request of a round starts later than this after its first: a round ends within twice the time-out. */
+  private readonly roundStartLimitMs: number;
+  /** A round's claim: the longest a round takes, and a margin (a dead process's claims are due again after it). */
+  private readonly leaseMs: number;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -88,8 +90,11 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     private readonly sender: WebhookSender,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
+    config: AppConfig,
   ) {
     super();
+    this.roundStartLimitMs = config.webhookTimeoutMs;
+    this.leaseMs = this.roundStartLimitMs + config.webhookTimeoutMs + LEASE_MARGIN_MS;
   }
 
   protected override concurrency(): number {
@@ -156,7 +161,7 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
         environmentId,
         endpointId,
         now,
-        new Date(now.getTime() + LEASE_MS),
+        new Date(now.getTime() + this.leaseMs),
         BATCH_SIZE,
       );
       if (claimed.length === 0) {
@@ -177,7 +182,7 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
 
   /**
    * Up to SENDS_PER_ENDPOINT requests at once, started in order; none is started after a failure or
-   * once the round has run for ROUND_START_LIMIT_MS (a slow receiver: the rest goes in the next round).
+   * once the round has run for its start limit (a slow receiver: the rest goes in the next round).
    */
   private async sendInOrder(batch: WebhookSend[]): Promise<{ attempted: Attempted[]; unsent: WebhookSend[] }> {
     const answers: (AttemptAnswer | undefined)[] = batch.map(() => undefined);
@@ -185,7 +190,7 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     let failed = false;
     const roundStarted = performance.now();
     const sender = async () => {
-      while (!failed && next < batch.length && performance.now() - roundStarted < ROUND_START_LIMIT_MS) {
+      while (!failed && next < batch.length && performance.now() - roundStarted < this.roundStartLimitMs) {
         const index = next++;
         const answer = await this.sender.send(batch[index], this.clock.now());
         webhookAttemptDuration.observe(answer.durationMs / 1000);

@@ -5,9 +5,6 @@ import { CredentialsCipher } from '#application';
 import type { WebhookSend } from '#dal';
 import { postEvent, ProviderError } from '#providers';
 
-/** A receiver has this long to answer with a 2xx; anything else is a failed attempt. */
-export const WEBHOOK_TIMEOUT_MS = 15_000;
-
 export interface AttemptAnswer {
   ok: boolean;
   statusCode: number | null;
@@ -23,7 +20,7 @@ const MAX_CACHED_SIGNERS = 1_000;
  * One signed POST of an event to an endpoint: the Standard Webhooks headers (`webhook-id`, the
  * event's id on every attempt; `webhook-timestamp`; `webhook-signature` with one `v1,` entry per
  * secret still signing, two during a rotation), through the SSRF guard, with no redirect followed
- * and the answer's body discarded.
+ * and the answer's body discarded. Anything but a 2xx within WEBHOOK_TIMEOUT_MS is a failed attempt.
  */
 @Injectable()
 export class WebhookSender {
@@ -51,7 +48,7 @@ export class WebhookSender {
           'webhook-signature': signature,
         },
         body,
-        { timeoutMs: WEBHOOK_TIMEOUT_MS, allowPrivateTargets: this.config.allowPrivateWebhookTargets },
+        { timeoutMs: this.config.webhookTimeoutMs, allowPrivateTargets: this.config.allowPrivateWebhookTargets },
       );
       const durationMs = Math.round(performance.now() - started);
       const ok = answer.status >= 200 && answer.status < 300;
