@@ -11,6 +11,7 @@ import {
   NotificationRepository,
   notifications,
   preferences,
+  SubscriberRepository,
   subscribers,
   topicSubscribers,
   triggerEvents,
@@ -355,5 +356,36 @@ describe('subscriber erasure', () => {
       .get(NotificationRepository)
       .insertBatch([{ id: newId(), subscriberId: rowId }], { ...ours, eventId: newId() });
     expect(written).toEqual([]);
+  });
+  it("an API write of the subscriber's preferences or topic membership while its delete commits writes nothing", async () => {
+    const subject = await createSubscriber(t, { subscriberId: `erasure-racing-${suffix}` });
+    const rowId = subject._id as string;
+    const id = subject.subscriberId as string;
+    await createTopic(t, `racing-news-${suffix}`);
+    let preference: Promise<Response> | undefined;
+    let membership: Promise<Response> | undefined;
+    // The delete's transaction, held open while the two writes arrive. They read the subscriber as it
+    // was before the delete, so without the erasure lock they would write rows its erasure never sees.
+    await t.db.transaction(async (tx) => {
+      expect(await t.app.get(SubscriberRepository).softDelete(t.environment.id, id, tx)).toBe(rowId);
+      preference = t
+        .api('patch', `/v2/subscribers/${id}/preferences`)
+        .send({ channels: { email: false } })
+        .then();
+      membership = t
+        .api('post', `/v2/topics/racing-news-${suffix}/subscriptions`)
+        .send({ subscriptions: [id] })
+        .then();
+      await sleep(300);
+    });
+    expect((await preference!).status).toBe(404);
+    const subscribed = await membership!;
+    expect(subscribed.status).toBeLessThan(300);
+    expect(subscribed.body).toMatchObject({
+      data: [],
+      meta: { totalCount: 1, successful: 0, failed: 1 },
+      errors: [{ subscriberId: id, code: 'SUBSCRIBER_NOT_FOUND' }],
+    });
+    expect(await rowsOf(rowId)).toEqual({ messages: [], preferences: [], memberships: [] });
   });
 });

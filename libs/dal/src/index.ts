@@ -18,7 +18,7 @@ export * from './repositories/integration.repository.js';
 export * from './repositories/workflow.repository.js';
 export * from './repositories/environment-content.repository.js';
 export * from './repositories/subscriber.repository.js';
-export { activityWriteLock } from './repositories/subscriber-erasure.js';
+export { activityWriteLock, lockLiveSubscribers } from './repositories/subscriber-erasure.js';
 export * from './repositories/subscriber-presence.repository.js';
 export * from './repositories/inbox-session.repository.js';
 export * from './repositories/topic.repository.js';

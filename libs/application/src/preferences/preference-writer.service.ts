@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError, type FieldErrors } from '#common';
 import {
+  lockLiveSubscribers,
   PreferenceRepository,
   type DbExecutor,
   WorkflowRepository,
@@ -93,7 +94,7 @@ export class PreferenceWriter {
     schedule: Schedule | null | undefined,
   ): Promise<void> {
     if (Object.keys(channels).length > 0 || schedule !== undefined)
-      await this.withEvents(scope.environmentId, [
+      await this.withEvents(scope.environmentId, subscriberRowId, [
         (tx) => this.preferences.upsert(scope, subscriberRowId, null, channels, schedule, tx),
       ]);
   }
@@ -108,6 +109,7 @@ export class PreferenceWriter {
     // In order: a workflow named twice ends with its last entry's channels.
     await this.withEvents(
       scope.environmentId,
+      subscriberRowId,
       items.flatMap((item, index) =>
         Object.keys(item.channels).length > 0
           ? [
@@ -122,9 +124,13 @@ export class PreferenceWriter {
     return unique.map((workflow) => toWorkflowPreferenceResult(workflow, rows));
   }
 
-  /** The upserts in order, committed with one preference.updated event per preference row written. */
+  /**
+   * The upserts in order, committed with one preference.updated event per preference row written; none
+   * when the subscriber was deleted meanwhile (its erasure would not have seen them).
+   */
   private async withEvents(
     environmentId: string,
+    subscriberRowId: string,
     upserts: ((tx: DbExecutor) => Promise<PreferenceRow>)[],
   ): Promise<void> {
     if (upserts.length === 0) return;
@@ -133,6 +139,8 @@ export class PreferenceWriter {
       environmentId,
       now,
       async (tx) => {
+        if (!(await lockLiveSubscribers(tx, environmentId, [subscriberRowId])).has(subscriberRowId))
+          throw new DomainError('SUBSCRIBER_NOT_FOUND', 'Subscriber not found: it was deleted');
         const rows: PreferenceRow[] = [];
         for (const upsert of upserts) rows.push(await upsert(tx));
         return rows;

@@ -1,5 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbExecutor } from '../database/database.js';
+import { subscribers } from '../schema/index.js';
 
 /** Advisory lock class ("ERAS") of an environment's subscriber erasures; the key is the environment. */
 const ERASURE_LOCK_CLASS = 0x45524153;
@@ -8,7 +9,8 @@ const lockKey = (environmentId: string): SQL => sql`${ERASURE_LOCK_CLASS}, hasht
 
 /**
  * Held (shared) by each worker transaction that writes activity rows of the environment: a fan-out
- * chunk's notifications and jobs, a batch of step outcomes with their messages and execution details.
+ * chunk's notifications and jobs, a batch of step outcomes with their messages and execution details;
+ * and by the API's writes of a subscriber's preferences and topic memberships (lockLiveSubscribers).
  * A subscriber delete holds it exclusively (eraseSubscriberData): it waits for those in progress, whose
  * rows it then erases, and those that start meanwhile wait for it to commit, then see it deleted.
  * It costs them no round trip (one more call in their first statement); the pause it puts on the
@@ -16,6 +18,25 @@ const lockKey = (environmentId: string): SQL => sql`${ERASURE_LOCK_CLASS}, hasht
  */
 export const activityWriteLock = (environmentId: string): SQL =>
   sql`pg_advisory_xact_lock_shared(${lockKey(environmentId)})`;
+
+/**
+ * For a write of subscribers' own rows outside the worker (preferences, topic memberships), first in
+ * the writer's transaction: takes the environment's erasure lock shared, then returns which of these
+ * subscribers (internal ids) are still live; the writer writes for those only. A delete that commits
+ * while this waits is seen by the check, which runs in a statement of its own (a later snapshot); a
+ * delete that starts later waits for this transaction, then erases what it wrote.
+ */
+export async function lockLiveSubscribers(tx: DbExecutor, environmentId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  await tx.execute(sql`SELECT ${activityWriteLock(environmentId)}`);
+  const live = await tx
+    .select({ id: subscribers.id })
+    .from(subscribers)
+    .where(
+      and(eq(subscribers.environmentId, environmentId), inArray(subscribers.id, ids), eq(subscribers.deleted, false)),
+    );
+  return new Set(live.map((row) => row.id));
+}
 
 /**
  * The subscriberIds a trigger body names: each `to` entry given as an id or as a subscriber object,

@@ -5,6 +5,7 @@ import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { subscribers, topics, topicSubscribers, type TopicRow } from '../schema/index.js';
 import { cappedCount, type CappedCount } from './capped-count.js';
+import { lockLiveSubscribers } from './subscriber-erasure.js';
 
 export interface TopicScope {
   environmentId: string;
@@ -64,7 +65,8 @@ export interface SubscriberTopic {
 }
 
 /** What a session's join did: joined (the topic created when missing), already a member, or refused at the cap. */
-export type SessionJoin = 'joined' | 'member' | 'full';
+/** `gone`: the subscriber was deleted meanwhile. */
+export type SessionJoin = 'joined' | 'member' | 'full' | 'gone';
 
 /** Advisory lock class ("TOPS") of a subscriber's session joins, the second key its id's hash. */
 const SESSION_JOIN_LOCK_CLASS = 0x544f5053;
@@ -232,31 +234,40 @@ export class TopicRepository {
   }
 
   /**
-   * One multi-row insert. A member already present keeps its membership; the settings given with it
-   * (name, context, preferences) replace its own, the others stay. The statement groups members by
-   * which settings they carry, so each group is one upsert.
+   * One multi-row insert per group of members carrying the same settings. A member already present
+   * keeps its membership; the settings given with it (name, context, preferences) replace its own, the
+   * others stay. A subscriber deleted meanwhile is left out (lockLiveSubscribers); the internal ids of
+   * those left out are returned.
    */
-  async addMembers(scope: TopicScope, topicId: string, members: NewTopicMember[]): Promise<void> {
-    const groups = new Map<string, NewTopicMember[]>();
-    for (const member of members) {
-      const key = settingKeys(member.settings).join(',');
-      groups.set(key, [...(groups.get(key) ?? []), member]);
-    }
-    for (const [key, group] of groups) {
-      const values = group.map(({ settings, ...member }) => ({ topicId, ...scope, ...member, ...settings }));
-      const insert = this.db.insert(topicSubscribers).values(values);
-      if (key === '') await insert.onConflictDoNothing();
-      else
-        await insert.onConflictDoUpdate({
-          target: [topicSubscribers.topicId, topicSubscribers.subscriberId],
-          set: {
-            ...Object.fromEntries(
-              key.split(',').map((column) => [column, sql.raw(`excluded.${SETTING_COLUMNS[column]}`)]),
-            ),
-            updatedAt: sql`now()`,
-          },
-        });
-    }
+  async addMembers(scope: TopicScope, topicId: string, members: NewTopicMember[]): Promise<string[]> {
+    return this.db.transaction(async (tx) => {
+      const live = await lockLiveSubscribers(
+        tx,
+        scope.environmentId,
+        members.map((member) => member.subscriberId),
+      );
+      const groups = new Map<string, NewTopicMember[]>();
+      for (const member of members.filter((candidate) => live.has(candidate.subscriberId))) {
+        const key = settingKeys(member.settings).join(',');
+        groups.set(key, [...(groups.get(key) ?? []), member]);
+      }
+      for (const [key, group] of groups) {
+        const values = group.map(({ settings, ...member }) => ({ topicId, ...scope, ...member, ...settings }));
+        const insert = tx.insert(topicSubscribers).values(values);
+        if (key === '') await insert.onConflictDoNothing();
+        else
+          await insert.onConflictDoUpdate({
+            target: [topicSubscribers.topicId, topicSubscribers.subscriberId],
+            set: {
+              ...Object.fromEntries(
+                key.split(',').map((column) => [column, sql.raw(`excluded.${SETTING_COLUMNS[column]}`)]),
+              ),
+              updatedAt: sql`now()`,
+            },
+          });
+      }
+      return members.filter((member) => !live.has(member.subscriberId)).map((member) => member.subscriberId);
+    });
   }
 
   /** Sets a subscription's settings; none when the member left the topic meanwhile. */
@@ -296,6 +307,8 @@ export class TopicRepository {
     const { environmentId, organizationId } = scope;
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${SESSION_JOIN_LOCK_CLASS}, hashtext(${member.subscriberId}))`);
+      if (!(await lockLiveSubscribers(tx, environmentId, [member.subscriberId])).has(member.subscriberId))
+        return 'gone';
       const [existing] = await tx
         .select({ id: topics.id })
         .from(topics)

@@ -38,6 +38,7 @@ export class InboxTopicSubscriptionsUseCase {
     const member = { subscriberId: session.subscriberRowId, externalSubscriberId: session.subscriberId };
     const join = await this.topics.joinBySession(session, key, name, member, environment.inboxTopicsPerSubscriber);
     if (join === 'full') throw capReached(environment, session.subscriberId);
+    if (join === 'gone') throw new DomainError('UNAUTHORIZED', 'The subscriber of this inbox session was deleted');
     const own = await this.find(session, key);
     if (!own) throw new DomainError('NOT_FOUND', `Subscription to topic ${key} not found`);
     return own;

@@ -36,7 +36,7 @@ export class TopicSubscriptionsUseCase {
       items.map((item) => item.subscriberId),
     );
     const names = new Map(items.map((item) => [item.subscriberId, item.name]));
-    await this.topics.addMembers(
+    const deletedMeanwhile = await this.topics.addMembers(
       auth,
       topic.id,
       found.map((row) => ({
@@ -45,6 +45,8 @@ export class TopicSubscriptionsUseCase {
         settings: { name: names.get(row.subscriberId), context: body.context, preferences },
       })),
     );
+    for (const row of found.filter((candidate) => deletedMeanwhile.includes(candidate.id)))
+      errors.push(subscriberNotFound(row.subscriberId));
     const memberships = await this.topics.findMembers(
       auth.environmentId,
       topic.id,
@@ -116,9 +118,7 @@ export class TopicSubscriptionsUseCase {
     const unique = [...new Set(subscriberIds)];
     const found = await this.subscribers.findBySubscriberIds(auth.environmentId, unique);
     const known = new Set(found.map((row) => row.subscriberId));
-    const errors = unique
-      .filter((id) => !known.has(id))
-      .map((id) => ({ subscriberId: id, code: 'SUBSCRIBER_NOT_FOUND', message: `Subscriber ${id} not found` }));
+    const errors = unique.filter((id) => !known.has(id)).map(subscriberNotFound);
     return { found, errors };
   }
 
@@ -145,8 +145,12 @@ export class TopicSubscriptionsUseCase {
     );
     return {
       data: shown.map(({ row, membership }, index) => toSubscription(topic, row, membership, preferences[index])),
-      meta: { totalCount: requested, successful: done.length, failed: errors.length },
+      meta: { totalCount: requested, successful: shown.length, failed: errors.length },
       errors,
     };
   }
+}
+
+function subscriberNotFound(subscriberId: string): SubscriptionErrorDto {
+  return { subscriberId, code: 'SUBSCRIBER_NOT_FOUND', message: `Subscriber ${subscriberId} not found` };
 }
