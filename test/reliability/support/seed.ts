@@ -109,7 +109,7 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
   const event = {
     id: newId(),
     type: 'message.sent',
-    body: { type: 'message.sent', timestamp: new Date().toISOString(), data: {} },
+    body: JSON.stringify({ type: 'message.sent', timestamp: new Date().toISOString(), data: {} }),
   };
   const [deliveryId] = await t.app
     .get(WebhookDeliveryRepository)

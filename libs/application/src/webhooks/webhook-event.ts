@@ -19,7 +19,8 @@ export function webhookEvent(
   now: Date,
   subscriberId?: string,
 ): NewWebhookEvent {
-  return { id: newId(), type, body: { type, timestamp: now.toISOString(), data: bounded(data) }, subscriberId };
+  const body = JSON.stringify({ type, timestamp: now.toISOString(), data: bounded(data) });
+  return { id: newId(), type, body, subscriberId };
 }
 
 function bounded(data: Record<string, unknown>): Record<string, unknown> {

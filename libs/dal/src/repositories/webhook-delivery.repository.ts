@@ -15,7 +15,8 @@ import {
 export interface NewWebhookEvent {
   id: string;
   type: string;
-  body: Record<string, unknown>;
+  /** The JSON text a receiver gets. */
+  body: string;
   /** The subscriber the event is about, if any (internal id). */
   subscriberId?: string;
 }

@@ -44,7 +44,8 @@ export const webhookEvents = pgTable(
     id: uuid('id').primaryKey(),
     environmentId: uuid('environment_id').notNull(),
     type: text('type').notNull(),
-    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    /** The JSON sent, as sent: stored and signed byte for byte, never parsed again. */
+    body: text('body').notNull(),
     /** The subscriber the event is about (its message, preference or row), whose erasure removes it. */
     subscriberId: uuid('subscriber_id'),
     ...timestamps(),

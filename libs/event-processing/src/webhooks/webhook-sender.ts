@@ -32,7 +32,7 @@ export class WebhookSender {
   ) {}
 
   async send({ event, endpoint }: WebhookSend, now: Date): Promise<AttemptAnswer> {
-    const body = JSON.stringify(event.body);
+    const { body } = event;
     const signature = this.secrets(endpoint, now)
       .map((encrypted) => this.signer(encrypted).sign(event.id, now, body))
       .join(' ');
