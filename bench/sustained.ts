@@ -59,6 +59,10 @@ function triggerTo(recipients: Recipients, n: number, subscribers: number, runId
   return { subscriberId, email: `${subscriberId}@bench.test` };
 }
 
+/** The workflow a sustained run triggers. */
+export const sustainedWorkflowName = (recipients: Recipients, runLabel = '') =>
+  `bench-sustained-${recipients}${runLabel}`;
+
 /**
  * Triggers (one in_app step) as fast as `connections` allow for `sustainedDuration` seconds with the
  * worker consuming, then the wait until every accepted trigger's message row exists: what a user
@@ -71,7 +75,7 @@ export async function sustainedTriggers(
   /** Tells this run's workflow apart when one deployment runs the scenario more than once. */
   runLabel = '',
 ): Promise<SustainedRun> {
-  const name = `bench-sustained-${recipients}${runLabel}`;
+  const name = sustainedWorkflowName(recipients, runLabel);
   const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, name);
   const runId = randomUUID().slice(0, 8);
   const bodyFor = (n: number) =>

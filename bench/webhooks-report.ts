@@ -38,5 +38,12 @@ export function webhookRows(section: string, r: WebhooksResult, fastify: number 
       unit: 'ms',
       target: { op: '<=', value: 1000 },
     },
+    {
+      section,
+      metric: `webhooks: commit → receiver p50 / p99 at a paced ${r.paced.rate} triggers/s`,
+      value: r.paced.latencyP99Ms,
+      unit: 'ms',
+      note: `p50 ${r.paced.latencyP50Ms ?? '-'} ms; ${r.paced.received}/${r.paced.accepted} events; half the events rate`,
+    },
   ];
 }

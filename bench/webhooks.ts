@@ -1,11 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SUBSCRIBER_PREFIX } from './database.js';
 import type { Deployment } from './deployment.js';
 import type { BenchOptions } from './options.js';
-import { sustainedTriggers, type SustainedRun } from './sustained.js';
+import { startPacedLoad } from './paced-load.js';
+import { sustainedTriggers, sustainedWorkflowName, type SustainedRun } from './sustained.js';
 
 /** How long the events of the run with an endpoint may keep arriving after its last message. */
 const EVENTS_GRACE_MS = 60_000;
+/** The paced phase sends at this share of the events rate the sustained run reached. */
+const PACED_SHARE = 0.5;
+const PACED_SECONDS = 15;
+const PACED_CONNECTIONS = 50;
+/** The run with the endpoint has a workflow of its own, which the paced phase triggers too. */
+const WEBHOOKS_RUN_LABEL = '-webhooks';
 
 export interface WebhooksResult {
   /** The sustained end-to-end run (existing subscribers) with no endpoint, then with one for message.sent. */
@@ -21,6 +29,16 @@ export interface WebhooksResult {
   latencyP50Ms?: number;
   latencyP99Ms?: number;
   duplicates: number;
+  /** Then triggers paced at half that events rate (the receiver keeps up): their events' latency. */
+  paced: PacedEvents;
+}
+
+interface PacedEvents {
+  rate: number;
+  accepted: number;
+  received: number;
+  latencyP50Ms?: number;
+  latencyP99Ms?: number;
 }
 
 interface Receiver {
@@ -73,7 +91,7 @@ export async function webhooks(deployment: Deployment, options: BenchOptions): P
   const endpoint = (await created.json()) as { _id: string };
   try {
     const startedAt = Date.now();
-    const withEndpoint = await sustainedTriggers(deployment, options, 'existing', '-webhooks');
+    const withEndpoint = await sustainedTriggers(deployment, options, 'existing', WEBHOOKS_RUN_LABEL);
     const expected = withEndpoint.delivered;
     const deadline = Date.now() + EVENTS_GRACE_MS;
     const runEvents = () => receiver.arrivals.filter((arrival) => arrival.timestamp >= startedAt);
@@ -84,19 +102,65 @@ export async function webhooks(deployment: Deployment, options: BenchOptions): P
     const last = Math.max(...events.map((arrival) => arrival.at));
     const latencies = events.map((arrival) => arrival.at - arrival.timestamp).sort((a, b) => a - b);
     const eventsSeconds = (last - startedAt) / 1000;
+    const eventsPerSecond = distinct / eventsSeconds;
+    const paced = await pacedEvents(deployment, options, receiver, eventsPerSecond * PACED_SHARE);
     return {
       without,
       withEndpoint,
       received: distinct,
       expected,
       eventsSeconds,
-      eventsPerSecond: distinct / eventsSeconds,
+      eventsPerSecond,
       latencyP50Ms: percentile(latencies, 0.5),
       latencyP99Ms: percentile(latencies, 0.99),
       duplicates: events.length - distinct,
+      paced,
     };
   } finally {
     await deployment.client.request('DELETE', `/v1/webhook-endpoints/${endpoint._id}`);
     await receiver.close();
   }
+}
+
+/**
+ * Triggers to existing subscribers sent on a fixed schedule below what the webhook lane delivers, to the
+ * workflow of the run with the endpoint; the latency of their events, from commit to the receiver.
+ */
+async function pacedEvents(
+  deployment: Deployment,
+  options: BenchOptions,
+  receiver: Receiver,
+  targetRate: number,
+): Promise<PacedEvents> {
+  const rate = Math.max(50, Math.round(targetRate / 50) * 50);
+  const startedAt = Date.now();
+  const sender = startPacedLoad({
+    origin: deployment.client.baseUrl,
+    path: '/v1/events/trigger',
+    headers: deployment.client.headers,
+    rate,
+    connections: PACED_CONNECTIONS,
+    maxOutstanding: rate * 2,
+    bodyFor: (n) =>
+      JSON.stringify({
+        name: sustainedWorkflowName('existing', WEBHOOKS_RUN_LABEL),
+        to: `${SUBSCRIBER_PREFIX}${(n % options.subscribers) + 1}`,
+        payload: { orderId: `paced-${n}` },
+      }),
+  });
+  await new Promise((resolve) => setTimeout(resolve, PACED_SECONDS * 1000));
+  const sent = await sender.stop();
+  const deadline = Date.now() + EVENTS_GRACE_MS;
+  const pacedArrivals = () => receiver.arrivals.filter((arrival) => arrival.timestamp >= startedAt);
+  while (new Set(pacedArrivals().map((arrival) => arrival.id)).size < sent.ok2xx && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  const arrivals = pacedArrivals();
+  const latencies = arrivals.map((arrival) => arrival.at - arrival.timestamp).sort((a, b) => a - b);
+  return {
+    rate,
+    accepted: sent.ok2xx,
+    received: new Set(arrivals.map((arrival) => arrival.id)).size,
+    latencyP50Ms: percentile(latencies, 0.5),
+    latencyP99Ms: percentile(latencies, 0.99),
+  };
 }
