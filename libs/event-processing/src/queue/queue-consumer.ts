@@ -6,6 +6,12 @@ import { QUEUE_BACKEND } from './queue.module.js';
 import type { QueueBackend } from './queue-backend.js';
 
 /**
+ * How long a worker waits to fetch again after its connection failed (BullMQ's default is 15 s). Its
+ * close waits for that pause too, so it must stay well inside the shutdown deadline after an outage.
+ */
+const RETRY_AFTER_CONNECTION_ERROR_MS = 2_000;
+
+/**
  * Base of every processor: applies the runtime settings that @Processor's static options cannot
  * carry (concurrency from config; a short poll on embedded PGlite, whose socket multiplexer cannot
  * deliver LISTEN/NOTIFY wake-ups to an idle connection).
@@ -36,6 +42,7 @@ export abstract class QueueConsumer extends WorkerHost implements OnApplicationB
     });
     // drainDelay bounds the wait of an empty queue; the backend bounds the wait for a delayed entry.
     if (this.backend.pollSeconds) this.worker.opts.drainDelay = this.backend.pollSeconds;
+    this.worker.opts.runRetryDelay = RETRY_AFTER_CONNECTION_ERROR_MS;
   }
 
   /**
