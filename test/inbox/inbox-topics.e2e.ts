@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Novu } from '@novu/js';
-import { EnvironmentRepository, type InboxTopicPolicyChange } from '#dal';
+import { eq } from 'drizzle-orm';
+import { EnvironmentRepository, SubscriberRepository, topicSubscribers, type InboxTopicPolicyChange } from '#dal';
 import { createWorkflow, inApp, messagesOf, triggerAndSettle } from '../support/engine-fixtures.js';
+import { sleep } from '../support/wait.js';
 import { openInbox, sessionToken, startInboxApp, type InboxApp } from './inbox-app.js';
 
 /** Topic subscriptions through @novu/js: the session's subscriber's own membership, seen through the v2 API. */
@@ -202,5 +204,21 @@ describe('inbox topic subscriptions through @novu/js', () => {
     expect(joined.body.data).toHaveLength(2);
     // A refused join leaves no topic behind.
     expect((await app.t.api('get', '/v2/topics?key=race-')).body.data).toHaveLength(2);
+  });
+  it("a join sent while the session's subscriber is being deleted joins nothing and answers 401", async () => {
+    await setPolicy({ patterns: ['racing-*'] });
+    const token = await sessionToken(app, 'top-racing');
+    const [{ id: rowId }] = await app.t.app
+      .get(SubscriberRepository)
+      .findBySubscriberIds(app.t.environment.id, ['top-racing']);
+    let answer: Promise<globalThis.Response> | undefined;
+    // The delete's transaction, held open while the join arrives: the session still reads as valid.
+    await app.t.db.transaction(async (tx) => {
+      await app.t.app.get(SubscriberRepository).softDelete(app.t.environment.id, 'top-racing', tx);
+      answer = join(token, 'racing-news');
+      await sleep(300);
+    });
+    expect((await answer!).status).toBe(401);
+    expect(await app.t.db.select().from(topicSubscribers).where(eq(topicSubscribers.subscriberId, rowId))).toEqual([]);
   });
 });

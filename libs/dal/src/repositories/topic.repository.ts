@@ -64,8 +64,10 @@ export interface SubscriberTopic {
   membershipUpdatedAt: Date;
 }
 
-/** What a session's join did: joined (the topic created when missing), already a member, or refused at the cap. */
-/** `gone`: the subscriber was deleted meanwhile. */
+/**
+ * What a session's join did: joined (the topic created when missing), already a member, refused at the
+ * cap, or nothing because the subscriber was deleted meanwhile (gone).
+ */
 export type SessionJoin = 'joined' | 'member' | 'full' | 'gone';
 
 /** Advisory lock class ("TOPS") of a subscriber's session joins, the second key its id's hash. */
