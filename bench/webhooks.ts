@@ -99,7 +99,8 @@ export async function webhooks(deployment: Deployment, options: BenchOptions): P
       await new Promise((resolve) => setTimeout(resolve, 200));
     const events = runEvents();
     const distinct = new Set(events.map((arrival) => arrival.id)).size;
-    const last = Math.max(...events.map((arrival) => arrival.at));
+    // A loop, not Math.max(...): spreading some 125,000 arrivals overflows the call stack.
+    const last = events.reduce((latest, arrival) => Math.max(latest, arrival.at), 0);
     const latencies = events.map((arrival) => arrival.at - arrival.timestamp).sort((a, b) => a - b);
     const eventsSeconds = (last - startedAt) / 1000;
     const eventsPerSecond = distinct / eventsSeconds;

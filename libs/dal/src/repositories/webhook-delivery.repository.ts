@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -85,8 +85,8 @@ export class WebhookDeliveryRepository {
 
   /**
    * Takes the endpoint's pending deliveries that are due, oldest first, with their events: each is
-   * leased until `leaseUntil` (its next attempt moved there), so another process's lane skips it
-   * and, should this one die, it is due again once the lease ends.
+   * leased until `leaseUntil`, so another process's lane skips it and, should this one die, it is due
+   * again once the lease ends. Writing the results ends the lease.
    */
   async claimDue(
     environmentId: string,
@@ -102,6 +102,7 @@ export class WebhookDeliveryRepository {
         and(
           eq(webhookDeliveries.status, 'pending'),
           lte(webhookDeliveries.nextAttemptAt, now),
+          notLeased(now),
           eq(webhookDeliveries.endpointId, endpointId),
           eq(webhookDeliveries.environmentId, environmentId),
         ),
@@ -111,7 +112,7 @@ export class WebhookDeliveryRepository {
       .for('update', { skipLocked: true });
     const claimed = await this.db
       .update(webhookDeliveries)
-      .set({ nextAttemptAt: leaseUntil })
+      .set({ leasedUntil: leaseUntil })
       .where(inArray(webhookDeliveries.id, due))
       .returning();
     if (claimed.length === 0) return [];
@@ -167,6 +168,7 @@ export class WebhookDeliveryRepository {
       UPDATE webhook_deliveries AS d SET
         status = v.status,
         next_attempt_at = v.next_attempt_at,
+        leased_until = NULL,
         attempts = CASE WHEN v.counted THEN d.attempts + 1 ELSE d.attempts END,
         last_status_code = CASE WHEN v.counted THEN v.status_code ELSE d.last_status_code END,
         last_duration_ms = CASE WHEN v.counted THEN v.duration_ms ELSE d.last_duration_ms END,
@@ -264,7 +266,18 @@ export class WebhookDeliveryRepository {
     return this.db
       .selectDistinct({ endpointId: webhookDeliveries.endpointId, environmentId: webhookDeliveries.environmentId })
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, dueBefore)))
+      .where(
+        and(
+          eq(webhookDeliveries.status, 'pending'),
+          lte(webhookDeliveries.nextAttemptAt, dueBefore),
+          notLeased(dueBefore),
+        ),
+      )
       .limit(limit);
   }
+}
+
+/** Not in a lane's round at `at`: never leased, or its lease has ended. */
+function notLeased(at: Date): SQL | undefined {
+  return or(isNull(webhookDeliveries.leasedUntil), lte(webhookDeliveries.leasedUntil, at));
 }

@@ -72,6 +72,11 @@ export const webhookDeliveries = pgTable(
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: tz('next_attempt_at'),
+    /**
+     * Until when a lane has it in a round (another process's lane skips it; a dead one's is due again
+     * after). Not indexed, so taking a lease can be a heap-only update of the row.
+     */
+    leasedUntil: tz('leased_until'),
     lastStatusCode: integer('last_status_code'),
     lastDurationMs: integer('last_duration_ms'),
     lastError: text('last_error'),
