@@ -54,9 +54,33 @@ async function drain(
 }
 
 function triggerTo(recipients: Recipients, n: number, subscribers: number, runId: string): unknown {
-  if (recipients === 'existing') return `${SUBSCRIBER_PREFIX}${(n % subscribers) + 1}`;
+  if (recipients === 'existing') return existingSubscriber(n, subscribers);
   const subscriberId = `bench-new-${runId}-${n}`;
   return { subscriberId, email: `${subscriberId}@bench.test` };
+}
+
+/** The n-th trigger's recipient among the seeded subscribers. */
+const existingSubscriber = (n: number, subscribers: number) => `${SUBSCRIBER_PREFIX}${(n % subscribers) + 1}`;
+
+/**
+ * Triggers of `workflowName` to the seeded subscribers at `rate`/s on a fixed schedule (an open loop),
+ * until stopped.
+ */
+export function startPacedTriggers(deployment: Deployment, options: BenchOptions, workflowName: string, rate: number) {
+  return startPacedLoad({
+    origin: deployment.client.baseUrl,
+    path: '/v1/events/trigger',
+    headers: deployment.client.headers,
+    rate,
+    connections: PACED_CONNECTIONS,
+    maxOutstanding: rate * PACED_MAX_OUTSTANDING_SECONDS,
+    bodyFor: (n) =>
+      JSON.stringify({
+        name: workflowName,
+        to: existingSubscriber(n, options.subscribers),
+        payload: { orderId: `paced-${n}` },
+      }),
+  });
 }
 
 /** The workflow a sustained run triggers. */
@@ -147,20 +171,7 @@ export async function feedUnderLoad(deployment: Deployment, options: BenchOption
   const idle = await feedLoad(deployment, options, FEED_QUERY);
 
   const startedAt = performance.now();
-  const sender = startPacedLoad({
-    origin: deployment.client.baseUrl,
-    path: '/v1/events/trigger',
-    headers: deployment.client.headers,
-    rate: options.feedLoadRate,
-    connections: PACED_CONNECTIONS,
-    maxOutstanding: options.feedLoadRate * PACED_MAX_OUTSTANDING_SECONDS,
-    bodyFor: (n) =>
-      JSON.stringify({
-        name,
-        to: `${SUBSCRIBER_PREFIX}${(n % options.subscribers) + 1}`,
-        payload: { orderId: `paced-${n}` },
-      }),
-  });
+  const sender = startPacedTriggers(deployment, options, name, options.feedLoadRate);
   const cpuWindow = deployment.cpuWindow();
   // The sender is stopped even when the feed load fails, so it never outlives the scenario.
   const underLoad = await feedLoad(deployment, options, FEED_QUERY).catch(async (error: unknown) => {

@@ -1,17 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SUBSCRIBER_PREFIX } from './database.js';
 import type { Deployment } from './deployment.js';
 import type { BenchOptions } from './options.js';
-import { startPacedLoad } from './paced-load.js';
-import { sustainedTriggers, sustainedWorkflowName, type SustainedRun } from './sustained.js';
+import { startPacedTriggers, sustainedTriggers, sustainedWorkflowName, type SustainedRun } from './sustained.js';
 
 /** How long the events of the run with an endpoint may keep arriving after its last message. */
 const EVENTS_GRACE_MS = 60_000;
 /** The paced phase sends at this share of the events rate the sustained run reached. */
 const PACED_SHARE = 0.5;
 const PACED_SECONDS = 15;
-const PACED_CONNECTIONS = 50;
 /** The run with the endpoint has a workflow of its own, which the paced phase triggers too. */
 const WEBHOOKS_RUN_LABEL = '-webhooks';
 
@@ -93,28 +90,22 @@ export async function webhooks(deployment: Deployment, options: BenchOptions): P
     const startedAt = Date.now();
     const withEndpoint = await sustainedTriggers(deployment, options, 'existing', WEBHOOKS_RUN_LABEL);
     const expected = withEndpoint.delivered;
-    const deadline = Date.now() + EVENTS_GRACE_MS;
-    const runEvents = () => receiver.arrivals.filter((arrival) => arrival.timestamp >= startedAt);
-    while (new Set(runEvents().map((arrival) => arrival.id)).size < expected && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    const events = runEvents();
-    const distinct = new Set(events.map((arrival) => arrival.id)).size;
+    const events = await arrivalsSince(receiver, startedAt, expected);
     // A loop, not Math.max(...): spreading some 125,000 arrivals overflows the call stack.
-    const last = events.reduce((latest, arrival) => Math.max(latest, arrival.at), 0);
-    const latencies = events.map((arrival) => arrival.at - arrival.timestamp).sort((a, b) => a - b);
+    const last = events.all.reduce((latest, arrival) => Math.max(latest, arrival.at), 0);
     const eventsSeconds = (last - startedAt) / 1000;
-    const eventsPerSecond = distinct / eventsSeconds;
+    const eventsPerSecond = events.distinct / eventsSeconds;
     const paced = await pacedEvents(deployment, options, receiver, eventsPerSecond * PACED_SHARE);
     return {
       without,
       withEndpoint,
-      received: distinct,
+      received: events.distinct,
       expected,
       eventsSeconds,
       eventsPerSecond,
-      latencyP50Ms: percentile(latencies, 0.5),
-      latencyP99Ms: percentile(latencies, 0.99),
-      duplicates: events.length - distinct,
+      latencyP50Ms: events.latencyP50Ms,
+      latencyP99Ms: events.latencyP99Ms,
+      duplicates: events.all.length - events.distinct,
       paced,
     };
   } finally {
@@ -135,32 +126,33 @@ async function pacedEvents(
 ): Promise<PacedEvents> {
   const rate = Math.max(50, Math.round(targetRate / 50) * 50);
   const startedAt = Date.now();
-  const sender = startPacedLoad({
-    origin: deployment.client.baseUrl,
-    path: '/v1/events/trigger',
-    headers: deployment.client.headers,
-    rate,
-    connections: PACED_CONNECTIONS,
-    maxOutstanding: rate * 2,
-    bodyFor: (n) =>
-      JSON.stringify({
-        name: sustainedWorkflowName('existing', WEBHOOKS_RUN_LABEL),
-        to: `${SUBSCRIBER_PREFIX}${(n % options.subscribers) + 1}`,
-        payload: { orderId: `paced-${n}` },
-      }),
-  });
+  const sender = startPacedTriggers(deployment, options, sustainedWorkflowName('existing', WEBHOOKS_RUN_LABEL), rate);
   await new Promise((resolve) => setTimeout(resolve, PACED_SECONDS * 1000));
   const sent = await sender.stop();
-  const deadline = Date.now() + EVENTS_GRACE_MS;
-  const pacedArrivals = () => receiver.arrivals.filter((arrival) => arrival.timestamp >= startedAt);
-  while (new Set(pacedArrivals().map((arrival) => arrival.id)).size < sent.ok2xx && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  const arrivals = pacedArrivals();
-  const latencies = arrivals.map((arrival) => arrival.at - arrival.timestamp).sort((a, b) => a - b);
+  const events = await arrivalsSince(receiver, startedAt, sent.ok2xx);
   return {
     rate,
     accepted: sent.ok2xx,
-    received: new Set(arrivals.map((arrival) => arrival.id)).size,
+    received: events.distinct,
+    latencyP50Ms: events.latencyP50Ms,
+    latencyP99Ms: events.latencyP99Ms,
+  };
+}
+
+/**
+ * The events of triggers sent from `since` on, once `expected` distinct ones arrived (or the grace
+ * ended), with their commit → receiver latency.
+ */
+async function arrivalsSince(receiver: Receiver, since: number, expected: number) {
+  const deadline = Date.now() + EVENTS_GRACE_MS;
+  const arrived = () => receiver.arrivals.filter((arrival) => arrival.timestamp >= since);
+  while (new Set(arrived().map((arrival) => arrival.id)).size < expected && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  const all = arrived();
+  const latencies = all.map((arrival) => arrival.at - arrival.timestamp).sort((a, b) => a - b);
+  return {
+    all,
+    distinct: new Set(all.map((arrival) => arrival.id)).size,
     latencyP50Ms: percentile(latencies, 0.5),
     latencyP99Ms: percentile(latencies, 0.99),
   };

@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import { AppConfig, Clock, webhookAttemptDuration, webhookAttempts, webhookEndpointsDisabled } from '#common';
+import { Clock, webhookAttemptDuration, webhookAttempts, webhookEndpointsDisabled } from '#common';
 import { WebhookDeliveryRepository, WebhookEndpointRepository, type AttemptResult, type WebhookSend } from '#dal';
 import { QUEUE_NAMES, type JobPayloads } from '../queue/job-catalogue.js';
 import { JobQueue } from '../queue/job-queue.service.js';
@@ -79,10 +79,6 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
   private readonly lanes = new Map<string, Lane>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopping = false;
-  /** No request of a round starts later than this after its first: a round ends within twice the time-out. */
-  private readonly roundStartLimitMs: number;
-  /** A round's claim: the longest a round takes, and a margin (a dead process's claims are due again after it). */
-  private readonly leaseMs: number;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -90,11 +86,18 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     private readonly sender: WebhookSender,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
-    config: AppConfig,
   ) {
     super();
-    this.roundStartLimitMs = config.webhookTimeoutMs;
-    this.leaseMs = this.roundStartLimitMs + config.webhookTimeoutMs + LEASE_MARGIN_MS;
+  }
+
+  /** No request of a round starts later than this after its first: a round ends within twice the time-out. */
+  private get roundStartLimitMs(): number {
+    return this.config.webhookTimeoutMs;
+  }
+
+  /** A round's claim: the longest a round takes, and a margin (a dead process's claims are due again after it). */
+  private get leaseMs(): number {
+    return this.roundStartLimitMs + this.config.webhookTimeoutMs + LEASE_MARGIN_MS;
   }
 
   protected override concurrency(): number {
