@@ -3,8 +3,18 @@ import { createWorkflow, inApp, triggerAndSettle } from './support/engine-fixtur
 import { waitFor } from './support/wait.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
+/**
+ * One series' value in Prometheus text (0 when absent). The registry belongs to the process, and test files
+ * share their process, so assertions compare values before and after the action they count.
+ */
+function seriesValue(text: string, series: string): number {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
 describe('GET /metrics', () => {
   let t: TestApp;
+  const scrape = async () => (await t.http.get('/metrics')).text;
   beforeAll(async () => {
     t = await startTestApp();
   });
@@ -13,29 +23,30 @@ describe('GET /metrics', () => {
   });
 
   it('serves Prometheus text without auth: HTTP durations by route template, queue depth, process metrics', async () => {
+    const notFound =
+      'http_request_duration_seconds_count{method="GET",route="/v1/tenants/:identifier",status_code="404"}';
+    const before = seriesValue(await scrape(), notFound);
     await t.api('get', '/v1/tenants/some-tenant');
     const res = await t.http.get('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
-    expect(res.text).toMatch(
-      /http_request_duration_seconds_count\{method="GET",route="\/v1\/tenants\/:identifier",status_code="404"\} 1/,
-    );
+    expect(seriesValue(res.text, notFound)).toBe(before + 1);
     expect(res.text).toMatch(/queue_jobs\{queue="step-jobs",state="waiting"\} \d+/);
     expect(res.text).toContain('process_resident_memory_bytes');
   });
 
   it('counts deliveries by channel, provider and status, and step jobs by name', async () => {
+    const sent = 'deliveries_total{channel="in_app",provider="novu",status="sent"}';
+    const completed = 'queue_job_duration_seconds_count{name="run-step",outcome="completed"}';
+    const before = await scrape();
     const workflow = await createWorkflow(t, { steps: [inApp('Hello')] });
     await triggerAndSettle(t, { name: workflow.identifier, to: 'metrics-subscriber' });
     // The queue entry completes (and its duration is observed) just after the job's row is written.
-    const completed = /queue_job_duration_seconds_count\{name="run-step",outcome="completed"\} [1-9]/;
-    await waitFor(async () => completed.test((await t.http.get('/metrics')).text), {
+    await waitFor(async () => seriesValue(await scrape(), completed) > seriesValue(before, completed), {
       timeoutMs: 10_000,
       description: 'the run-step duration to be observed',
     });
-    const text = (await t.http.get('/metrics')).text;
-    expect(text).toMatch(/deliveries_total\{channel="in_app",provider="novu",status="sent"\} [1-9]/);
-    expect(text).toMatch(completed);
+    expect(seriesValue(await scrape(), sent)).toBe(seriesValue(before, sent) + 1);
   });
 });
 
