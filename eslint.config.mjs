@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'libs/dal/migrations/', '.test-cache/', 'release/', 'bench/profiles/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'libs/dal/migrations/',
+      '.test-cache/',
+      'release/',
+      'bench/profiles/',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.ts'],
