@@ -51,18 +51,20 @@ export const eventLoopLagMax = new Gauge({
 });
 
 /**
- * Environments labelled separately in the per-environment metrics, per process: the first ones seen
- * keep their own label, every later one is counted under `other`, so a deployment with many
- * environments cannot grow the scrape without bound.
+ * The environments one queue consumer labels separately in the per-environment metrics: the first
+ * ones it sees keep their own label, every later one is counted under `other`, so a deployment with
+ * many environments cannot grow the scrape without bound.
  */
-export const MAX_ENVIRONMENT_LABELS = 50;
-const labelledEnvironments = new Set<string>();
+export class EnvironmentLabels {
+  static readonly MAX = 50;
+  private readonly labelled = new Set<string>();
 
-export function environmentLabel(environmentId: string): string {
-  if (labelledEnvironments.has(environmentId)) return environmentId;
-  if (labelledEnvironments.size >= MAX_ENVIRONMENT_LABELS) return 'other';
-  labelledEnvironments.add(environmentId);
-  return environmentId;
+  of(environmentId: string): string {
+    if (this.labelled.has(environmentId)) return environmentId;
+    if (this.labelled.size >= EnvironmentLabels.MAX) return 'other';
+    this.labelled.add(environmentId);
+    return environmentId;
+  }
 }
 
 export const queueWait = new Histogram({

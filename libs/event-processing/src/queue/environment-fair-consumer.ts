@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { DelayedError, type Job } from 'bullmq';
-import { environmentLabel, queueEnvironmentSlots, queueLaneJobs, queueWait } from '#common';
+import { EnvironmentLabels, queueEnvironmentSlots, queueLaneJobs, queueWait } from '#common';
 import { EnvironmentLanes, LaneEmptiedError } from './environment-lanes.js';
 import { QueueConsumer } from './queue-consumer.js';
 import { QueueWaits } from './queue-waits.js';
@@ -35,6 +35,7 @@ const LANE_FULL_PRIORITY = 1;
 export abstract class EnvironmentFairConsumer<D extends { environmentId: string }> extends QueueConsumer {
   @Inject(QueueWaits) private readonly waits: QueueWaits;
   private fairLanes?: EnvironmentLanes;
+  private readonly environmentLabels = new EnvironmentLabels();
 
   protected abstract handle(job: Job<D>): Promise<void>;
 
@@ -59,7 +60,7 @@ export abstract class EnvironmentFairConsumer<D extends { environmentId: string 
     });
     queueLaneJobs.set({ queue: job.queueName }, this.lanes().waiting);
     if (!release) return this.handBack(job, token, 0);
-    const labels = { queue: job.queueName, environment: environmentLabel(environmentId) };
+    const labels = { queue: job.queueName, environment: this.environmentLabels.of(environmentId) };
     if (firstAttempt) {
       const waitMs = Math.max(0, Date.now() - due);
       queueWait.observe(labels, waitMs / 1000);
