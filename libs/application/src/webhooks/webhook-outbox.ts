@@ -10,15 +10,18 @@ import {
   type NewWebhookEvent,
 } from '#dal';
 
-/** Hands new deliveries to the queue; the api and the worker provide it (libs/application has no queue). */
+/**
+ * Wakes the lanes of endpoints that have new deliveries, through the queue; the api and the worker
+ * provide it (libs/application has no queue).
+ */
 export abstract class WebhookDispatch {
-  abstract dispatch(environmentId: string, deliveryIds: string[]): Promise<void>;
+  abstract dispatch(environmentId: string, endpointIds: string[]): Promise<void>;
 }
 
 /**
  * The webhook outbox. `record` runs in the transaction of the change that causes the events, so an
  * event exists exactly when its change committed; `dispatch` hands the deliveries to the queue once
- * that transaction committed. A lost dispatch is harmless: the webhook sweeper sends what stays pending.
+ * that transaction committed, waking the endpoints' lanes. A lost dispatch is harmless: the webhook sweeper sends what stays pending.
  */
 @Injectable()
 export class WebhookOutbox {
@@ -40,15 +43,15 @@ export class WebhookOutbox {
     change: (tx: DbExecutor) => Promise<T>,
     events: (result: T) => NewWebhookEvent[],
   ): Promise<T> {
-    const { result, deliveryIds } = await this.db.transaction(async (tx) => {
+    const { result, endpointIds } = await this.db.transaction(async (tx) => {
       const changed = await change(tx);
-      return { result: changed, deliveryIds: await this.record(tx, environmentId, events(changed), now) };
+      return { result: changed, endpointIds: await this.record(tx, environmentId, events(changed), now) };
     });
-    void this.dispatch(environmentId, deliveryIds);
+    void this.dispatch(environmentId, endpointIds);
     return result;
   }
 
-  /** Returns the deliveries to dispatch after commit (none when no endpoint wants these events). */
+  /** Returns the endpoints to dispatch after commit (none when no endpoint wants these events). */
   async record(executor: DbExecutor, environmentId: string, events: NewWebhookEvent[], now: Date): Promise<string[]> {
     if (events.length === 0) return [];
     const types = [...new Set(events.map((event) => event.type))];
@@ -72,10 +75,10 @@ export class WebhookOutbox {
   }
 
   /** Not awaited by callers' answers: a failure leaves the deliveries to the sweeper. */
-  async dispatch(environmentId: string, deliveryIds: string[]): Promise<void> {
-    if (deliveryIds.length === 0) return;
-    await this.queue.dispatch(environmentId, deliveryIds).catch((error: unknown) => {
-      this.logger.warn({ err: error, deliveryIds }, 'webhook dispatch failed; left to the webhook sweeper');
+  async dispatch(environmentId: string, endpointIds: string[]): Promise<void> {
+    if (endpointIds.length === 0) return;
+    await this.queue.dispatch(environmentId, endpointIds).catch((error: unknown) => {
+      this.logger.warn({ err: error, endpointIds }, 'webhook dispatch failed; left to the webhook sweeper');
     });
   }
 }

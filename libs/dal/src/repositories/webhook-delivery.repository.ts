@@ -51,7 +51,7 @@ export class WebhookDeliveryRepository {
   /**
    * Stores the events and one pending delivery per (event, endpoint that wants it), in the caller's
    * transaction: the events commit with the change that caused them, or not at all. Events no
-   * endpoint wants are not stored. Returns the new deliveries' ids.
+   * endpoint wants are not stored. Returns the endpoints that got deliveries.
    */
   async record(
     executor: DbExecutor,
@@ -80,7 +80,7 @@ export class WebhookDeliveryRepository {
         events.filter((event) => wanted.has(event.id)).map((event) => ({ ...event, environmentId, createdAt: now })),
       );
     await executor.insert(webhookDeliveries).values(deliveries.map((delivery) => ({ ...delivery, createdAt: now })));
-    return deliveries.map((delivery) => delivery.id);
+    return [...new Set(deliveries.map((delivery) => delivery.endpointId))];
   }
 
   /**
@@ -134,7 +134,7 @@ export class WebhookDeliveryRepository {
       });
   }
 
-  /** The endpoints the given deliveries go to. */
+  /** The endpoints the given deliveries go to (for wake-ups queued by versions that named deliveries). */
   async endpointsOf(environmentId: string, deliveryIds: string[]): Promise<string[]> {
     if (deliveryIds.length === 0) return [];
     const rows = await this.db

@@ -37,11 +37,11 @@ export interface JobPayloads {
    */
   maintenance: Record<string, never>;
   /**
-   * Send webhook deliveries of one environment: those a change just recorded (one entry per
-   * committed batch), or one put back for a later attempt (delayed). The rows say what is still due.
+   * Wakes the lanes of one environment's endpoints: those a change just gave deliveries (one entry per
+   * committed batch), those with a retry due (delayed), those the sweeper found overdue. The rows say
+   * what is due. Entries queued by earlier versions name their deliveries instead of the endpoints.
    */
-  /** New deliveries (the outbox), or the endpoints whose due deliveries to send (retries, the sweeper). */
-  'deliver-webhooks': { environmentId: string; deliveryIds?: string[]; endpointIds?: string[] };
+  'deliver-webhooks': { environmentId: string; endpointIds?: string[]; deliveryIds?: string[] };
   /** Round trip used by health checks and tests to prove the queue works. */
   ping: { sentAt: string };
 }

@@ -35,7 +35,7 @@ type ToQueue = { id: string; environmentId: string; transactionId: string; delay
 interface Committed {
   kept: Finished[];
   toQueue: ToQueue[];
-  webhookDeliveryIds: string[];
+  webhookEndpointIds: string[];
 }
 
 /**
@@ -75,7 +75,7 @@ export class StepFinisher {
   private async commit(environmentId: string, entries: Finished[]): Promise<Committed> {
     const toQueue: ToQueue[] = [];
     let kept: Finished[] = [];
-    let webhookDeliveryIds: string[] = [];
+    let webhookEndpointIds: string[] = [];
     await workerTransaction(
       this.db,
       async (tx) => {
@@ -108,7 +108,7 @@ export class StepFinisher {
         kept = entries.filter(({ context, result }) => (result.saved ? saved : written).has(context.job.id));
         const messages = kept.flatMap(({ result }) => result.messages ?? []);
         await this.messages.saveForJobs(messages, tx);
-        webhookDeliveryIds = await this.recordDeliveryEvents(tx, messages, now);
+        webhookEndpointIds = await this.recordDeliveryEvents(tx, messages, now);
         const detailRows = kept.flatMap(({ context }) =>
           context.details.map((detail) => detailRow(context.job, detail)),
         );
@@ -153,7 +153,7 @@ export class StepFinisher {
       },
       { writesActivityOf: environmentId },
     );
-    return { kept, toQueue, webhookDeliveryIds };
+    return { kept, toQueue, webhookEndpointIds };
   }
 
   /** message.sent and message.failed, one per message written, in the commit that writes them. */
@@ -167,8 +167,8 @@ export class StepFinisher {
     return this.outbox.recordWanted(tx, first.environmentId, DELIVERY_EVENT_TYPES, build, now);
   }
 
-  private async publish(environmentId: string, { kept, toQueue, webhookDeliveryIds }: Committed): Promise<void> {
-    void this.outbox.dispatch(environmentId, webhookDeliveryIds);
+  private async publish(environmentId: string, { kept, toQueue, webhookEndpointIds }: Committed): Promise<void> {
+    void this.outbox.dispatch(environmentId, webhookEndpointIds);
     for (const { result } of kept) if (result.messages) countDeliveries(result.messages);
     // Committed: the inbox sockets may learn of the new messages (not awaited). The rows in hand are
     // the rows stored: an in-app job's outcome and message are written together, and a job whose
