@@ -32,6 +32,8 @@ const common = {
   // and heap, as the service's processes do.
   runner: ['jest-light-runner', { runtime: 'child_process' }],
   setupFiles: ['<rootDir>/test/support/light-runner/register.mjs'],
+  // Where tests and sources are: Jest then never walks dist/ or release/ (the production bundle a test builds).
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
 };
 
 export default {
