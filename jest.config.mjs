@@ -32,12 +32,12 @@ const common = {
   // and heap, as the service's processes do.
   runner: ['jest-light-runner', { runtime: 'child_process' }],
   setupFiles: ['<rootDir>/test/support/light-runner/register.mjs'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/light-runner/guards.mjs'],
   // Where tests and sources are: Jest then never walks dist/ or release/ (the production bundle a test builds).
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
 };
 
 export default {
-  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     {
