@@ -8,17 +8,6 @@ import { fileURLToPath } from 'node:url';
 const root = new URL('../../../', import.meta.url);
 const jestGlobals = new URL('./jest-globals.mjs', import.meta.url).href;
 
-const compilerOptions = {
-  module: 'esnext',
-  target: 'es2023',
-  experimentalDecorators: true,
-  emitDecoratorMetadata: true,
-  useDefineForClassFields: false,
-  esModuleInterop: true,
-  inlineSourceMap: true,
-  inlineSources: true,
-};
-
 export async function resolve(specifier, context, nextResolve) {
   if (specifier === '@jest/globals') return { url: jestGlobals, shortCircuit: true };
   // package.json's `imports` aliases lead to dist/ by default and to the sources under the `types` condition.
@@ -43,17 +32,40 @@ export async function load(url, context, nextLoad) {
 /** Kept on disk by content, so the test processes after the first one load each module ready-made. */
 const cacheDirectory = new URL('.test-cache/typescript/', root);
 mkdirSync(cacheDirectory, { recursive: true });
+const tsconfigText = readFileSync(new URL('tsconfig.json', root), 'utf8');
 const typescriptVersion = JSON.parse(
   readFileSync(new URL('node_modules/typescript/package.json', root), 'utf8'),
 ).version;
 
+let compilerOptions;
+
+/**
+ * The project's tsconfig.json (decorators and their metadata, class fields, target), emitting ES modules
+ * with the source map inline: Node loads the output as it is.
+ */
+function projectCompilerOptions(ts) {
+  compilerOptions ??= {
+    ...ts.convertCompilerOptionsFromJson(JSON.parse(tsconfigText).compilerOptions, fileURLToPath(root)).options,
+    module: ts.ModuleKind.ESNext,
+    sourceMap: false,
+    inlineSourceMap: true,
+    inlineSources: true,
+  };
+  return compilerOptions;
+}
+
 async function transpile(fileName) {
   const source = readFileSync(fileName, 'utf8');
-  const key = createHash('sha256').update(typescriptVersion).update(fileName).update(source).digest('hex');
+  const key = createHash('sha256')
+    .update(typescriptVersion)
+    .update(tsconfigText)
+    .update(fileName)
+    .update(source)
+    .digest('hex');
   const cached = new URL(`${key}.js`, cacheDirectory);
   if (existsSync(cached)) return readFileSync(cached, 'utf8');
   const { default: ts } = await import('typescript');
-  const { outputText } = ts.transpileModule(source, { compilerOptions, fileName });
+  const { outputText } = ts.transpileModule(source, { compilerOptions: projectCompilerOptions(ts), fileName });
   // Several test processes may transpile the same file at once: each writes its own file, then renames.
   const partial = new URL(`${key}.${process.pid}.tmp`, cacheDirectory);
   writeFileSync(partial, outputText);
