@@ -4,11 +4,15 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { DomainError, httpRequestDuration, newId, PinoNestLogger, type Clock } from '#common';
 import { AppModule } from './app.module.js';
-import { bodyLimitFor, largestBodyLimit } from './http/body-limits.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
-import { assertAcceptableBody, assertAcceptableUrl } from './http/input-guard.js';
-import { installLoadShedding } from './http/load-shedding.js';
 import { parseQueryString } from './http/query-arrays.js';
+import {
+  assertAcceptableBody,
+  assertAcceptableUrl,
+  bodyLimitFor,
+  installLoadShedding,
+  largestBodyLimit,
+} from './http/request-admission.js';
 import { setupSwagger } from './http/swagger.js';
 import { registerInboxHttp } from './inbox/inbox-http.js';
 import { createValidationPipe } from './http/validation.js';

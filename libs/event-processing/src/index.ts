@@ -3,5 +3,4 @@ export * from './event-processing.module.js';
 export * from './engine-events.js';
 export * from './queue/queue-consumer.js';
 export * from './recovery/recovery-sweeper.js';
-export * from './queue/step-entries.js';
 export * from './maintenance/maintenance-run.js';

@@ -4,7 +4,7 @@
  * processors (and the providers and templates they pull in) stay out of its import graph.
  */
 export * from './queue/job-catalogue.js';
-export * from './queue/fan-out-entries.js';
+export * from './queue/queue-entries.js';
 export * from './queue/job-queue.service.js';
 export * from './queue/queue-backend.js';
 export * from './queue/queue.module.js';

@@ -17,7 +17,7 @@ export function roomRelay(server: InboxServer, clustered: boolean): RoomBroadcas
   };
 }
 
-/** Clients only listen, so the server's emit map is left untyped; the payloads are socket-payloads.ts's. */
+/** Clients only listen, so the server's emit map is left untyped; the payloads are socket-events.ts's. */
 type UntypedRoom = { emit(event: string, payload: unknown): boolean };
 
 function emitToOwnSockets(server: InboxServer, events: RoomEvent[]): void {

@@ -9,8 +9,15 @@ import {
   type NewMessageRow,
   type SubscriberRow,
 } from '#dal';
-import { contextRoom, type RoomBroadcaster, type RoomEvent } from './room-events.js';
-import { SOCKET_EVENTS, toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
+import {
+  contextRoom,
+  SOCKET_EVENTS,
+  toSocketMessage,
+  unreadCountPayload,
+  unseenCountPayload,
+  type RoomBroadcaster,
+  type RoomEvent,
+} from './socket-events.js';
 
 /** Closes the sockets in the rooms of these subscribers (row ids) on every api process. */
 export type SocketCloser = (subscriberRowIds: string[]) => void;

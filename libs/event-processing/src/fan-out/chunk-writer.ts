@@ -14,7 +14,7 @@ import { workerTransaction } from '../database/worker-transaction.js';
 import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
 import { EngineEvents } from '../engine-events.js';
 import { JobQueue } from '../queue/job-queue.service.js';
-import { stepEntries } from '../queue/step-entries.js';
+import { stepEntries } from '../queue/queue-entries.js';
 import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
 
 interface Chunk {

@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import { TriggerEventRepository } from '#dal';
 import { QUEUE_NAMES, type JobPayloads } from '../queue/job-catalogue.js';
 import { EnvironmentFairConsumer } from '../queue/environment-fair-consumer.js';
-import { isFinalAttempt } from '../queue/attempts.js';
+import { isFinalAttempt } from '../queue/queue-consumer.js';
 import { FanOutService } from './fan-out.service.js';
 
 @Processor(QUEUE_NAMES.events)

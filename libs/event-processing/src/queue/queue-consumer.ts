@@ -1,4 +1,5 @@
 import { WorkerHost } from '@nestjs/bullmq';
+import type { Job } from 'bullmq';
 import { Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig, jobDuration, jobFailures, LOGGER } from '#common';
@@ -54,4 +55,9 @@ export abstract class QueueConsumer extends WorkerHost implements OnApplicationB
   async beforeApplicationShutdown(): Promise<void> {
     await this.worker.close();
   }
+}
+
+/** Whether a failure now is the last one BullMQ will retry. */
+export function isFinalAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }

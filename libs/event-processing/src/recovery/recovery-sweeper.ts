@@ -5,9 +5,8 @@ import { AppConfig, Clock, groupBy, LOGGER } from '#common';
 import { RealtimePublisher } from '#application';
 import { InboxMessageRepository, JobRepository, TriggerEventRepository } from '#dal';
 import { QUEUE_NAMES, type QueueName } from '../queue/job-catalogue.js';
-import { fanOutEntries } from '../queue/fan-out-entries.js';
+import { fanOutEntries, stepEntries } from '../queue/queue-entries.js';
 import { JobQueue } from '../queue/job-queue.service.js';
-import { stepEntries } from '../queue/step-entries.js';
 
 const BATCH = 500;
 const MAX_INTERVAL_MS = 30_000;

@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import { isFinalAttempt } from '../queue/attempts.js';
+import { isFinalAttempt } from '../queue/queue-consumer.js';
 import { QUEUE_NAMES, type JobPayloads } from '../queue/job-catalogue.js';
 import { EnvironmentFairConsumer } from '../queue/environment-fair-consumer.js';
 import { StepRunner } from './step-runner.service.js';

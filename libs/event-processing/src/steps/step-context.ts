@@ -40,7 +40,7 @@ export interface StepContext {
   tenant?: TenantRow;
   /** The trigger's `context`, by type: `context.<type>.id` in templates, `type:id` in the messages' contextKeys. */
   triggerContext?: Record<string, ContextEntry>;
-  /** The variant of the step the job runs (step-variant.ts), when one's filters matched. */
+  /** The variant of the step the job runs (withVariant in step-gates.ts), when one's filters matched. */
   variant?: { index: number; id: string; name?: string };
   /** The outcome of an earlier digest step of this notification, for `step.events` / `step.total_count`. */
   digestEvents?: Record<string, unknown>[];

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { GroupCommit, groupBy, LOGGER, newId } from '#common';
+import { deliveries, GroupCommit, groupBy, LOGGER, newId } from '#common';
 import { DELIVERY_EVENT_TYPES, deliveryEventType, messageEvents, RealtimePublisher, WebhookOutbox } from '#application';
 import {
   asStoredMessage,
@@ -18,8 +18,7 @@ import { workerTransaction } from '../database/worker-transaction.js';
 import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
 import { EngineEvents } from '../engine-events.js';
 import { JobQueue } from '../queue/job-queue.service.js';
-import { stepEntries } from '../queue/step-entries.js';
-import { countDeliveries } from './delivery-metrics.js';
+import { stepEntries } from '../queue/queue-entries.js';
 import type { StepContext } from './step-context.js';
 import type { StepDetail, StepOutcome } from './step-outcome.js';
 
@@ -232,4 +231,10 @@ function detailRow(job: JobRow, detail: StepDetail): NewExecutionDetailRow {
     raw: detail.raw ?? null,
     isRetry: detail.isRetry ?? false,
   };
+}
+
+/** Counts stored message outcomes in the `deliveries_total` metric (channel, provider, status). */
+function countDeliveries(rows: NewMessageRow[]): void {
+  for (const row of rows)
+    deliveries.inc({ channel: row.channel, provider: row.providerId ?? 'none', status: row.status ?? 'sent' });
 }

@@ -6,14 +6,13 @@ import { JobRepository, type JobRow } from '#dal';
 import { EngineEvents } from '../engine-events.js';
 import { EnvironmentLanes, type Release } from '../queue/environment-lanes.js';
 import { JobQueue } from '../queue/job-queue.service.js';
-import { STEP_BATCH, stepEntries } from '../queue/step-entries.js';
+import { STEP_BATCH, stepEntries } from '../queue/queue-entries.js';
 import { StepHandlers } from './handlers/step-handlers.js';
 import { StepContextLoader, record, type StepContext } from './step-context.js';
 import { StepFinisher } from './step-finisher.js';
-import { StepGates } from './step-gates.js';
+import { StepGates, withVariant } from './step-gates.js';
 import { ReadCoalescer } from './read-coalescer.js';
 import { outcome, type StepOutcome } from './step-outcome.js';
-import { withVariant } from './step-variant.js';
 
 /** Step jobs of one environment a worker runs at once (a few batches: one being read while another is written). */
 const STEP_JOBS_IN_FLIGHT = 2 * STEP_BATCH;

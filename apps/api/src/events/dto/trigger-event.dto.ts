@@ -10,8 +10,8 @@ import {
   IsString,
   MaxLength,
 } from 'class-validator';
-import { MAX_BULK_EVENTS } from '../../http/body-limits.js';
-import { ShallowValidation } from '../../http/shallow-validation.js';
+import { MAX_BULK_EVENTS } from '../../http/request-admission.js';
+import { ShallowValidation } from '../../http/validation.js';
 import { IsActor, IsContext, IsRecipientList, IsTenantRef } from './trigger-validators.js';
 
 const TRIGGER_STATUSES = [

@@ -3,8 +3,7 @@ import { DomainError, Slots } from '#common';
 import type { WorkflowRow } from '#dal';
 import { WorkflowCache } from '#application';
 import type { AuthContext } from '../../auth/auth-context.js';
-import { validateShallow } from '../../http/shallow-validation.js';
-import { flattenValidationErrors } from '../../http/validation.js';
+import { flattenValidationErrors, validateShallow } from '../../http/validation.js';
 import { TriggerEventDto, type TriggerResponseDto } from '../dto/trigger-event.dto.js';
 import { TriggerEventUseCase, type PreparedTrigger } from './trigger-event.use-case.js';
 

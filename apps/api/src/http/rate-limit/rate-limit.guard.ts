@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, DomainError, type RateLimitCategory } from '#common';
 import { IS_PUBLIC } from '../../auth/auth-context.js';
-import { MAX_BULK_EVENTS } from '../body-limits.js';
+import { MAX_BULK_EVENTS } from '../request-admission.js';
 import { rateLimitHeaders, type TokenBucketStore } from './token-bucket.js';
 
 export const TOKEN_BUCKET_STORE = Symbol('TOKEN_BUCKET_STORE');

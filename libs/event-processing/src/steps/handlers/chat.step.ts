@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CHAT_PROVIDER_IDS, type ChatChannelCredentials } from '#providers';
 import type { StepContext } from '../step-context.js';
 import type { StepOutcome } from '../step-outcome.js';
-import { text } from './channel-message.js';
-import { ChannelPreparation } from './channel-preparation.js';
+import { text, ChannelPreparation } from './channel-step.js';
 import type { StepHandler } from './step-handler.js';
 import {
   SubscriberChannelDelivery,

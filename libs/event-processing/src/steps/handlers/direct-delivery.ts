@@ -7,7 +7,7 @@ import { ProviderSender } from '../provider-sender.js';
 import { MESSAGE_ERROR_IDS } from '../message-error-ids.js';
 import { routeDirect } from '../integration-routing.js';
 import { StepOverrides } from '../trigger-overrides.js';
-import { messageRow, text, type Rendered } from './channel-message.js';
+import { messageRow, text, type Rendered } from './channel-step.js';
 
 /** What a channel that sends to the subscriber's own address (email, sms) contributes to a delivery. */
 export interface DirectChannel {

@@ -3,8 +3,7 @@ import { EmailLayouts, emailBody } from '#application';
 import { isEmailAddress } from '#common';
 import { templateVariables, type StepContext } from '../step-context.js';
 import type { StepOutcome } from '../step-outcome.js';
-import { text, type Rendered } from './channel-message.js';
-import { ChannelPreparation } from './channel-preparation.js';
+import { text, type Rendered, ChannelPreparation } from './channel-step.js';
 import { DirectDelivery, type DirectChannel } from './direct-delivery.js';
 import type { StepHandler } from './step-handler.js';
 

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { withoutUnsafeUrls, type CtaUrl } from '#application';
 import { record, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
-import { isDataObject, messageRow, text, type Rendered } from './channel-message.js';
-import { ChannelPreparation } from './channel-preparation.js';
+import { isDataObject, messageRow, text, type Rendered, ChannelPreparation } from './channel-step.js';
 import type { StepHandler } from './step-handler.js';
 
 /** Long enough to recognise the url in the detail, short enough that a payload cannot flood it. */

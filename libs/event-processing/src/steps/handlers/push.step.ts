@@ -3,8 +3,7 @@ import { SubscriberRepository } from '#dal';
 import { PUSH_PROVIDER_IDS } from '#providers';
 import { record, type StepContext } from '../step-context.js';
 import type { StepOutcome } from '../step-outcome.js';
-import { text } from './channel-message.js';
-import { ChannelPreparation } from './channel-preparation.js';
+import { text, ChannelPreparation } from './channel-step.js';
 import type { StepHandler } from './step-handler.js';
 import {
   SubscriberChannelDelivery,

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { StepContext } from '../step-context.js';
 import type { StepOutcome } from '../step-outcome.js';
-import { text } from './channel-message.js';
-import { ChannelPreparation } from './channel-preparation.js';
+import { text, ChannelPreparation } from './channel-step.js';
 import { DirectDelivery, type DirectChannel } from './direct-delivery.js';
 import type { StepHandler } from './step-handler.js';
 

@@ -1,6 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import type { StepType } from '#common';
-import { ChannelPreparation } from './channel-preparation.js';
+import { ChannelPreparation } from './channel-step.js';
 import { ChatStep } from './chat.step.js';
 import { DelayStep } from './delay.step.js';
 import { DigestStep } from './digest.step.js';

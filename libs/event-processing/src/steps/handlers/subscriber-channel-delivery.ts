@@ -8,8 +8,7 @@ import { ProviderSender } from '../provider-sender.js';
 import { MESSAGE_ERROR_IDS } from '../message-error-ids.js';
 import { conditionsChosen, conditionsRefusal } from '../integration-routing.js';
 import { StepOverrides } from '../trigger-overrides.js';
-import { messageRow, text, type Rendered } from './channel-message.js';
-import type { EarlierDeliveries } from './channel-preparation.js';
+import { messageRow, text, type EarlierDeliveries, type Rendered } from './channel-step.js';
 import { sendWithin } from './send-within.js';
 
 /** Sends of one job in flight at once (a subscriber may have many device tokens or chat entries). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { installLoadShedding } from './load-shedding.js';
+import { installLoadShedding } from './request-admission.js';
 
 /** A real Fastify server with a route that answers only when released. */
 async function serverWithLimit(limit: number): Promise<{ app: FastifyInstance; base: string; release: () => void }> {

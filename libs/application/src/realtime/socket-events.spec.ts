@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MessageRow, SubscriberRow } from '#dal';
-import { toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-payloads.js';
+import { toSocketMessage, unreadCountPayload, unseenCountPayload } from './socket-events.js';
 
 const created = new Date('2026-01-01T12:00:00.000Z');
 const seen = new Date('2026-01-01T12:05:00.000Z');

@@ -1,9 +1,44 @@
 import { Injectable } from '@nestjs/common';
-import { renderStepTemplate, TemplateEngine } from '#application';
-import { MessageRepository } from '#dal';
+import { contextKeysOf, renderedText, renderStepTemplate, TemplateEngine } from '#application';
+import { newId } from '#common';
+import { MessageRepository, type NewMessageRow } from '#dal';
 import { record, templateVariables, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
-import type { Rendered } from './channel-message.js';
+
+// What every channel step shares: the preparation before sending, and the message row it stores.
+
+/** A step's template after rendering. */
+export type Rendered = Record<string, unknown>;
+
+export const text = renderedText;
+
+export function isDataObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A message row of the job's channel; the step finisher writes it with the job's outcome. */
+export function messageRow(context: StepContext, fields: Partial<NewMessageRow>): NewMessageRow {
+  const { job, workflow } = context;
+  return {
+    id: newId(),
+    environmentId: job.environmentId,
+    organizationId: job.organizationId,
+    notificationId: job.notificationId,
+    jobId: job.id,
+    subscriberId: job.subscriberId,
+    workflowId: job.workflowId,
+    templateIdentifier: workflow?.identifier ?? null,
+    transactionId: job.transactionId,
+    channel: job.type,
+    // The workflow's tags at sending time: the inbox filters messages on them.
+    tags: workflow?.tags ?? [],
+    contextKeys: contextKeysOf(context.triggerContext ?? {}),
+    // Set here rather than by the database, so that the row in hand is the row stored (see asStoredMessage).
+    createdAt: context.now,
+    updatedAt: context.now,
+    ...fields,
+  };
+}
 
 /** Delivery keys an earlier run of the job decided: sent, or failed for good. */
 export interface EarlierDeliveries {
