@@ -1,7 +1,13 @@
 import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { Clock, webhookAttemptDuration, webhookAttempts, webhookEndpointsDisabled } from '#common';
-import { WebhookDeliveryRepository, WebhookEndpointRepository, type AttemptResult, type WebhookSend } from '#dal';
+import {
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  type AttemptResult,
+  type WebhookEndpointRow,
+  type WebhookSend,
+} from '#dal';
 import { QUEUE_NAMES, type JobPayloads } from '../queue/job-catalogue.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { QueueConsumer } from '../queue/queue-consumer.js';
@@ -173,7 +179,7 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
       }
       const batch = claimed.map((row) => ({ ...row, endpoint }));
       const { attempted, unsent } = await this.sendInOrder(batch);
-      const waitMs = await this.settle(environmentId, endpointId, attempted);
+      const waitMs = await this.settle(endpoint, attempted);
       await this.putBack(environmentId, unsent, waitMs ?? 0);
       if (waitMs) {
         this.pause(lane, waitMs);
@@ -216,10 +222,15 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
    * Writes a round's outcomes and schedules the retries. Returns the wait before the endpoint's next
    * attempt when one failed (0 when the endpoint was turned off and its deliveries canceled).
    */
-  private async settle(environmentId: string, endpointId: string, attempted: Attempted[]): Promise<number | undefined> {
+  private async settle(endpoint: WebhookEndpointRow, attempted: Attempted[]): Promise<number | undefined> {
+    const { environmentId, id: endpointId } = endpoint;
     const now = this.clock.now();
     const failures = attempted.filter(({ answer }) => !answer.ok);
-    const failingSince = await this.endpoints.recordAttempt(environmentId, endpointId, failures.length === 0, now);
+    // A round without failures on an endpoint that was not failing when the round read it changes nothing.
+    const failingSince =
+      failures.length === 0 && endpoint.failingSince === null
+        ? null
+        : await this.endpoints.recordAttempt(environmentId, endpointId, failures.length === 0, now);
     const gone = failures.some(({ answer }) => answer.statusCode === 410);
     const failingTooLong = failingSince !== null && now.getTime() - failingSince.getTime() >= FAILING_LIMIT_MS;
     const outcomes = attempted.map((attempt) => outcomeOf(attempt, gone || failingTooLong, now));
