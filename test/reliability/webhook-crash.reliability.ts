@@ -7,9 +7,10 @@ import { Deployment } from './support/deployment.js';
 
 /**
  * A worker killed with SIGKILL while a webhook is on the wire: the event is delivered after a restart,
- * and any second copy carries the same webhook-id.
+ * and any second copy carries the same webhook-id. An event the api process causes wakes the worker's
+ * lanes through the queue (the worker wakes its own in-process).
  */
-describe('webhook delivery across a worker crash (real processes)', () => {
+describe('webhook delivery with real api and worker processes', () => {
   let deployment: Deployment;
   let server: Server;
   let url: string;
@@ -65,5 +66,21 @@ describe('webhook delivery across a worker crash (real processes)', () => {
       },
       { timeoutMs: 10_000, description: 'the delivery to read succeeded' },
     );
+  });
+
+  it('an event caused in the api process reaches the worker through the queue', async () => {
+    const endpoint = await deployment.call('POST', '/v1/webhook-endpoints', {
+      url,
+      eventTypes: ['subscriber.created'],
+    });
+    expect(endpoint.status).toBe(201);
+    const before = received.length;
+    const created = await deployment.call('POST', '/v2/subscribers', { subscriberId: 'created-through-the-api' });
+    expect(created.status).toBe(201);
+    await waitFor(() => received.length > before, { timeoutMs: 30_000, description: 'the subscriber.created event' });
+    expect(JSON.parse(received[before].body)).toMatchObject({
+      type: 'subscriber.created',
+      data: { subscriberId: 'created-through-the-api' },
+    });
   });
 });

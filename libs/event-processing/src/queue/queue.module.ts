@@ -29,9 +29,10 @@ export class QueueModule {
         JobQueue,
         QueueWaits,
         { provide: QUEUE_BACKEND, useValue: backend },
-        { provide: WebhookDispatch, useClass: QueuedWebhookDispatch },
+        QueuedWebhookDispatch,
+        { provide: WebhookDispatch, useExisting: QueuedWebhookDispatch },
       ],
-      exports: [JobQueue, QueueWaits, QUEUE_BACKEND, WebhookDispatch],
+      exports: [JobQueue, QueueWaits, QUEUE_BACKEND, WebhookDispatch, QueuedWebhookDispatch],
     };
   }
 }

@@ -11,6 +11,7 @@ import {
 import { QUEUE_NAMES, type JobPayloads } from '../queue/job-catalogue.js';
 import { JobQueue } from '../queue/job-queue.service.js';
 import { QueueConsumer } from '../queue/queue-consumer.js';
+import { QueuedWebhookDispatch } from '../queue/queued-webhook-dispatch.js';
 import { retryAfterMs, retryWaitMs } from './retry-schedule.js';
 import { WebhookSender, type AttemptAnswer } from './webhook-sender.js';
 
@@ -91,9 +92,21 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     private readonly endpoints: WebhookEndpointRepository,
     private readonly sender: WebhookSender,
     private readonly queue: JobQueue,
+    private readonly dispatch: QueuedWebhookDispatch,
     private readonly clock: Clock,
   ) {
     super();
+  }
+
+  override onApplicationBootstrap(): void {
+    super.onApplicationBootstrap();
+    this.dispatch.useLocalLanes({
+      wake: (environmentId, endpointIds) => {
+        if (this.stopping) return false;
+        for (const endpointId of endpointIds) this.wake(environmentId, endpointId);
+        return true;
+      },
+    });
   }
 
   /** No request of a round starts later than this after its first: a round ends within twice the time-out. */
@@ -118,6 +131,7 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
 
   /** Lets the lanes finish their rounds in flight; what is left stays due in the database. */
   override async beforeApplicationShutdown(): Promise<void> {
+    this.dispatch.useLocalLanes(undefined);
     await super.beforeApplicationShutdown();
     this.stopping = true;
     for (const timer of this.resumeTimers) clearTimeout(timer);
