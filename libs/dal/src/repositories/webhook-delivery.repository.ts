@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'driz
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { checkOnly } from './table-sql.js';
+import { bulkInsert, checkOnly } from './table-sql.js';
 import {
   webhookDeliveries,
   webhookEvents,
@@ -20,6 +20,9 @@ export interface NewWebhookEvent {
   /** The subscriber the event is about, if any (internal id). */
   subscriberId?: string;
 }
+
+type NewEventRow = typeof webhookEvents.$inferInsert;
+type NewDeliveryRow = typeof webhookDeliveries.$inferInsert;
 
 /** A delivery with what sending it needs. */
 export interface WebhookSend {
@@ -63,23 +66,23 @@ export class WebhookDeliveryRepository {
     const deliveries = events.flatMap((event) =>
       endpoints
         .filter((endpoint) => endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type))
-        .map((endpoint) => ({
-          id: newId(),
-          environmentId,
-          endpointId: endpoint.id,
-          eventId: event.id,
-          eventType: event.type,
-          nextAttemptAt: now,
-        })),
+        .map((endpoint) => ({ id: newId(), endpointId: endpoint.id, eventId: event.id, eventType: event.type })),
     );
     if (deliveries.length === 0) return [];
     const wanted = new Set(deliveries.map((delivery) => delivery.eventId));
-    await executor
-      .insert(webhookEvents)
-      .values(
-        events.filter((event) => wanted.has(event.id)).map((event) => ({ ...event, environmentId, createdAt: now })),
-      );
-    await executor.insert(webhookDeliveries).values(deliveries.map((delivery) => ({ ...delivery, createdAt: now })));
+    // The values every row shares (environment, times; mostly the endpoint and type too) go once.
+    const shared = { environmentId, createdAt: now, updatedAt: now };
+    await bulkInsert<NewEventRow>(
+      executor,
+      webhookEvents,
+      events
+        .filter((event) => wanted.has(event.id))
+        .map(({ id, type, body, subscriberId }) => ({ id, type, body, subscriberId })),
+      { shared },
+    );
+    await bulkInsert<NewDeliveryRow>(executor, webhookDeliveries, deliveries, {
+      shared: { ...shared, nextAttemptAt: now },
+    });
     return [...new Set(deliveries.map((delivery) => delivery.endpointId))];
   }
 
