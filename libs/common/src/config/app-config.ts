@@ -53,6 +53,8 @@ export class AppConfig {
   providerTimeoutMs: number;
   /** How long a webhook receiver has to answer; a round of one endpoint's deliveries is leased for about twice this. */
   webhookTimeoutMs: number;
+  /** Requests to one webhook endpoint a worker has in flight at once. */
+  webhookConcurrency: number;
   /** First retry delay of a provider call; doubled per attempt, with jitter. */
   providerBackoffMs: number;
   /** Failures in a row (timeouts, 5xx...) that open an endpoint's circuit in a worker; 0 turns circuits off. */
@@ -232,6 +234,7 @@ export function parseConfig(env: Env): AppConfig {
   config.providerMaxAttempts = readInt(env, 'PROVIDER_MAX_ATTEMPTS', 3, 1, 20);
   config.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000);
   config.webhookTimeoutMs = readInt(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1_000, 60_000);
+  config.webhookConcurrency = readInt(env, 'WEBHOOK_CONCURRENCY', 64, 1, 256);
   config.providerBackoffMs = readInt(env, 'PROVIDER_BACKOFF_MS', 500, 0, 60_000);
   config.providerBreakerFailures = readInt(env, 'PROVIDER_BREAKER_FAILURES', 5, 0, 1_000);
   config.providerBreakerOpenMs = readInt(env, 'PROVIDER_BREAKER_OPEN_MS', 30_000, 100, 3_600_000);

@@ -14,3 +14,17 @@ describe('webhook time-out setting', () => {
     );
   });
 });
+
+describe('webhook concurrency setting', () => {
+  it('keeps 64 requests in flight per endpoint by default, and takes 1 to 256', () => {
+    expect(parseConfig({}).webhookConcurrency).toBe(64);
+    expect(parseConfig({ WEBHOOK_CONCURRENCY: '1' }).webhookConcurrency).toBe(1);
+    expect(parseConfig({ WEBHOOK_CONCURRENCY: '256' }).webhookConcurrency).toBe(256);
+  });
+
+  it.each(['0', '257', '1.5', 'many'])('refuses WEBHOOK_CONCURRENCY=%s, naming the variable', (value) => {
+    expect(() => parseConfig({ WEBHOOK_CONCURRENCY: value })).toThrow(
+      new RegExp(`^WEBHOOK_CONCURRENCY must be an integer between 1 and 256, got "${value}"$`),
+    );
+  });
+});

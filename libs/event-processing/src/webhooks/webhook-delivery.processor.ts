@@ -17,8 +17,6 @@ import { WebhookSender, type AttemptAnswer } from './webhook-sender.js';
 
 /** Jobs only wake their endpoints' lanes: a few at once per worker are plenty. */
 const CONCURRENCY = 8;
-/** Requests of one endpoint in flight at once, started in event order. */
-const SENDS_PER_ENDPOINT = 16;
 /** Deliveries claimed, sent, then written in one statement, per round of a lane. */
 const BATCH_SIZE = 256;
 /** Added to a round's longest duration for its claim. */
@@ -171,40 +169,61 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
 
   private async run(lane: Lane): Promise<void> {
     const { environmentId, endpointId } = lane;
-    while (!this.stopping) {
-      lane.woken = false;
-      const endpoint = await this.endpoints.find(environmentId, endpointId);
-      if (!endpoint) return;
-      const now = this.clock.now();
-      if (!endpoint.enabled) {
-        await this.deliveries.cancelPending(environmentId, endpointId, now);
-        return;
+    // A round whose attempts all succeeded has its outcomes written while the next round is claimed
+    // and sent (its deliveries stay leased until then, so no other round takes them); a round with a
+    // failure waits for those writes, then decides the pause.
+    let writing: Promise<void> = Promise.resolve();
+    let writeFailure: { error: unknown } | undefined;
+    try {
+      while (!this.stopping && !writeFailure) {
+        lane.woken = false;
+        const endpoint = await this.endpoints.find(environmentId, endpointId);
+        if (!endpoint) return;
+        const now = this.clock.now();
+        if (!endpoint.enabled) {
+          await this.deliveries.cancelPending(environmentId, endpointId, now);
+          return;
+        }
+        const claimed = await this.deliveries.claimDue(
+          environmentId,
+          endpointId,
+          now,
+          new Date(now.getTime() + this.leaseMs),
+          BATCH_SIZE,
+        );
+        if (claimed.length === 0) {
+          if (lane.woken) continue;
+          return;
+        }
+        const batch = claimed.map((row) => ({ ...row, endpoint }));
+        const { attempted, unsent } = await this.sendInOrder(batch);
+        if (unsent.length === 0 && attempted.every(({ answer }) => answer.ok)) {
+          writing = writing
+            .then(() => this.settle(endpoint, attempted))
+            .then(
+              () => undefined,
+              (error: unknown) => void (writeFailure ??= { error }),
+            );
+          continue;
+        }
+        await writing;
+        const waitMs = await this.settle(endpoint, attempted);
+        await this.putBack(environmentId, unsent, waitMs ?? 0);
+        if (waitMs) {
+          this.pause(lane, waitMs);
+          await this.wakeLater(environmentId, [endpointId], waitMs);
+          return;
+        }
       }
-      const claimed = await this.deliveries.claimDue(
-        environmentId,
-        endpointId,
-        now,
-        new Date(now.getTime() + this.leaseMs),
-        BATCH_SIZE,
-      );
-      if (claimed.length === 0) {
-        if (lane.woken) continue;
-        return;
-      }
-      const batch = claimed.map((row) => ({ ...row, endpoint }));
-      const { attempted, unsent } = await this.sendInOrder(batch);
-      const waitMs = await this.settle(endpoint, attempted);
-      await this.putBack(environmentId, unsent, waitMs ?? 0);
-      if (waitMs) {
-        this.pause(lane, waitMs);
-        await this.wakeLater(environmentId, [endpointId], waitMs);
-        return;
-      }
+    } finally {
+      await writing;
     }
+    // The unwritten outcomes' deliveries stay leased: due again when the lease ends (same webhook-id).
+    if (writeFailure) throw writeFailure.error;
   }
 
   /**
-   * Up to SENDS_PER_ENDPOINT requests at once, started in order; none is started after a failure or
+   * Up to WEBHOOK_CONCURRENCY requests at once, started in event order; none is started after a failure or
    * once the round has run for its start limit (a slow receiver: the rest goes in the next round).
    */
   private async sendInOrder(batch: WebhookSend[]): Promise<{ attempted: Attempted[]; unsent: WebhookSend[] }> {
@@ -221,7 +240,7 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
         if (!answer.ok) failed = true;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(SENDS_PER_ENDPOINT, batch.length) }, sender));
+    await Promise.all(Array.from({ length: Math.min(this.config.webhookConcurrency, batch.length) }, sender));
     const attempted: Attempted[] = [];
     const unsent: WebhookSend[] = [];
     batch.forEach((send, index) => {
