@@ -261,6 +261,31 @@ describe('outbound webhooks', () => {
     }
   });
 
+  it('overlapping rounds share the bound; a failure mid-burst pauses the lane and loses nothing', async () => {
+    const receiver = await startReceiver();
+    try {
+      // Answers of 100 ms, so rounds claimed while earlier ones are in flight overlap; the 280th answer fails.
+      for (let i = 0; i < 300; i++) receiver.script.push({ status: i === 279 ? 500 : 200, delayMs: 100 });
+      const endpoint = await createEndpoint(t, { url: receiver.url, eventTypes: ['message.sent'] });
+      for (let batch = 0; batch < 3; batch++) {
+        const to = Array.from({ length: 100 }, (_, i) => ({ subscriberId: `wh-overlap-${batch * 100 + i}` }));
+        expect((await t.api('post', '/v1/events/trigger').send({ name: workflowId, to })).status).toBe(201);
+      }
+      const ids = () => new Set(receiver.received.map((request) => String(request.headers['webhook-id'])));
+      await waitFor(() => ids().size >= 300, { timeoutMs: 30_000, description: '300 distinct message.sent events' });
+      expect(receiver.maxInFlight()).toBeLessThanOrEqual(8);
+      // Only the failed attempt was repeated: what the paused rounds had not started went once, after the pause.
+      await waitFor(() => receiver.received.length >= 301, { timeoutMs: 15_000, description: 'the retry' });
+      expect(receiver.received).toHaveLength(301);
+      expect(ids().size).toBe(300);
+      const failed = String(receiver.received[279].headers['webhook-id']);
+      expect(receiver.received.filter((request) => request.headers['webhook-id'] === failed)).toHaveLength(2);
+      await t.api('delete', `/v1/webhook-endpoints/${endpoint._id}`).expect(204);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('sends workflow, preference and message-delete events committed with their change', async () => {
     const receiver = await startReceiver();
     try {

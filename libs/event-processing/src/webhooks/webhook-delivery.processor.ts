@@ -13,6 +13,7 @@ import { JobQueue } from '../queue/job-queue.service.js';
 import { QueueConsumer } from '../queue/queue-consumer.js';
 import { QueuedWebhookDispatch } from '../queue/queued-webhook-dispatch.js';
 import { retryAfterMs, retryWaitMs } from './retry-schedule.js';
+import { SendSlots } from './send-slots.js';
 import { WebhookSender, type AttemptAnswer } from './webhook-sender.js';
 
 /** Jobs only wake their endpoints' lanes: a few at once per worker are plenty. */
@@ -69,6 +70,21 @@ interface Lane {
   pausedUntil: number;
 }
 
+/** What the overlapping rounds of one run of a lane share. */
+interface LaneFlow {
+  slots: SendSlots;
+  /** An attempt failed: no round starts another request. */
+  failed: boolean;
+  /** The lane paused (or its endpoint was turned off): no round is claimed after the current ones. */
+  stopped: boolean;
+  /** The wait a failed round chose: later rounds put back what they had not started for as long. */
+  pauseMs?: number;
+  /** Settles once the last round so far has written its outcomes (never rejects). */
+  written: Promise<void>;
+  /** A round's write failed: the lane ends with it. */
+  error?: { error: unknown };
+}
+
 /**
  * Sends webhook deliveries. A job only wakes its endpoints' lanes; a lane claims the endpoint's due
  * deliveries from the database in rounds, oldest first, sends each round with a few requests in
@@ -107,7 +123,7 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     });
   }
 
-  /** No request of a round starts later than this after its first: a round ends within twice the time-out. */
+  /** No request of a round starts later than this after its claim: a round ends within twice the time-out. */
   private get roundStartLimitMs(): number {
     return this.config.webhookTimeoutMs;
   }
@@ -167,20 +183,29 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     this.resumeTimers.add(timer);
   }
 
+  /**
+   * The lane's rounds overlap: once a round has started all its requests, the next one is claimed and
+   * its requests wait for slots freed by the first one's (its deliveries stay leased until written, so
+   * no round takes them twice). Rounds write their outcomes one after another, in order; a failure
+   * stops every round from starting requests, and what they had not started is put back for the pause.
+   */
   private async run(lane: Lane): Promise<void> {
     const { environmentId, endpointId } = lane;
-    // A round whose attempts all succeeded has its outcomes written while the next round is claimed
-    // and sent (its deliveries stay leased until then, so no other round takes them); a round with a
-    // failure waits for those writes, then decides the pause.
-    let writing: Promise<void> = Promise.resolve();
-    let writeFailure: { error: unknown } | undefined;
+    const flow: LaneFlow = {
+      slots: new SendSlots(this.config.webhookConcurrency),
+      failed: false,
+      stopped: false,
+      written: Promise.resolve(),
+    };
+    const rounds = new Set<Promise<void>>();
     try {
-      while (!this.stopping && !writeFailure) {
+      while (!this.stopping && !flow.failed && !flow.stopped && !flow.error) {
         lane.woken = false;
         const endpoint = await this.endpoints.find(environmentId, endpointId);
         if (!endpoint) return;
         const now = this.clock.now();
         if (!endpoint.enabled) {
+          await Promise.all(rounds);
           await this.deliveries.cancelPending(environmentId, endpointId, now);
           return;
         }
@@ -192,55 +217,72 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
           BATCH_SIZE,
         );
         if (claimed.length === 0) {
+          await Promise.all(rounds);
           if (lane.woken) continue;
           return;
         }
-        const batch = claimed.map((row) => ({ ...row, endpoint }));
-        const { attempted, unsent } = await this.sendInOrder(batch);
-        if (unsent.length === 0 && attempted.every(({ answer }) => answer.ok)) {
-          writing = writing
-            .then(() => this.settle(endpoint, attempted))
-            .then(
-              () => undefined,
-              (error: unknown) => void (writeFailure ??= { error }),
-            );
-          continue;
-        }
-        await writing;
-        const waitMs = await this.settle(endpoint, attempted);
-        await this.putBack(environmentId, unsent, waitMs ?? 0);
-        if (waitMs) {
-          this.pause(lane, waitMs);
-          await this.wakeLater(environmentId, [endpointId], waitMs);
-          return;
-        }
+        let allStarted!: () => void;
+        const started = new Promise<void>((resolve) => (allStarted = resolve));
+        const round: Promise<void> = this.round(
+          lane,
+          flow,
+          claimed.map((row) => ({ ...row, endpoint })),
+          allStarted,
+        )
+          .catch((error: unknown) => void (flow.error ??= { error }))
+          .finally(() => rounds.delete(round));
+        rounds.add(round);
+        await Promise.race([started, round]);
       }
     } finally {
-      await writing;
+      await Promise.all(rounds);
     }
-    // The unwritten outcomes' deliveries stay leased: due again when the lease ends (same webhook-id).
-    if (writeFailure) throw writeFailure.error;
+    // The deliveries of a round whose outcomes were not written stay leased: due again when the lease ends.
+    if (flow.error) throw flow.error.error;
   }
 
   /**
-   * Up to WEBHOOK_CONCURRENCY requests at once, started in event order; none is started after a failure or
-   * once the round has run for its start limit (a slow receiver: the rest goes in the next round).
+   * One round: its requests in event order as slots free up, none once an attempt of the lane failed or
+   * the start limit has passed since the claim (a slow receiver: the rest goes in the next round); then, after
+   * the previous round's, its outcomes, and the pause when an attempt failed.
    */
-  private async sendInOrder(batch: WebhookSend[]): Promise<{ attempted: Attempted[]; unsent: WebhookSend[] }> {
+  private async round(lane: Lane, flow: LaneFlow, batch: WebhookSend[], allStarted: () => void): Promise<void> {
     const answers: (AttemptAnswer | undefined)[] = batch.map(() => undefined);
-    let next = 0;
-    let failed = false;
-    const roundStarted = performance.now();
-    const sender = async () => {
-      while (!failed && next < batch.length && performance.now() - roundStarted < this.roundStartLimitMs) {
-        const index = next++;
-        const answer = await this.sender.send(batch[index], this.clock.now());
-        webhookAttemptDuration.observe(answer.durationMs / 1000);
-        answers[index] = answer;
-        if (!answer.ok) failed = true;
+    const requests: Promise<void>[] = [];
+    // Counted from the claim, so that the round ends within its lease even when it waited for slots.
+    const claimedAt = performance.now();
+    for (const [index, send] of batch.entries()) {
+      await flow.slots.acquire();
+      if (flow.failed || performance.now() - claimedAt >= this.roundStartLimitMs) {
+        flow.slots.release();
+        break;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.config.webhookConcurrency, batch.length) }, sender));
+      requests.push(
+        this.sender
+          .send(send, this.clock.now())
+          .then((answer) => {
+            webhookAttemptDuration.observe(answer.durationMs / 1000);
+            answers[index] = answer;
+            if (!answer.ok) flow.failed = true;
+          })
+          .finally(() => flow.slots.release()),
+      );
+    }
+    allStarted();
+    const sent = Promise.all(requests);
+    const previous = flow.written;
+    const written = sent.then(() => previous).then(() => this.finishRound(lane, flow, batch, answers));
+    // The next round writes after this one, whether or not this one's write failed.
+    flow.written = written.catch(() => undefined);
+    await written;
+  }
+
+  private async finishRound(
+    lane: Lane,
+    flow: LaneFlow,
+    batch: WebhookSend[],
+    answers: (AttemptAnswer | undefined)[],
+  ): Promise<void> {
     const attempted: Attempted[] = [];
     const unsent: WebhookSend[] = [];
     batch.forEach((send, index) => {
@@ -248,7 +290,14 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
       if (answer) attempted.push({ send, answer });
       else unsent.push(send);
     });
-    return { attempted, unsent };
+    const waitMs = await this.settle(batch[0].endpoint, attempted);
+    if (waitMs !== undefined) flow.pauseMs = waitMs;
+    await this.putBack(lane.environmentId, unsent, flow.pauseMs ?? 0);
+    if (waitMs) {
+      flow.stopped = true;
+      this.pause(lane, waitMs);
+      await this.wakeLater(lane.environmentId, [lane.endpointId], waitMs);
+    }
   }
 
   /**
