@@ -16,8 +16,13 @@ const QUIET_TRIGGERS = 20;
  * wake a worker), so its latencies are several times the server pass's.
  */
 const QUIET_MAX_LIMIT_MS = process.env.DATABASE_URL ? 2_000 : 5_000;
-/** The same polls make a latency on the embedded database a multiple of them: allow two (fan-out, step). */
-const POLL_SLACK_MS = process.env.DATABASE_URL ? 0 : 400;
+/**
+ * Room for the machine in the relative bound. On the embedded database the same polls make a latency a
+ * multiple of them: allow two (fan-out, step). On the server a test file running beside this one adds tens
+ * of ms to a baseline p90 of about 50 ms (126 ms against a bound of 96 in one CI run); without the lanes B
+ * waits seconds, so 100 ms of room still tells the two apart.
+ */
+const LATENCY_SLACK_MS = process.env.DATABASE_URL ? 100 : 400;
 /** A's jobs wait for their turn longer than this, so a worker's /health turns degraded. */
 const DEGRADED_WAIT_MS = 3_000;
 
@@ -36,7 +41,7 @@ function percentile(values: number[], p: number): number {
  */
 function expectQuietPace(baseline: number[], loaded: number[]): void {
   expect(Math.max(...loaded)).toBeLessThanOrEqual(QUIET_MAX_LIMIT_MS);
-  expect(percentile(loaded, 90)).toBeLessThanOrEqual(2 * percentile(baseline, 90) + POLL_SLACK_MS);
+  expect(percentile(loaded, 90)).toBeLessThanOrEqual(2 * percentile(baseline, 90) + LATENCY_SLACK_MS);
 }
 
 const latencySummary = (baseline: number[], loaded: number[]) => ({
