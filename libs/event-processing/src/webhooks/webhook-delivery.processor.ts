@@ -73,10 +73,8 @@ interface Lane {
 /** What the overlapping rounds of one run of a lane share. */
 interface LaneFlow {
   slots: SendSlots;
-  /** An attempt failed: no round starts another request. */
+  /** An attempt failed: no round starts another request, and none is claimed after the current ones. */
   failed: boolean;
-  /** The lane paused (or its endpoint was turned off): no round is claimed after the current ones. */
-  stopped: boolean;
   /** The wait a failed round chose: later rounds put back what they had not started for as long. */
   pauseMs?: number;
   /** Settles once the last round so far has written its outcomes (never rejects). */
@@ -194,12 +192,11 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     const flow: LaneFlow = {
       slots: new SendSlots(this.config.webhookConcurrency),
       failed: false,
-      stopped: false,
       written: Promise.resolve(),
     };
     const rounds = new Set<Promise<void>>();
     try {
-      while (!this.stopping && !flow.failed && !flow.stopped && !flow.error) {
+      while (!this.stopping && !flow.failed && !flow.error) {
         lane.woken = false;
         const endpoint = await this.endpoints.find(environmentId, endpointId);
         if (!endpoint) return;
@@ -294,7 +291,6 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     if (waitMs !== undefined) flow.pauseMs = waitMs;
     await this.putBack(lane.environmentId, unsent, flow.pauseMs ?? 0);
     if (waitMs) {
-      flow.stopped = true;
       this.pause(lane, waitMs);
       await this.wakeLater(lane.environmentId, [lane.endpointId], waitMs);
     }
