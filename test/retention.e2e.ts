@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { newId } from '#common';
-import { MaintenanceStatusRepository, WorkflowRepository, jobs, messages, type MaintenanceStatusRow } from '#dal';
+import {
+  ActivityPartitionRepository,
+  MaintenanceStatusRepository,
+  WorkflowRepository,
+  jobs,
+  messages,
+  type MaintenanceStatusRow,
+} from '#dal';
 import { MAINTENANCE_LOCK_KEY, MaintenanceRun } from '#event-processing';
 import {
   createWorkflow,
@@ -47,6 +54,30 @@ async function age(t: TestApp, transactionId: string, days: number, tables: Tabl
         : sql`transaction_id = ${transactionId}`;
     await t.db.execute(sql`UPDATE ${sql.identifier(table)} SET created_at = ${at} WHERE ${rows}`);
   }
+}
+
+/**
+ * Moves rows into the day partition `days` back, as if written then: their UUIDv7 ids and the
+ * columns naming such ids get the time `days` earlier (the rest of each id kept), created_at too.
+ */
+async function backdate(t: TestApp, table: Table, where: SQL, idColumns: string[], days: number): Promise<void> {
+  const shifted = (column: string) => {
+    const hex = sql`replace(${sql.identifier(column)}::text, '-', '')`;
+    const msecs = sql`('x' || substr(${hex}, 1, 12))::bit(48)::bigint - ${days * 86_400_000}`;
+    return sql`${sql.identifier(column)} = (lpad(to_hex(${msecs}), 12, '0') || substr(${hex}, 13))::uuid`;
+  };
+  await t.db.execute(sql`
+    UPDATE ${sql.identifier(table)} SET ${sql.join(idColumns.map(shifted), sql`, `)},
+      created_at = created_at - make_interval(days => ${days})
+    WHERE ${where}`);
+}
+
+/** The partitions (or the default partition) that hold the transaction's rows of `table`. */
+async function partitionsOf(t: TestApp, table: Table, transactionId: string): Promise<string[]> {
+  const result = await t.db.execute<{ partition: string }>(sql`
+    SELECT DISTINCT tableoid::regclass::text AS partition FROM ${sql.identifier(table)}
+    WHERE transaction_id = ${transactionId}`);
+  return result.rows.map((row) => row.partition);
 }
 
 const nothingLeft = { trigger_events: 0, notifications: 0, jobs: 0, execution_details: 0, messages: 0 };
@@ -181,6 +212,65 @@ describe('retention: the maintenance job', () => {
     // Finished, its activity is past the retention; its message is new.
     await run();
     expect(await rowsOf(t, transactionId)).toEqual({ ...nothingLeft, messages: 1 });
+  });
+
+  it("drops a day's partitions past the retention; the pending work they hold is kept and still delivers", async () => {
+    const DAYS = 45;
+    const day = new Date(Date.now() - DAYS * 86_400_000);
+    const dayName = day.toISOString().slice(0, 10).replace(/-/g, '');
+    // The day before too: a row written just after midnight moves to it.
+    await t.app.get(ActivityPartitionRepository).ensure(new Date(day.getTime() - 86_400_000), day);
+
+    const done = (await deliver('ret-partition-done')).transactionId;
+    const inTransaction = (transactionId: string) => sql`transaction_id = ${transactionId}`;
+    const ofNotifications = (transactionId: string) =>
+      sql`notification_id IN (SELECT id FROM notifications WHERE transaction_id = ${transactionId})`;
+    await backdate(t, 'execution_details', ofNotifications(done), ['id', 'job_id', 'notification_id'], DAYS);
+    await backdate(t, 'messages', inTransaction(done), ['id', 'job_id', 'notification_id'], DAYS);
+    await backdate(t, 'jobs', inTransaction(done), ['id', 'notification_id'], DAYS);
+    await backdate(t, 'notifications', inTransaction(done), ['id'], DAYS);
+    await age(t, done, DAYS, ['trigger_events']);
+
+    // A delay waiting to run, and the in_app step after it. The delay job keeps its id (its queue
+    // entry names it); everything else of the notification moves to the old day.
+    const workflow = await createWorkflow(t, { steps: [delay(5), inApp('after the delay, from a dropped day')] });
+    const res = await t
+      .api('post', '/v1/events/trigger')
+      .send({ name: workflow.identifier, to: 'ret-partition-delayed' });
+    const delayed = res.body.transactionId as string;
+    await waitFor(async () => (await jobsOf(t, delayed))[0]?.status === 'delayed', {
+      description: 'the delay to start',
+    });
+    await backdate(t, 'execution_details', ofNotifications(delayed), ['id', 'notification_id'], DAYS);
+    await backdate(t, 'jobs', sql`${inTransaction(delayed)} AND step_index = 1`, ['id', 'notification_id'], DAYS);
+    await backdate(t, 'jobs', sql`${inTransaction(delayed)} AND step_index = 0`, ['notification_id'], DAYS);
+    await backdate(t, 'notifications', inTransaction(delayed), ['id'], DAYS);
+    await age(t, delayed, DAYS, ['trigger_events']);
+    for (const table of ['notifications', 'jobs', 'messages'] as const)
+      expect((await partitionsOf(t, table, done)).every((name) => name.startsWith(`${table}_p`))).toBe(true);
+    expect(await partitionsOf(t, 'notifications', delayed)).toEqual([expect.stringMatching(/^notifications_p\d{8}$/)]);
+    const waiting = await rowsOf(t, delayed);
+
+    const report = await run();
+
+    expect(report.outcome).toBe('succeeded');
+    const exists = await t.db.execute<{ notifications: string | null; messages: string | null }>(sql`
+      SELECT to_regclass(${`notifications_p${dayName}`})::text AS notifications,
+        to_regclass(${`messages_p${dayName}`})::text AS messages`);
+    // Activity is kept 30 days, messages 90: the day's activity partitions are gone, its messages' stays.
+    expect(exists.rows[0]).toEqual({ notifications: null, messages: `messages_p${dayName}` });
+    expect(await rowsOf(t, done)).toEqual({ ...nothingLeft, messages: 1 });
+    expect(await rowsOf(t, delayed)).toEqual(waiting);
+    expect(await partitionsOf(t, 'notifications', delayed)).toEqual(['notifications_default']);
+    expect(report.removed.notifications).toBeGreaterThanOrEqual(1);
+
+    await waitFor(async () => (await rowsOf(t, delayed)).messages === 1, {
+      timeoutMs: 15_000,
+      description: 'the delayed message',
+    });
+    const [message] = await t.db.select().from(messages).where(eq(messages.transactionId, delayed));
+    expect(message.content).toBe('after the delay, from a dropped day');
+    await waitFor(async () => (await jobsOf(t, delayed)).every((job) => job.status === 'completed'));
   });
 
   it('keeps an open digest window and the events merged into it; once it is finished they go together', async () => {
@@ -345,5 +435,11 @@ describe('retention: the maintenance job', () => {
     expect(value('maintenance_last_success_timestamp_seconds')).toBe(row.lastSuccessAt!.getTime() / 1000);
     expect(value('maintenance_last_run_duration_seconds')).toBe(row.lastDurationMs! / 1000);
     expect(text).toMatch(/^maintenance_last_run_rows_removed\{table="notifications"\} \d+$/m);
+    // The partition test dropped one day of notifications, jobs and execution details.
+    expect(value('maintenance_partitions_dropped_total\\{table="notifications"\\}')).toBe(
+      row.removedTotal['partitions:notifications'],
+    );
+    expect(row.removedTotal['partitions:notifications']).toBeGreaterThanOrEqual(1);
+    expect(text).not.toMatch(/rows_removed\{table="partitions:/);
   });
 });

@@ -40,6 +40,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Puts a TcpProxy between the service and its database (outage tests: `t.databaseProxy.cut()`). */
   proxyDatabase?: boolean;
+  /** A database the test made (migrated at boot, as a deployment's is, and left to the test to drop). */
+  databaseUrl?: string;
 }
 
 /**
@@ -47,7 +49,9 @@ export interface TestAppOptions {
  * the PostgreSQL server and Redis when DATABASE_URL / REDIS_URL are set.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = options.databaseUrl
+    ? { databaseUrl: options.databaseUrl, drop: () => Promise.resolve() }
+    : await createTestDatabase();
   let databaseUrl = database.databaseUrl;
   let embedded: EmbeddedPostgres | undefined;
   let databaseProxy: TcpProxy | undefined;

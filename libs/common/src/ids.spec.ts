@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { validate, version } from 'uuid';
-import { isId, newId } from './ids.js';
+import { derivedId, idFloorAt, isId, newId } from './ids.js';
 
 describe('newId', () => {
   it('returns valid, unique UUIDv7s in strictly increasing order, also within one millisecond', () => {
@@ -19,5 +19,29 @@ describe('newId', () => {
     const msecs = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
     expect(msecs).toBeGreaterThanOrEqual(before);
     expect(msecs).toBeLessThanOrEqual(Date.now() + 1);
+  });
+});
+
+describe('derivedId', () => {
+  const parent = newId();
+
+  it('is a valid UUIDv7 carrying the parent time, the same for the same parent and key', () => {
+    const id = derivedId(parent, 'subscriber-1');
+    expect(validate(id) && version(id) === 7).toBe(true);
+    expect(id.slice(0, 13)).toBe(parent.slice(0, 13));
+    expect(derivedId(parent, 'subscriber-1')).toBe(id);
+  });
+
+  it('differs by key and by parent', () => {
+    const ids = new Set(Array.from({ length: 10_000 }, (_, index) => derivedId(parent, String(index))));
+    expect(ids.size).toBe(10_000);
+    expect(derivedId(newId(), 'subscriber-1')).not.toBe(derivedId(parent, 'subscriber-1'));
+  });
+
+  it('sorts at or after the floor of its parent millisecond and before the next one', () => {
+    const msecs = parseInt(parent.replace(/-/g, '').slice(0, 12), 16);
+    const id = derivedId(parent, 'x');
+    expect(idFloorAt(new Date(msecs)) <= id).toBe(true);
+    expect(id < idFloorAt(new Date(msecs + 1))).toBe(true);
   });
 });

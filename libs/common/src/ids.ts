@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 
 /**
@@ -34,6 +34,26 @@ export function newId(): string {
     if (clock.seq === 0) clock.msecs++;
   }
   return uuidv7({ random, msecs: clock.msecs, seq: clock.seq });
+}
+
+/**
+ * The id of the one row that belongs to `parentId` under `key` (the notification of an event for a
+ * subscriber, the job of a notification's step, the message of a job's delivery): the same pair
+ * always gives the same id, so a retried write finds the row by its primary key. The activity tables
+ * are partitioned by id range, where a unique index on (parent, key) cannot exist. The id keeps the
+ * parent's time in its first 48 bits, so a notification and everything under it share a partition.
+ */
+export function derivedId(parentId: string, key: string): string {
+  const hash = createHash('sha256').update(parentId).update('\0').update(key).digest('hex');
+  const time = parentId.replace(/-/g, '').slice(0, 12);
+  const variant = ((parseInt(hash[3], 16) & 0x3) | 0x8).toString(16);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
+}
+
+/** The smallest UUIDv7 of a millisecond: the id-range bound of everything created from then on. */
+export function idFloorAt(time: Date): string {
+  const hex = time.getTime().toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -128,6 +128,42 @@ const maintenanceRemoved = new Counter({
   registers: [metricsRegistry],
 });
 
+const maintenanceLastPartitions = new Gauge({
+  name: 'maintenance_last_run_partitions_dropped',
+  help: 'Day partitions the last completed maintenance run dropped, by table',
+  labelNames: ['table'] as const,
+  registers: [metricsRegistry],
+});
+
+const maintenancePartitions = new Counter({
+  name: 'maintenance_partitions_dropped_total',
+  help: 'Day partitions dropped by every maintenance run, by table',
+  labelNames: ['table'] as const,
+  registers: [metricsRegistry],
+});
+
+/**
+ * What a run removed is stored as one map: rows by table, and dropped partitions by table under
+ * this prefix (`partitions:messages`).
+ */
+export const DROPPED_PARTITIONS_PREFIX = 'partitions:';
+
+function showRemoved(
+  removed: Record<string, number>,
+  rows: Gauge<'table'> | Counter<'table'>,
+  partitions: typeof rows,
+) {
+  rows.reset();
+  partitions.reset();
+  for (const [key, count] of Object.entries(removed)) {
+    const dropped = key.startsWith(DROPPED_PARTITIONS_PREFIX);
+    const table = dropped ? key.slice(DROPPED_PARTITIONS_PREFIX.length) : key;
+    const metric = dropped ? partitions : rows;
+    if (metric instanceof Gauge) metric.set({ table }, count);
+    else metric.inc({ table }, count);
+  }
+}
+
 const maintenanceRuns = new Counter({
   name: 'maintenance_runs_total',
   help: 'Maintenance runs by outcome: succeeded, failed (retried by the queue), skipped (another run held the lock), interrupted (shutdown)',
@@ -139,10 +175,8 @@ const maintenanceRuns = new Counter({
 export function showMaintenance(record: MaintenanceRecord): void {
   maintenanceLastSuccess.set(record.lastSuccessAt ? record.lastSuccessAt.getTime() / 1000 : 0);
   maintenanceLastDuration.set((record.lastDurationMs ?? 0) / 1000);
-  maintenanceLastRemoved.reset();
-  for (const [table, rows] of Object.entries(record.lastRemoved)) maintenanceLastRemoved.set({ table }, rows);
-  maintenanceRemoved.reset();
-  for (const [table, rows] of Object.entries(record.removedTotal)) maintenanceRemoved.inc({ table }, rows);
+  showRemoved(record.lastRemoved, maintenanceLastRemoved, maintenanceLastPartitions);
+  showRemoved(record.removedTotal, maintenanceRemoved, maintenancePartitions);
   maintenanceRuns.reset();
   for (const [outcome, runs] of Object.entries(record.runs)) maintenanceRuns.inc({ outcome }, runs);
 }

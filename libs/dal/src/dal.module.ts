@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import type { ActivityPartitionRepository } from './repositories/activity-partitions.repository.js';
 import type { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
 import type { ApiProcessRepository } from './repositories/api-process.repository.js';
 import type { EnvironmentContentRepository } from './repositories/environment-content.repository.js';
@@ -29,6 +30,7 @@ import type { WebhookEndpointRepository } from './repositories/webhook-endpoint.
 /** The repository classes, one per aggregate; every method touching tenant data takes the environment id. */
 export type RepositoryClass =
   | typeof ActivityFeedRepository
+  | typeof ActivityPartitionRepository
   | typeof ApiProcessRepository
   | typeof EnvironmentContentRepository
   | typeof ContextRepository

@@ -30,6 +30,7 @@ export * from './repositories/api-process.repository.js';
 export * from './repositories/layout.repository.js';
 export * from './repositories/environment-variable.repository.js';
 export * from './repositories/retention.repository.js';
+export * from './repositories/activity-partitions.repository.js';
 export * from './repositories/maintenance-status.repository.js';
 export * from './database/session-lock.js';
 export * from './repositories/webhook-endpoint.repository.js';

@@ -26,6 +26,7 @@ import {
   NotificationRepository,
   PreferenceRepository,
   RetentionRepository,
+  ActivityPartitionRepository,
   SubscriberRepository,
   TenantRepository,
   TopicRepository,
@@ -78,6 +79,7 @@ import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
       // The maintenance job's.
       EnvironmentRepository,
       RetentionRepository,
+      ActivityPartitionRepository,
       IdempotencyRepository,
       MaintenanceStatusRepository,
       WebhookDeliveryRepository,

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, type RetentionDays } from '#common';
 import {
+  ActivityPartitionRepository,
+  PARTITIONED_TABLES,
   EnvironmentRepository,
   RetentionRepository,
   type RetainedTable,
+  type EnvironmentRetention,
   type RetentionBatch,
   type RetentionWindow,
 } from '#dal';
@@ -13,10 +16,15 @@ import { retentionOf } from './retention-settings.js';
 /** Rows one batch looks at: each batch is one short transaction. */
 const BATCH_ROWS = 1_000;
 
-/**
- * One kind of expiry: the rows it removes, the setting that dates them. Each step here walks its
- * table in batches; one could as well drop whole partitions past the cutoff.
- */
+/** Day partitions are created this many days ahead of the rows that will fill them. */
+const PARTITION_DAYS_AHEAD = 7;
+
+const DAY_MS = 86_400_000;
+
+/** The start (UTC) of the day `days` before `now`: rows created before it are past a retention of `days`. */
+const cutoffOf = (now: Date, days: number) => new Date(Math.floor((now.getTime() - days * DAY_MS) / DAY_MS) * DAY_MS);
+
+/** One kind of expiry: the rows it removes, the setting that dates them, walked in batches. */
 interface RetentionStep {
   /** The table whose environments the step walks. */
   table: RetainedTable;
@@ -25,10 +33,13 @@ interface RetentionStep {
 }
 
 /**
- * Applies the retention to every environment with rows: its activity (notifications with their jobs
- * and execution details, then the trigger events no notification refers to any more) past its
- * activity days, its messages past its messages days. Pending work is never removed (see
- * RetentionRepository). Stops between two batches once `signal` is aborted.
+ * Applies the retention: its activity (notifications with their jobs and execution details, then the
+ * trigger events no notification refers to any more) past its activity days, its messages past its
+ * messages days. A row goes on the first run of the day (UTC) after the one it passes its retention in.
+ * Whole days past every environment's retention are dropped as partitions; what is left (an environment
+ * keeping its rows for less, rows outside the day partitions) is walked an environment at a time, in
+ * batches. Pending work is never removed (see RetentionRepository and ActivityPartitionRepository).
+ * Stops between two batches once `signal` is aborted.
  */
 @Injectable()
 export class RetentionPass {
@@ -38,6 +49,7 @@ export class RetentionPass {
     private readonly config: AppConfig,
     private readonly environments: EnvironmentRepository,
     private readonly retention: RetentionRepository,
+    private readonly partitions: ActivityPartitionRepository,
   ) {
     // In this order: the trigger events go once their notifications are gone.
     this.steps = [
@@ -58,12 +70,17 @@ export class RetentionPass {
 
   async run(now: Date, tally: RemovedRowsTally, signal: AbortSignal): Promise<void> {
     const overrides = new Map((await this.environments.listRetention()).map((row) => [row.id, row]));
+    await this.partitions.ensure(
+      new Date(now.getTime() - DAY_MS),
+      new Date(now.getTime() + PARTITION_DAYS_AHEAD * DAY_MS),
+    );
+    await this.dropExpiredDays(now, [...overrides.values()], tally, signal);
     // A deleted environment's rows expire by the deployment's settings.
     const noOverride = { retentionActivityDays: null, retentionMessagesDays: null };
     for (const step of this.steps) {
       for (const environmentId of await this.retention.environmentsOf(step.table)) {
         const days = retentionOf(this.config.retention, overrides.get(environmentId) ?? noOverride)[step.setting];
-        const cutoff = new Date(now.getTime() - days * 86_400_000);
+        const cutoff = cutoffOf(now, days);
         let window: RetentionWindow = { environmentId, cutoff, now, limit: BATCH_ROWS };
         for (;;) {
           if (signal.aborted) return;
@@ -72,6 +89,34 @@ export class RetentionPass {
           if (batch.examined < BATCH_ROWS || !batch.next) break;
           window = { ...window, after: batch.next };
         }
+      }
+    }
+  }
+
+  /**
+   * Drops the day partitions past the longest retention any environment has (the deployment's
+   * included): notifications first, then their jobs and execution details, then messages.
+   */
+  private async dropExpiredDays(
+    now: Date,
+    environments: EnvironmentRetention[],
+    tally: RemovedRowsTally,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const longest = (setting: keyof RetentionDays) =>
+      Math.max(
+        this.config.retention[setting],
+        ...environments.map((environment) => retentionOf(this.config.retention, environment)[setting]),
+      );
+    const cutoffs = {
+      activityDays: cutoffOf(now, longest('activityDays')),
+      messagesDays: cutoffOf(now, longest('messagesDays')),
+    };
+    for (const table of PARTITIONED_TABLES) {
+      const cutoff = cutoffs[table === 'messages' ? 'messagesDays' : 'activityDays'];
+      for (const day of await this.partitions.daysEndingBy(table, cutoff)) {
+        if (signal.aborted) return;
+        tally.add(await this.partitions.dropDay(table, { day, cutoff, now }));
       }
     }
   }

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, ne, or, sql } from 'drizzle-o
 import type { JobStatus } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { jobs, type JobResult, type JobRow, type NewJobRow, type ProviderRetry } from '../schema/index.js';
+import { jobIdOf, jobs, type JobResult, type JobRow, type NewJobRow, type ProviderRetry } from '../schema/index.js';
 import { bulkInsert, checkOnly, selectList, tableRows, uuids } from './table-sql.js';
 
 export type JobChanges = Partial<Pick<JobRow, 'status' | 'digest' | 'runAt' | 'error' | 'providerId' | 'result'>>;
@@ -52,8 +52,9 @@ export class JobRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async insertMany(rows: NewJobRow[], executor: DbExecutor = this.db): Promise<JobRow[]> {
-    return bulkInsert<NewJobRow, JobRow>(executor, jobs, rows, {
-      onConflictDoNothing: ['notificationId', 'stepIndex'],
+    const identified = rows.map((row) => ({ ...row, id: jobIdOf(row.notificationId, row.stepIndex) }));
+    return bulkInsert<NewJobRow, JobRow>(executor, jobs, identified, {
+      onConflictDoNothing: ['id'],
       returning: 'all',
     });
   }
@@ -69,7 +70,7 @@ export class JobRepository {
   ): Promise<Pick<JobRow, 'id' | 'environmentId' | 'status'>[]> {
     return bulkInsert(executor, jobs, rows, {
       shared,
-      onConflictDoNothing: ['notificationId', 'stepIndex'],
+      onConflictDoNothing: ['id'],
       returning: ['id', 'environmentId', 'status'],
     });
   }

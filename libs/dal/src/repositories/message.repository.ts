@@ -3,7 +3,7 @@ import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { exactContextKeys } from './context-keys.js';
-import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
+import { messageIdOf, messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import { findNotificationTriggers, type TriggerFields } from './notification-triggers.js';
 import { bulkInsert } from './table-sql.js';
 
@@ -89,14 +89,18 @@ export function asStoredMessage(row: NewMessageRow): MessageRow {
   return stored as MessageRow;
 }
 
+/** A job's message has the id of its (job, deliveryKey): written again, it is the same row. */
+const withDerivedId = (row: NewMessageRow): NewMessageRow =>
+  row.jobId ? { ...row, id: messageIdOf(row.jobId, row.deliveryKey ?? '') } : row;
+
 @Injectable()
 export class MessageRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   /** Exactly-once per (job, deliveryKey): rows that already exist are skipped and not returned. */
   async insertMany(rows: NewMessageRow[], executor: DbExecutor = this.db): Promise<MessageRow[]> {
-    return bulkInsert<NewMessageRow, MessageRow>(executor, messages, rows, {
-      onConflictDoNothing: ['jobId', 'deliveryKey'],
+    return bulkInsert<NewMessageRow, MessageRow>(executor, messages, rows.map(withDerivedId), {
+      onConflictDoNothing: ['id'],
       returning: 'all',
     });
   }
@@ -106,9 +110,9 @@ export class MessageRepository {
    * job left (an error before a retry) takes the new outcome.
    */
   async saveForJobs(rows: NewMessageRow[], executor: DbExecutor = this.db): Promise<void> {
-    await bulkInsert(executor, messages, rows, {
+    await bulkInsert(executor, messages, rows.map(withDerivedId), {
       onConflictUpdate: {
-        target: ['jobId', 'deliveryKey'],
+        target: ['id'],
         set: ['status', 'errorId', 'errorText', 'providerId', 'deliveredAt', 'updatedAt'],
       },
     });

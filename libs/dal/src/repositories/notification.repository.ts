@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { notifications, triggerEvents, type NewNotificationRow, type NotificationRow } from '../schema/index.js';
+import {
+  notificationIdOf,
+  notifications,
+  triggerEvents,
+  type NewNotificationRow,
+  type NotificationRow,
+} from '../schema/index.js';
 import { findNotificationTriggers, type NotificationTrigger } from './notification-triggers.js';
 import { bulkInsert, checkOnly } from './table-sql.js';
 
@@ -39,9 +45,12 @@ export class NotificationRepository {
           ],
     );
     if (events.length > 0) await executor.insert(triggerEvents).values(events).onConflictDoNothing();
-    const notificationRows = rows.map(({ payload: _payload, ...row }) => row);
+    const notificationRows = rows.map(({ payload: _payload, ...row }) => ({
+      ...row,
+      id: notificationIdOf(row.eventId, row.subscriberId),
+    }));
     return bulkInsert<NewNotificationRow, NotificationRow>(executor, notifications, notificationRows, {
-      onConflictDoNothing: ['eventId', 'subscriberId'],
+      onConflictDoNothing: ['id'],
       returning: 'all',
     });
   }
@@ -61,7 +70,7 @@ export class NotificationRepository {
       shared,
       // A scalar subquery: one primary-key probe per row, never a join the planner could turn into a scan.
       where: (value) => sql`(SELECT NOT s.deleted FROM subscribers s WHERE s.id = ${value('subscriberId')}) IS TRUE`,
-      onConflictDoNothing: ['eventId', 'subscriberId'],
+      onConflictDoNothing: ['id'],
       returning: ['id', 'subscriberId'],
     });
   }

@@ -38,9 +38,12 @@ export interface RetentionWindow {
 const TERMINAL = sql.raw(TERMINAL_JOB_STATUSES.map((status) => `'${status}'`).join(', '));
 const FINISHED_EVENTS = sql.raw(`'done', 'failed', 'canceled'`);
 
+/** Whether a job (alias `j`) is work still to do. */
+export const UNFINISHED_JOB = sql`j.status NOT IN (${TERMINAL})`;
+
 /** Whether a job (alias `j`) is work still to do, or a finished job later runs read until after `now`. */
-const jobStillNeeded = (now: Date): SQL =>
-  sql`(j.status NOT IN (${TERMINAL}) OR (j.result ->> 'retainUntil')::timestamptz > ${now})`;
+export const jobStillNeeded = (now: Date): SQL =>
+  sql`(${UNFINISHED_JOB} OR (j.result ->> 'retainUntil')::timestamptz > ${now})`;
 
 /**
  * The oldest rows of one environment created before the cutoff, after the cursor: `limit` of them,
@@ -171,7 +174,7 @@ export class RetentionRepository {
         DELETE FROM messages m
         WHERE m.id = ANY(ARRAY(SELECT c.id FROM candidates c))
           AND m.snoozed_until IS NULL
-          AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = m.job_id AND j.status NOT IN (${TERMINAL}))
+          AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = m.job_id AND ${UNFINISHED_JOB})
         RETURNING 1
       )
       SELECT ${BATCH_POSITION}, (SELECT count(*) FROM removed)::int AS messages`,

@@ -65,8 +65,8 @@ export const notifications = pgTable(
     ...timestamps(),
   },
   (t) => [
-    // A retried fan-out chunk inserts nothing twice.
-    uniqueIndex('notifications_event_subscriber_uq').on(t.eventId, t.subscriberId),
+    // A retried fan-out chunk inserts nothing twice: the id is derived from (event, subscriber).
+    index('notifications_event_subscriber_idx').on(t.eventId, t.subscriberId),
     index('notifications_env_created_idx').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
     index('notifications_env_subscriber_created_idx').on(t.environmentId, t.subscriberId, t.createdAt.desc()),
     index('notifications_env_transaction_idx').on(t.environmentId, t.transactionId),
@@ -147,7 +147,8 @@ export const jobs = pgTable(
   // Every job's row changes status a few times, and a change writes an entry in each index whose
   // predicate the row meets: the two partial indexes hold only the rows their readers look for.
   (t) => [
-    uniqueIndex('jobs_notification_step_uq').on(t.notificationId, t.stepIndex),
+    // One job per (notification, step): the id is derived from them.
+    index('jobs_notification_step_idx').on(t.notificationId, t.stepIndex),
     // The recovery sweeper's lookup of jobs left queued, delayed or running.
     index('jobs_status_updated_idx')
       .on(t.status, t.updatedAt)

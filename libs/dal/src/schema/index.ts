@@ -10,3 +10,4 @@ export * from './realtime.js';
 export * from './authoring.js';
 export * from './maintenance.js';
 export * from './webhooks.js';
+export * from './activity-ids.js';

@@ -61,8 +61,8 @@ export const messages = pgTable(
     ...timestamps(),
   },
   (t) => [
-    // Exactly-once rows: a re-run step job finds its message instead of creating another.
-    uniqueIndex('messages_job_delivery_uq').on(t.jobId, t.deliveryKey),
+    // Exactly-once rows: a re-run step job writes its message's id (derived from job and delivery) again.
+    index('messages_job_delivery_idx').on(t.jobId, t.deliveryKey),
     index('messages_env_subscriber_channel_created_idx').on(
       t.environmentId,
       t.subscriberId,

@@ -1,6 +1,15 @@
 import { contextEntriesOf, contextKeysOf } from '#application';
-import { isChannel, newId } from '#common';
-import type { JobDigest, NewJobRow, NewNotificationRow, StoredStep, TriggerEventRow, WorkflowRow } from '#dal';
+import { isChannel } from '#common';
+import {
+  jobIdOf,
+  notificationIdOf,
+  type JobDigest,
+  type NewJobRow,
+  type NewNotificationRow,
+  type StoredStep,
+  type TriggerEventRow,
+  type WorkflowRow,
+} from '#dal';
 import { readPath } from '../steps/read-path.js';
 
 /** One recipient of a fan-out chunk: the internal subscriber and how it was addressed. */
@@ -61,7 +70,7 @@ export function buildNotifications(
       contextKeys: contextKeysOf(contextEntriesOf(event.request.context)),
     },
     rows: recipients.map((recipient) => ({
-      id: newId(),
+      id: notificationIdOf(event.id, recipient.subscriberId),
       subscriberId: recipient.subscriberId,
       to: recipient.to,
       topics: recipient.topic ? [recipient.topic] : [],
@@ -94,7 +103,7 @@ export function buildJobs(
       digest: digestOf(step, payload),
     },
     rows: notifications.map((notification) => ({
-      id: newId(),
+      id: jobIdOf(notification.id, stepIndex),
       notificationId: notification.id,
       subscriberId: notification.subscriberId,
     })),

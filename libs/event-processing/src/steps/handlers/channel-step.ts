@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { contextKeysOf, renderedText, renderStepTemplate, TemplateEngine } from '#application';
-import { newId } from '#common';
-import { MessageRepository, type NewMessageRow } from '#dal';
+import { MessageRepository, messageIdOf, type NewMessageRow } from '#dal';
 import { record, templateVariables, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
 
@@ -19,8 +18,7 @@ export function isDataObject(value: unknown): value is Record<string, unknown> {
 /** A message row of the job's channel; the step finisher writes it with the job's outcome. */
 export function messageRow(context: StepContext, fields: Partial<NewMessageRow>): NewMessageRow {
   const { job, workflow } = context;
-  return {
-    id: newId(),
+  const row: Omit<NewMessageRow, 'id'> = {
     environmentId: job.environmentId,
     organizationId: job.organizationId,
     notificationId: job.notificationId,
@@ -38,6 +36,8 @@ export function messageRow(context: StepContext, fields: Partial<NewMessageRow>)
     updatedAt: context.now,
     ...fields,
   };
+  // One message per (job, delivery): a re-run of the job writes the same row.
+  return { ...row, id: messageIdOf(job.id, row.deliveryKey ?? '') };
 }
 
 /** Delivery keys an earlier run of the job decided: sent, or failed for good. */
