@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { newId } from '#common';
+import { derivedId, idFloorAt, newId } from '#common';
 import {
   ExecutionDetailRepository,
   JobRepository,
@@ -35,7 +35,8 @@ describe('GET /v1/notifications', () => {
       {
         id: newId(),
         ...scope,
-        eventId: newId(),
+        // An event accepted at `at`: its id carries that time, as the service's ids do.
+        eventId: derivedId(idFloorAt(at), newId()),
         subscriberId: subscriber.id,
         workflowId: workflow.id,
         transactionId: extra.transactionId ?? newId(),
