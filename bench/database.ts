@@ -123,6 +123,19 @@ export async function createWorkflow(
 }
 
 /**
+ * A UUIDv7 of the time `at` (an SQL expression), as the service makes them: the activity tables are
+ * partitioned by the day in their ids, so seeded rows must carry theirs.
+ */
+export const idAt = (at: string): string =>
+  `(lpad(to_hex((extract(epoch FROM ${at}) * 1000)::bigint), 12, '0') || '7' || substr(replace(gen_random_uuid()::text, '-', ''), 14))::uuid`;
+
+/** The day partitions of the activity tables from `daysBack` days ago to today (the service makes a week ahead). */
+export async function ensurePartitions(pool: pg.Pool, daysBack: number): Promise<void> {
+  for (const table of ['notifications', 'jobs', 'execution_details', 'messages'])
+    await pool.query(`SELECT activity_partitions_ensure($1, current_date - $2::int, current_date)`, [table, daysBack]);
+}
+
+/**
  * `rows` notifications of one workflow spread over past seconds (older than anything the run
  * triggers), round-robin over the seeded subscribers, each with its trigger event (which holds the
  * payload the feed shows), one completed in_app job and its execution detail, as the engine writes
@@ -142,28 +155,29 @@ export async function seedFeed(
     template: { type: 'in_app', content: 'x' },
     filters: [],
   });
+  await ensurePartitions(pool, Math.ceil((3600 + rows) / 86_400) + 1);
   for (let from = 1; from <= rows; from += SEED_BATCH) {
     const to = Math.min(rows, from + SEED_BATCH - 1);
     await pool.query(
       `WITH e AS (
          INSERT INTO trigger_events (id, environment_id, organization_id, transaction_id, workflow_id, request, status, created_at, updated_at)
-         SELECT gen_random_uuid(), $1, $2, 'bench-feed-' || g, $3,
+         SELECT ${idAt('now() - make_interval(secs => 3600 + g)')}, $1, $2, 'bench-feed-' || g, $3,
                 jsonb_build_object('name', 'bench-feed', 'to', $6::text || ((g % $7::int) + 1), 'payload', jsonb_build_object('n', g), 'overrides', '{}'::jsonb), 'done',
                 now() - make_interval(secs => 3600 + g), now() - make_interval(secs => 3600 + g)
          FROM generate_series($4::int, $5::int) g
          RETURNING id, transaction_id, request ->> 'to' AS to_id, created_at),
        n AS (
          INSERT INTO notifications (id, environment_id, organization_id, event_id, subscriber_id, workflow_id, transaction_id, channels, created_at, updated_at)
-         SELECT gen_random_uuid(), $1, $2, e.id, s.id, $3, e.transaction_id, '{in_app}', e.created_at, e.created_at
+         SELECT ${idAt('e.created_at')}, $1, $2, e.id, s.id, $3, e.transaction_id, '{in_app}', e.created_at, e.created_at
          FROM e
          JOIN subscribers s ON s.environment_id = $1 AND s.subscriber_id = e.to_id
          RETURNING id, subscriber_id, transaction_id, created_at),
        j AS (
          INSERT INTO jobs (id, environment_id, organization_id, notification_id, subscriber_id, workflow_id, transaction_id, step_index, step, type, status, created_at, updated_at)
-         SELECT gen_random_uuid(), $1, $2, n.id, n.subscriber_id, $3, n.transaction_id, 0, $8::jsonb, 'in_app', 'completed', n.created_at, n.created_at FROM n
+         SELECT ${idAt('n.created_at')}, $1, $2, n.id, n.subscriber_id, $3, n.transaction_id, 0, $8::jsonb, 'in_app', 'completed', n.created_at, n.created_at FROM n
          RETURNING id, notification_id, subscriber_id, created_at)
        INSERT INTO execution_details (id, environment_id, organization_id, job_id, notification_id, subscriber_id, status, detail, source, provider_id, created_at, updated_at)
-       SELECT gen_random_uuid(), $1, $2, j.id, j.notification_id, j.subscriber_id, 'Success', 'Message created', 'Internal', 'novu', j.created_at, j.created_at FROM j`,
+       SELECT ${idAt('j.created_at')}, $1, $2, j.id, j.notification_id, j.subscriber_id, 'Success', 'Message created', 'Internal', 'novu', j.created_at, j.created_at FROM j`,
       [scope.environmentId, scope.organizationId, workflowId, from, to, SUBSCRIBER_PREFIX, subscribers, step],
     );
   }

@@ -12,6 +12,7 @@ const ENCRYPTION_KEY = '6265e5c8a0c1f1a7d7b1e4f0c3a2b9d8e7f6a5b4c3d2e1f0a9b8c7d6
 /** The service's queues (libs/event-processing job catalogue): fan-out, then step jobs. */
 const FAN_OUT_QUEUE = 'trigger-events';
 const STEP_QUEUE = 'step-jobs';
+const SYSTEM_QUEUE = 'system';
 const PG_QUEUE_SCHEMA = 'bullmq';
 
 export interface Deployment {
@@ -32,6 +33,8 @@ export interface Deployment {
   pauseFanOut(): Promise<void>;
   /** Drops the held fan-out jobs and resumes the queue. */
   discardFanOutAndResume(): Promise<void>;
+  /** Queues one maintenance run (the job the worker's scheduler adds every interval). */
+  queueMaintenance(): Promise<void>;
   /** Drops every queued fan-out and step job, so an unfinished scenario does not slow the next. */
   discardBacklog(): Promise<void>;
   assertAlive(): void;
@@ -132,6 +135,7 @@ export async function deploy(
     };
     const fanOut = openQueue(FAN_OUT_QUEUE);
     const steps = openQueue(STEP_QUEUE);
+    const system = openQueue(SYSTEM_QUEUE);
     const processes = [api, worker];
     return {
       label,
@@ -146,6 +150,9 @@ export async function deploy(
       scope,
       client: apiClient(api.port, API_KEY),
       pauseFanOut: () => fanOut.pause(),
+      queueMaintenance: async () => {
+        await system.add('maintenance', {});
+      },
       async discardFanOutAndResume() {
         await fanOut.obliterate({ force: true });
         await fanOut.resume();
@@ -170,7 +177,7 @@ export async function deploy(
       resetPeakRss: () => memory.resetPeak(api) && memory.resetPeak(worker),
       cpuWindow: () => startCpuWindow({ api: api.child.pid, worker: worker.child.pid }),
       async stop() {
-        await Promise.all([fanOut, steps].map((queue) => queue.close().catch(() => undefined)));
+        await Promise.all([fanOut, steps, system].map((queue) => queue.close().catch(() => undefined)));
         await Promise.all(processes.map((proc) => proc.stop()));
         await pool.end();
       },

@@ -79,7 +79,7 @@ export async function bareSocketIo(options: BenchOptions): Promise<SocketCeiling
   }
 }
 
-async function createSessions(deployment: Deployment, count: number): Promise<string[]> {
+export async function createSessions(deployment: Deployment, count: number): Promise<string[]> {
   const me = await deployment.client.request('GET', '/v1/environments/me');
   if (me.status !== 200) throw new Error(`GET /v1/environments/me answered ${me.status}: ${await me.text()}`);
   const { identifier } = (await me.json()) as { identifier: string };

@@ -20,6 +20,7 @@ import { feed, singleTriggers, topicFanOut, triggerAccept } from './scenarios.js
 import { noisyNeighbour, QUIET_RATE } from './noisy-neighbour.js';
 import { feedUnderLoad, sustainedTriggers } from './sustained.js';
 import { webhooks } from './webhooks.js';
+import { lifecycle, LIFECYCLE_RETENTION_DAYS } from './lifecycle.js';
 
 const errors: { step: string; message: string }[] = [];
 const notes: string[] = [];
@@ -156,7 +157,8 @@ async function main(): Promise<number> {
   const stamp = Date.now().toString(36);
 
   // The sustained part's ratios need these two from the same run.
-  if (options.parts.has('ceilings') || options.parts.has('sustained') || options.parts.has('webhooks')) {
+  const needsFastify = ['ceilings', 'sustained', 'webhooks', 'lifecycle'].some((part) => options.parts.has(part));
+  if (needsFastify) {
     ceilings.fastify = await step('ceiling: bare Fastify', () => bareFastify(options.connections, options.duration));
     if (options.backends.has('redis')) {
       const prefix = `bench-ceiling-${stamp}`;
@@ -188,8 +190,10 @@ async function main(): Promise<number> {
     );
   }
 
+  // The lifecycle part deploys its own service; the phases below serve every other part.
+  const phaseParts = [...options.parts].filter((part) => part !== 'lifecycle');
   for (const backend of ['redis', 'postgres'] as const) {
-    if (!options.backends.has(backend)) continue;
+    if (!options.backends.has(backend) || phaseParts.length === 0) continue;
     const label = backend === 'redis' ? 'redis' : 'pg-queue';
     const database = backend === 'redis' ? options.database : `${options.database}_pgqueue`;
     const deployment = await step(`${label}: deploy api + worker on a fresh database ${database}`, () =>
@@ -219,6 +223,32 @@ async function main(): Promise<number> {
     } finally {
       await deployment.stop();
       if (backend === 'redis') await deleteRedisPrefix(options.redisUrl, deployment.queuePrefix).catch(() => undefined);
+    }
+  }
+
+  if (options.parts.has('lifecycle') && options.backends.has('redis')) {
+    const days = String(LIFECYCLE_RETENTION_DAYS);
+    const lifecycleOptions = {
+      ...options,
+      serviceEnv: { ...options.serviceEnv, RETENTION_ACTIVITY_DAYS: days, RETENTION_MESSAGES_DAYS: days },
+    };
+    const deployment = await step(`lifecycle: deploy api + worker keeping ${days} days`, () =>
+      deploy(lifecycleOptions, 'lifecycle', `${options.database}_lifecycle`, true),
+    );
+    if (deployment) {
+      try {
+        await step(`lifecycle: seed ${options.subscribers} subscribers`, () =>
+          seedSubscribers(deployment.pool, deployment.scope, options.subscribers, options.topicSize),
+        );
+        redis.lifecycle = await step(
+          `lifecycle: ${options.lifecycleRows} notifications over ${days} days; feed, inbox, a day dropped`,
+          () => lifecycle(deployment, lifecycleOptions),
+        );
+        logs.lifecycle = serviceLogs(deployment);
+      } finally {
+        await deployment.stop();
+        await deleteRedisPrefix(options.redisUrl, deployment.queuePrefix).catch(() => undefined);
+      }
     }
   }
 

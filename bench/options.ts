@@ -5,8 +5,9 @@
 export interface BenchOptions {
   quick: boolean;
   /**
-   * Which parts run: sustained, ceilings, accept, fanout, singles, feed, inbox, noisy, webhooks (feed,
-   * inbox, noisy, webhooks and the sustained part's feed measurement on the Redis deployment only).
+   * Which parts run: sustained, ceilings, accept, fanout, singles, feed, inbox, noisy, webhooks, lifecycle
+   * (feed, inbox, noisy, webhooks and the sustained part's feed measurement on the Redis deployment only;
+   * lifecycle on a Redis deployment of its own, keeping 60 days).
    */
   parts: Set<string>;
   /** Queue backends deployed in turn: redis, postgres. */
@@ -33,6 +34,8 @@ export interface BenchOptions {
   feedRows: number;
   feedDuration: number;
   feedConnections: number;
+  /** Notifications the lifecycle part seeds over its 60 days (each with 4 more rows). */
+  lifecycleRows: number;
   /** Upper bound, in seconds, on any wait for deliveries. */
   deliveryTimeout: number;
   /** A wait for deliveries also ends after this many seconds without progress. */
@@ -56,7 +59,18 @@ export interface BenchOptions {
   serviceEnv: Record<string, string>;
 }
 
-const PARTS = ['sustained', 'ceilings', 'accept', 'fanout', 'singles', 'feed', 'inbox', 'noisy', 'webhooks'];
+const PARTS = [
+  'sustained',
+  'ceilings',
+  'accept',
+  'fanout',
+  'singles',
+  'feed',
+  'inbox',
+  'noisy',
+  'webhooks',
+  'lifecycle',
+];
 const BACKENDS = ['redis', 'postgres'];
 
 function readSet(raw: string | undefined, known: string[], name: string): Set<string> {
@@ -131,6 +145,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     feedRows: int('FEED_ROWS', 1_000_000, 20_000),
     feedDuration: int('FEED_DURATION', 10, 2),
     feedConnections: int('FEED_CONNECTIONS', 10, 10),
+    lifecycleRows: int('LIFECYCLE_ROWS', 10_000_000, 120_000),
     deliveryTimeout: int('DELIVERY_TIMEOUT', 600, 120),
     stallTimeout: int('STALL_TIMEOUT', 60, 30),
     inboxSockets,

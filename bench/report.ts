@@ -4,6 +4,8 @@ import { inboxRows, socketCeilingRows } from './inbox-report.js';
 import { noisyRows } from './noisy-report.js';
 import type { NoisyResult } from './noisy-neighbour.js';
 import { webhookRows } from './webhooks-report.js';
+import { lifecycleRows } from './lifecycle-report.js';
+import type { LifecycleResult } from './lifecycle.js';
 import type { WebhooksResult } from './webhooks.js';
 import { ceilingRatios, cpuRow, type Row, type Target } from './report-rows.js';
 import type { LoadResult } from './load.js';
@@ -19,6 +21,7 @@ export interface PhaseResults {
   inbox?: InboxResult;
   noisy?: NoisyResult;
   webhooks?: WebhooksResult;
+  lifecycle?: LifecycleResult;
 }
 
 export interface Ceilings {
@@ -214,6 +217,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
   if (redis.inbox) rows.push(...inboxRows('redis', redis.inbox, ceilings));
   if (redis.noisy) rows.push(...noisyRows('redis', redis.noisy));
   if (redis.webhooks) rows.push(...webhookRows('redis', redis.webhooks, fastify));
+  if (redis.lifecycle) rows.push(...lifecycleRows('redis, 60 days kept', redis.lifecycle, fastify));
   phase('pg-queue', pgQueue, ceilings.bullmqPostgres, false);
   return rows;
 }
