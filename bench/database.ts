@@ -129,7 +129,7 @@ export async function createWorkflow(
 export const idAt = (at: string): string =>
   `(lpad(to_hex((extract(epoch FROM ${at}) * 1000)::bigint), 12, '0') || '7' || substr(replace(gen_random_uuid()::text, '-', ''), 14))::uuid`;
 
-/** The day partitions of the activity tables from `daysBack` days ago to today (the service makes a week ahead). */
+/** The partitions of the activity tables from `daysBack` days ago to today (the service makes the next week's). */
 export async function ensurePartitions(pool: pg.Pool, daysBack: number): Promise<void> {
   for (const table of ['notifications', 'jobs', 'execution_details', 'messages'])
     await pool.query(`SELECT activity_partitions_ensure($1, current_date - $2::int, current_date)`, [table, daysBack]);

@@ -35,7 +35,7 @@ export function lifecycleRows(section: string, r: LifecycleResult, fastify: numb
     latency('lifecycle: inbox list p99, idle', r.inboxList, 20),
     {
       section,
-      metric: "lifecycle: maintenance run dropping a day's partitions",
+      metric: 'lifecycle: maintenance run dropping an expired week partition holding a day of rows',
       value: r.maintenance.durationMs / 1000,
       unit: 's',
       target: { op: '<=', value: 2 },

@@ -43,7 +43,8 @@ export interface LifecycleResult {
  * event, job, execution detail and message) over LIFECYCLE_RETENTION_DAYS past days; the feed and the
  * inbox list idle, the feed under a paced end-to-end trigger load; then one more day of rows past the
  * retention and the maintenance run that drops it, with trigger accept measured beside it; then
- * CYCLES simulated days, each a day of rows in and a day out, with the database size after each.
+ * CYCLES simulated days, each a day of rows in and a day out (a week partition of one day's rows
+ * dropped), with the database size after each.
  */
 export async function lifecycle(deployment: Deployment, options: BenchOptions): Promise<LifecycleResult> {
   const { pool, scope } = deployment;
@@ -79,8 +80,8 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
   const sent = await sender.stop();
   deployment.assertAlive();
 
-  // One more day, past the retention: the next maintenance run drops it.
-  const expired = LIFECYCLE_RETENTION_DAYS + 1;
+  // A day of rows in a week partition wholly past the retention: the next maintenance run drops it.
+  const expired = LIFECYCLE_RETENTION_DAYS + 7;
   await ensurePartitions(pool, expired);
   await seedDay(pool, scope, workflow.id, expired, perDay, options.subscribers, 'expired');
   await pool.query('CHECKPOINT');

@@ -57,7 +57,7 @@ async function age(t: TestApp, transactionId: string, days: number, tables: Tabl
 }
 
 /**
- * Moves rows into the day partition `days` back, as if written then: their UUIDv7 ids and the
+ * Moves rows into the partition of `days` back, as if written then: their UUIDv7 ids and the
  * columns naming such ids get the time `days` earlier (the rest of each id kept), created_at too.
  */
 async function backdate(t: TestApp, table: Table, where: SQL, idColumns: string[], days: number): Promise<void> {
@@ -214,10 +214,13 @@ describe('retention: the maintenance job', () => {
     expect(await rowsOf(t, transactionId)).toEqual({ ...nothingLeft, messages: 1 });
   });
 
-  it("drops a day's partitions past the retention; the pending work they hold is kept and still delivers", async () => {
+  it("drops a week's partitions past the retention; the pending work they hold is kept and still delivers", async () => {
     const DAYS = 45;
     const day = new Date(Date.now() - DAYS * 86_400_000);
-    const dayName = day.toISOString().slice(0, 10).replace(/-/g, '');
+    // Partitions are named after the Monday (UTC) their week starts on.
+    const epochDay = Math.floor(day.getTime() / 86_400_000);
+    const monday = new Date((epochDay - ((epochDay - 4) % 7)) * 86_400_000);
+    const weekName = monday.toISOString().slice(0, 10).replace(/-/g, '');
     // The day before too: a row written just after midnight moves to it.
     await t.app.get(ActivityPartitionRepository).ensure(new Date(day.getTime() - 86_400_000), day);
 
@@ -255,10 +258,10 @@ describe('retention: the maintenance job', () => {
 
     expect(report.outcome).toBe('succeeded');
     const exists = await t.db.execute<{ notifications: string | null; messages: string | null }>(sql`
-      SELECT to_regclass(${`notifications_p${dayName}`})::text AS notifications,
-        to_regclass(${`messages_p${dayName}`})::text AS messages`);
-    // Activity is kept 30 days, messages 90: the day's activity partitions are gone, its messages' stays.
-    expect(exists.rows[0]).toEqual({ notifications: null, messages: `messages_p${dayName}` });
+      SELECT to_regclass(${`notifications_p${weekName}`})::text AS notifications,
+        to_regclass(${`messages_p${weekName}`})::text AS messages`);
+    // Activity is kept 30 days, messages 90: the week's activity partitions are gone, its messages' stays.
+    expect(exists.rows[0]).toEqual({ notifications: null, messages: `messages_p${weekName}` });
     expect(await rowsOf(t, done)).toEqual({ ...nothingLeft, messages: 1 });
     expect(await rowsOf(t, delayed)).toEqual(waiting);
     expect(await partitionsOf(t, 'notifications', delayed)).toEqual(['notifications_default']);
@@ -435,7 +438,7 @@ describe('retention: the maintenance job', () => {
     expect(value('maintenance_last_success_timestamp_seconds')).toBe(row.lastSuccessAt!.getTime() / 1000);
     expect(value('maintenance_last_run_duration_seconds')).toBe(row.lastDurationMs! / 1000);
     expect(text).toMatch(/^maintenance_last_run_rows_removed\{table="notifications"\} \d+$/m);
-    // The partition test dropped one day of notifications, jobs and execution details.
+    // The partition test dropped a week of notifications, jobs and execution details.
     expect(value('maintenance_partitions_dropped_total\\{table="notifications"\\}')).toBe(
       row.removedTotal['partitions:notifications'],
     );

@@ -6,7 +6,6 @@ import {
   EnvironmentRepository,
   RetentionRepository,
   type RetainedTable,
-  type EnvironmentRetention,
   type RetentionBatch,
   type RetentionWindow,
 } from '#dal';
@@ -16,7 +15,7 @@ import { retentionOf } from './retention-settings.js';
 /** Rows one batch looks at: each batch is one short transaction. */
 const BATCH_ROWS = 1_000;
 
-/** Day partitions are created this many days ahead of the rows that will fill them. */
+/** Partitions are created this many days ahead of the rows that will fill them. */
 const PARTITION_DAYS_AHEAD = 7;
 
 const DAY_MS = 86_400_000;
@@ -35,10 +34,11 @@ interface RetentionStep {
 /**
  * Applies the retention: its activity (notifications with their jobs and execution details, then the
  * trigger events no notification refers to any more) past its activity days, its messages past its
- * messages days. A row goes on the first run of the day (UTC) after the one it passes its retention in.
- * Whole days past every environment's retention are dropped as partitions; what is left (an environment
- * keeping its rows for less, rows outside the day partitions) is walked an environment at a time, in
- * batches. Pending work is never removed (see RetentionRepository and ActivityPartitionRepository).
+ * messages days, counted in whole UTC days. Weeks past every environment's retention are dropped as
+ * partitions, so a row may outlive its retention by up to a week (its partition's last day); what is
+ * left (an environment keeping its rows for less, rows outside the week partitions, trigger events) is
+ * walked an environment at a time, in batches. Pending work is never removed (see RetentionRepository
+ * and ActivityPartitionRepository).
  * Stops between two batches once `signal` is aborted.
  */
 @Injectable()
@@ -69,18 +69,28 @@ export class RetentionPass {
   }
 
   async run(now: Date, tally: RemovedRowsTally, signal: AbortSignal): Promise<void> {
-    const overrides = new Map((await this.environments.listRetention()).map((row) => [row.id, row]));
+    const environments = await this.environments.listRetention();
+    const overrides = new Map(environments.map((row) => [row.id, row]));
     await this.partitions.ensure(
       new Date(now.getTime() - DAY_MS),
       new Date(now.getTime() + PARTITION_DAYS_AHEAD * DAY_MS),
     );
-    await this.dropExpiredDays(now, [...overrides.values()], tally, signal);
+    const longest = (setting: keyof RetentionDays) =>
+      Math.max(
+        this.config.retention[setting],
+        ...environments.map((environment) => retentionOf(this.config.retention, environment)[setting]),
+      );
+    const kept = await this.dropExpiredPartitions(now, longest, tally, signal);
     // A deleted environment's rows expire by the deployment's settings.
     const noOverride = { retentionActivityDays: null, retentionMessagesDays: null };
     for (const step of this.steps) {
       for (const environmentId of await this.retention.environmentsOf(step.table)) {
+        if (signal.aborted) return;
         const days = retentionOf(this.config.retention, overrides.get(environmentId) ?? noOverride)[step.setting];
-        const cutoff = cutoffOf(now, days);
+        let cutoff = cutoffOf(now, days);
+        // Rows in a partition not yet expired wait for it, unless their environment keeps less than it.
+        const oldestKept = kept.get(step.table);
+        if (days >= longest(step.setting) && oldestKept && oldestKept < cutoff) cutoff = oldestKept;
         let window: RetentionWindow = { environmentId, cutoff, now, limit: BATCH_ROWS };
         for (;;) {
           if (signal.aborted) return;
@@ -94,30 +104,28 @@ export class RetentionPass {
   }
 
   /**
-   * Drops the day partitions past the longest retention any environment has (the deployment's
-   * included): notifications first, then their jobs and execution details, then messages.
+   * Drops the partitions whose week is past the longest retention any environment has (the
+   * deployment's included): notifications first, then their jobs and execution details, then
+   * messages. Returns, by table, where the oldest partition left begins.
    */
-  private async dropExpiredDays(
+  private async dropExpiredPartitions(
     now: Date,
-    environments: EnvironmentRetention[],
+    longest: (setting: keyof RetentionDays) => number,
     tally: RemovedRowsTally,
     signal: AbortSignal,
-  ): Promise<void> {
-    const longest = (setting: keyof RetentionDays) =>
-      Math.max(
-        this.config.retention[setting],
-        ...environments.map((environment) => retentionOf(this.config.retention, environment)[setting]),
-      );
-    const cutoffs = {
-      activityDays: cutoffOf(now, longest('activityDays')),
-      messagesDays: cutoffOf(now, longest('messagesDays')),
-    };
+  ): Promise<Map<string, Date>> {
+    const oldestKept = new Map<string, Date>();
     for (const table of PARTITIONED_TABLES) {
-      const cutoff = cutoffs[table === 'messages' ? 'messagesDays' : 'activityDays'];
-      for (const day of await this.partitions.daysEndingBy(table, cutoff)) {
-        if (signal.aborted) return;
-        tally.add(await this.partitions.dropDay(table, { day, cutoff, now }));
+      const cutoff = cutoffOf(now, longest(table === 'messages' ? 'messagesDays' : 'activityDays'));
+      for (const partition of await this.partitions.partitionsOf(table)) {
+        if (partition.end > cutoff) {
+          if (!oldestKept.has(table)) oldestKept.set(table, partition.start);
+          continue;
+        }
+        if (signal.aborted) return oldestKept;
+        tally.add(await this.partitions.drop({ partition, cutoff, now }));
       }
     }
+    return oldestKept;
   }
 }

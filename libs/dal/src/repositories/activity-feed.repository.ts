@@ -127,7 +127,7 @@ const FILTER_CLAUSES: { [Key in keyof ActivityFilter]-?: FilterClause } = {
   },
   after: { on: 'notification', condition: (p) => `n.created_at >= ${p}`, value: (f) => f.after },
   // A notification's id carries its trigger's time, never later than its created_at: the id bound
-  // (a day of room for clocks apart) leaves the newer day partitions out of the plan.
+  // (a day of room for clocks apart) leaves the newer week partitions out of the plan.
   before: {
     on: 'notification',
     condition: (p) =>

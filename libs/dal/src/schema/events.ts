@@ -68,7 +68,12 @@ export const notifications = pgTable(
     // A retried fan-out chunk inserts nothing twice: the id is derived from (event, subscriber).
     index('notifications_event_subscriber_idx').on(t.eventId, t.subscriberId),
     index('notifications_env_created_idx').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
-    index('notifications_env_subscriber_created_idx').on(t.environmentId, t.subscriberId, t.createdAt.desc()),
+    index('notifications_env_subscriber_created_idx').on(
+      t.environmentId,
+      t.subscriberId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
     index('notifications_env_transaction_idx').on(t.environmentId, t.transactionId),
     // A digest's events are read through the notifications merged into it, in creation order.
     index('notifications_digested_idx')

@@ -63,11 +63,14 @@ export const messages = pgTable(
   (t) => [
     // Exactly-once rows: a re-run step job writes its message's id (derived from job and delivery) again.
     index('messages_job_delivery_idx').on(t.jobId, t.deliveryKey),
+    // With the id, each partition's scan is in the lists' order (newest first, id breaking ties), so
+    // the newest page is merged from the partitions' first rows instead of sorting all of them.
     index('messages_env_subscriber_channel_created_idx').on(
       t.environmentId,
       t.subscriberId,
       t.channel,
       t.createdAt.desc(),
+      t.id.desc(),
     ),
     index('messages_env_transaction_idx').on(t.environmentId, t.transactionId),
     // The retention's walk through an environment's messages, oldest first.
