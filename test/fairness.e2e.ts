@@ -18,11 +18,11 @@ const QUIET_TRIGGERS = 20;
 const QUIET_MAX_LIMIT_MS = process.env.DATABASE_URL ? 2_000 : 5_000;
 /**
  * Room for the machine in the relative bound. On the embedded database the same polls make a latency a
- * multiple of them: allow two (fan-out, step). On the server a test file running beside this one adds tens
- * of ms to a baseline p90 of about 50 ms (126 ms against a bound of 96 in one CI run); without the lanes B
- * waits seconds, so 100 ms of room still tells the two apart.
+ * multiple of them: allow two (fan-out, step). On the server the test files running beside this one add
+ * up to a few hundred ms to a baseline p90 of 50–80 ms (302 ms against a bound of 258 in one CI run);
+ * without the lanes B waits seconds (9 s), so 250 ms of room still tells the two apart. The bench's `noisy` part measures the pace alone on the machine.
  */
-const LATENCY_SLACK_MS = process.env.DATABASE_URL ? 100 : 400;
+const LATENCY_SLACK_MS = process.env.DATABASE_URL ? 250 : 400;
 /** A's jobs wait for their turn longer than this, so a worker's /health turns degraded. */
 const DEGRADED_WAIT_MS = 3_000;
 
