@@ -16,7 +16,7 @@ const CYCLES = 7;
 const DAY_MS = 86_400_000;
 const MAINTENANCE_WAIT_MS = 600_000;
 
-export interface MaintenanceMeasure {
+interface MaintenanceMeasure {
   /** The run's own duration, as the worker recorded it. */
   durationMs: number;
   removed: Record<string, number>;
