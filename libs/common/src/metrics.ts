@@ -130,14 +130,14 @@ const maintenanceRemoved = new Counter({
 
 const maintenanceLastPartitions = new Gauge({
   name: 'maintenance_last_run_partitions_dropped',
-  help: 'Day partitions the last completed maintenance run dropped, by table',
+  help: 'Week partitions the last completed maintenance run dropped, by table',
   labelNames: ['table'] as const,
   registers: [metricsRegistry],
 });
 
 const maintenancePartitions = new Counter({
   name: 'maintenance_partitions_dropped_total',
-  help: 'Day partitions dropped by every maintenance run, by table',
+  help: 'Week partitions dropped by every maintenance run, by table',
   labelNames: ['table'] as const,
   registers: [metricsRegistry],
 });
@@ -148,20 +148,16 @@ const maintenancePartitions = new Counter({
  */
 export const DROPPED_PARTITIONS_PREFIX = 'partitions:';
 
-function showRemoved(
-  removed: Record<string, number>,
-  rows: Gauge<'table'> | Counter<'table'>,
-  partitions: typeof rows,
-) {
-  rows.reset();
-  partitions.reset();
+/** A run's removed map as two: rows by table, dropped partitions by table. */
+function splitRemoved(removed: Record<string, number>) {
+  const rows: [string, number][] = [];
+  const partitions: [string, number][] = [];
   for (const [key, count] of Object.entries(removed)) {
-    const dropped = key.startsWith(DROPPED_PARTITIONS_PREFIX);
-    const table = dropped ? key.slice(DROPPED_PARTITIONS_PREFIX.length) : key;
-    const metric = dropped ? partitions : rows;
-    if (metric instanceof Gauge) metric.set({ table }, count);
-    else metric.inc({ table }, count);
+    if (key.startsWith(DROPPED_PARTITIONS_PREFIX))
+      partitions.push([key.slice(DROPPED_PARTITIONS_PREFIX.length), count]);
+    else rows.push([key, count]);
   }
+  return { rows, partitions };
 }
 
 const maintenanceRuns = new Counter({
@@ -175,8 +171,22 @@ const maintenanceRuns = new Counter({
 export function showMaintenance(record: MaintenanceRecord): void {
   maintenanceLastSuccess.set(record.lastSuccessAt ? record.lastSuccessAt.getTime() / 1000 : 0);
   maintenanceLastDuration.set((record.lastDurationMs ?? 0) / 1000);
-  showRemoved(record.lastRemoved, maintenanceLastRemoved, maintenanceLastPartitions);
-  showRemoved(record.removedTotal, maintenanceRemoved, maintenancePartitions);
+  const last = splitRemoved(record.lastRemoved);
+  const total = splitRemoved(record.removedTotal);
+  for (const [gauge, counts] of [
+    [maintenanceLastRemoved, last.rows],
+    [maintenanceLastPartitions, last.partitions],
+  ] as const) {
+    gauge.reset();
+    for (const [table, count] of counts) gauge.set({ table }, count);
+  }
+  for (const [counter, counts] of [
+    [maintenanceRemoved, total.rows],
+    [maintenancePartitions, total.partitions],
+  ] as const) {
+    counter.reset();
+    for (const [table, count] of counts) counter.inc({ table }, count);
+  }
   maintenanceRuns.reset();
   for (const [outcome, runs] of Object.entries(record.runs)) maintenanceRuns.inc({ outcome }, runs);
 }

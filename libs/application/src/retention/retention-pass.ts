@@ -75,11 +75,13 @@ export class RetentionPass {
       new Date(now.getTime() - DAY_MS),
       new Date(now.getTime() + PARTITION_DAYS_AHEAD * DAY_MS),
     );
-    const longest = (setting: keyof RetentionDays) =>
+    // The longest retention any environment has, the deployment's included: whole weeks past it go.
+    const longestOf = (setting: keyof RetentionDays) =>
       Math.max(
         this.config.retention[setting],
         ...environments.map((environment) => retentionOf(this.config.retention, environment)[setting]),
       );
+    const longest: RetentionDays = { activityDays: longestOf('activityDays'), messagesDays: longestOf('messagesDays') };
     const kept = await this.dropExpiredPartitions(now, longest, tally, signal);
     // A deleted environment's rows expire by the deployment's settings.
     const noOverride = { retentionActivityDays: null, retentionMessagesDays: null };
@@ -90,7 +92,7 @@ export class RetentionPass {
         let cutoff = cutoffOf(now, days);
         // Rows in a partition not yet expired wait for it, unless their environment keeps less than it.
         const oldestKept = kept.get(step.table);
-        if (days >= longest(step.setting) && oldestKept && oldestKept < cutoff) cutoff = oldestKept;
+        if (days >= longest[step.setting] && oldestKept && oldestKept < cutoff) cutoff = oldestKept;
         let window: RetentionWindow = { environmentId, cutoff, now, limit: BATCH_ROWS };
         for (;;) {
           if (signal.aborted) return;
@@ -110,13 +112,13 @@ export class RetentionPass {
    */
   private async dropExpiredPartitions(
     now: Date,
-    longest: (setting: keyof RetentionDays) => number,
+    longest: RetentionDays,
     tally: RemovedRowsTally,
     signal: AbortSignal,
   ): Promise<Map<string, Date>> {
     const oldestKept = new Map<string, Date>();
     for (const table of PARTITIONED_TABLES) {
-      const cutoff = cutoffOf(now, longest(table === 'messages' ? 'messagesDays' : 'activityDays'));
+      const cutoff = cutoffOf(now, longest[table === 'messages' ? 'messagesDays' : 'activityDays']);
       for (const partition of await this.partitions.partitionsOf(table)) {
         if (partition.end > cutoff) {
           if (!oldestKept.has(table)) oldestKept.set(table, partition.start);

@@ -49,14 +49,10 @@ export class ActivityPartitionRepository {
 
   /** Creates the partitions covering `from` to `to` that do not exist yet; returns how many. */
   async ensure(from: Date, to: Date): Promise<number> {
-    let created = 0;
-    for (const table of PARTITIONED_TABLES) {
-      const result = await this.db.execute<{ created: number }>(
-        sql`SELECT activity_partitions_ensure(${table}, ${dayOf(from)}::date, ${dayOf(to)}::date) AS created`,
-      );
-      created += Number(result.rows[0].created);
-    }
-    return created;
+    const result = await this.db.execute<{ created: number }>(sql`
+      SELECT coalesce(sum(activity_partitions_ensure(t, ${dayOf(from)}::date, ${dayOf(to)}::date)), 0)::int AS created
+      FROM unnest(${`{${PARTITIONED_TABLES.join(',')}}`}::text[]) t`);
+    return result.rows[0].created;
   }
 
   /** `table`'s time-range partitions (not the default one), oldest first. */
