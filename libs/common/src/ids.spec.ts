@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { validate, version } from 'uuid';
-import { derivedId, idFloorAt, isId, newId } from './ids.js';
+import { derivedId, idFloorAt, idInTimeOf, isId, newId } from './ids.js';
 
 describe('newId', () => {
   it('returns valid, unique UUIDv7s in strictly increasing order, also within one millisecond', () => {
@@ -43,5 +43,18 @@ describe('derivedId', () => {
     const id = derivedId(parent, 'x');
     expect(idFloorAt(new Date(msecs)) <= id).toBe(true);
     expect(id < idFloorAt(new Date(msecs + 1))).toBe(true);
+  });
+});
+
+describe('idInTimeOf', () => {
+  it("is a new, valid UUIDv7 every time, inside its parent's millisecond", () => {
+    const parent = derivedId(newId(), 'step-0');
+    const msecs = parseInt(parent.replace(/-/g, '').slice(0, 12), 16);
+    const ids = Array.from({ length: 10_000 }, () => idInTimeOf(parent));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids.slice(0, 100)) {
+      expect(validate(id) && version(id) === 7).toBe(true);
+      expect(idFloorAt(new Date(msecs)) <= id && id < idFloorAt(new Date(msecs + 1))).toBe(true);
+    }
   });
 });

@@ -50,6 +50,16 @@ export function derivedId(parentId: string, key: string): string {
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
 }
 
+/**
+ * A new id in `parentId`'s millisecond (its first 48 bits), random after them: rows written under a
+ * parent at any later time (an execution detail of a job that ran days after its trigger) stay in the
+ * parent's id range, and so in its partition.
+ */
+export function idInTimeOf(parentId: string): string {
+  const time = parentId.replace(/-/g, '').slice(0, 12);
+  return uuidv7({ random: randomBytes16(), msecs: parseInt(time, 16) });
+}
+
 /** The smallest UUIDv7 of a millisecond: the id-range bound of everything created from then on. */
 export function idFloorAt(time: Date): string {
   const hex = time.getTime().toString(16).padStart(12, '0');

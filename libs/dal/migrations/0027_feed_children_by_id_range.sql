@@ -1,0 +1,104 @@
+-- A notification's jobs and messages have ids derived from it since 0026, and from now on its execution
+-- details too (their job's millisecond and random bits): everything under a notification has an id in
+-- its notification's millisecond. The feed then reads a page's jobs and details in the page's id range,
+-- which the planner narrows to the page's partitions instead of probing every week of each table.
+-- Rows written before this upgrade do not follow the rule: in a database that has notifications, the
+-- rule holds for those from two days after it (room for the clocks of the processes that mint ids).
+DO $$
+DECLARE
+  derived_from uuid := CASE WHEN EXISTS (SELECT 1 FROM notifications)
+    THEN activity_partition_bound(current_date + 2) ELSE '00000000-0000-0000-0000-000000000000' END;
+BEGIN
+  EXECUTE format(
+    'CREATE FUNCTION activity_children_derived_from() RETURNS uuid LANGUAGE sql IMMUTABLE AS %L',
+    format('SELECT %L::uuid', derived_from));
+END
+$$;--> statement-breakpoint
+-- The smallest id of the millisecond of p_id plus p_add milliseconds.
+CREATE FUNCTION activity_id_floor(p_id uuid, p_add integer) RETURNS uuid LANGUAGE sql IMMUTABLE AS $$
+  SELECT (lpad(to_hex(('x' || substr(replace(p_id::text, '-', ''), 1, 12))::bit(48)::bigint + p_add), 12, '0')
+    || '00000000000000000000')::uuid
+$$;--> statement-breakpoint
+-- activity_feed_page as in 0006, reading the page's id range.
+CREATE OR REPLACE FUNCTION activity_feed_page(p_environment_id uuid, p_candidate_ids uuid[], p_page_size integer)
+RETURNS TABLE (
+  has_more boolean,
+  notification_rows json,
+  subscriber_rows json,
+  workflow_rows json,
+  job_rows json,
+  execution_detail_rows json,
+  event_rows json
+)
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+  -- The caller fetches one id more than a page, so has_more is exact.
+  page_ids uuid[] := p_candidate_ids[1:p_page_size];
+  -- The id range the page's rows and their children are read in: every partition unless the page is
+  -- made of notifications whose children carry their millisecond, then the page's milliseconds only.
+  lo uuid := '00000000-0000-0000-0000-000000000000';
+  hi uuid := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+BEGIN
+  IF cardinality(page_ids) > 0 AND NOT EXISTS (
+    SELECT 1 FROM unnest(page_ids) x WHERE x < activity_children_derived_from() OR substr(x::text, 15, 1) <> '7'
+  ) THEN
+    lo := activity_id_floor((SELECT min(x::text) FROM unnest(page_ids) x)::uuid, 0);
+    hi := activity_id_floor((SELECT max(x::text) FROM unnest(page_ids) x)::uuid, 1);
+  END IF;
+  RETURN QUERY
+  WITH page AS MATERIALIZED (
+    SELECT n.id, n.environment_id, n.organization_id, n.event_id, n.subscriber_id, n.workflow_id, n.transaction_id,
+      n.digested_notification_id, n.channels, n.tags, n.controls, n."to", n.topics, n.created_at, n.updated_at
+    FROM notifications n
+    WHERE n.id = ANY(page_ids) AND n.id >= lo AND n.id < hi AND (n.environment_id = p_environment_id) IS TRUE
+  )
+  SELECT
+    coalesce(cardinality(p_candidate_ids), 0) > p_page_size,
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', p.id, 'environmentId', p.environment_id, 'organizationId', p.organization_id, 'eventId', p.event_id,
+        'subscriberId', p.subscriber_id, 'workflowId', p.workflow_id, 'transactionId', p.transaction_id,
+        'digestedNotificationId', p.digested_notification_id, 'channels', p.channels,
+        'tags', p.tags, 'controls', p.controls, 'to', p."to", 'topics', p.topics,
+        'createdAt', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'updatedAt', to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      ORDER BY p.created_at DESC NULLS LAST, p.id DESC NULLS LAST), '[]')
+     FROM page p),
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', s.id, 'subscriberId', s.subscriber_id, 'firstName', s.first_name, 'lastName', s.last_name,
+        'email', s.email, 'phone', s.phone)), '[]')
+     FROM subscribers s
+     WHERE s.id = ANY(ARRAY(SELECT p.subscriber_id FROM page p)) AND (s.environment_id = p_environment_id AND NOT s.deleted) IS TRUE),
+    (SELECT coalesce(json_agg(json_build_object('id', w.id, 'identifier', w.identifier, 'name', w.name, 'steps', w.steps)), '[]')
+     FROM workflows w
+     WHERE w.id = ANY(ARRAY(SELECT p.workflow_id FROM page p)) AND (w.environment_id = p_environment_id AND NOT w.deleted) IS TRUE),
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', j.id, 'notificationId', j.notification_id, 'type', j.type,
+        -- A digest that released its window (completed) or let a first backoff event through
+        -- (skipped) shows the events it gathered; one canceled, failed or merged shows none.
+        'digest', CASE WHEN j.type = 'digest' AND j.status IN ('completed', 'skipped')
+          THEN coalesce(j.digest, '{}'::jsonb)
+            || jsonb_build_object('events', digest_event_payloads(p_environment_id, j.notification_id))
+          ELSE j.digest END,
+        'step', j.step,
+        'providerId', j.provider_id, 'status', j.status,
+        'updatedAt', to_char(j.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      ORDER BY j.notification_id, j.step_index), '[]')
+     FROM jobs j
+     WHERE j.notification_id = ANY(page_ids) AND j.id >= lo AND j.id < hi AND (j.environment_id = p_environment_id) IS TRUE),
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', d.id, 'jobId', d.job_id, 'status', d.status, 'detail', d.detail, 'source', d.source,
+        'providerId', d.provider_id, 'raw', d.raw, 'isRetry', d.is_retry, 'isTest', d.is_test,
+        'createdAt', to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      ORDER BY d.created_at, d.id), '[]')
+     FROM execution_details d
+     WHERE d.notification_id = ANY(page_ids) AND d.id >= lo AND d.id < hi AND (d.environment_id = p_environment_id) IS TRUE),
+    -- A notification whose event is gone has none here; the caller shows {} as its payload.
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', e.id,
+        'payload', coalesce(e.request -> 'payload', '{}'::jsonb),
+        'overrides', coalesce(e.request -> 'overrides', '{}'::jsonb))), '[]')
+     FROM trigger_events e
+     WHERE e.id = ANY(ARRAY(SELECT DISTINCT p.event_id FROM page p)) AND (e.environment_id = p_environment_id) IS TRUE);
+END
+$$;
