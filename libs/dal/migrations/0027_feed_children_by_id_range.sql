@@ -19,7 +19,19 @@ CREATE FUNCTION activity_id_floor(p_id uuid, p_add integer) RETURNS uuid LANGUAG
   SELECT (lpad(to_hex(('x' || substr(replace(p_id::text, '-', ''), 1, 12))::bit(48)::bigint + p_add), 12, '0')
     || '00000000000000000000')::uuid
 $$;--> statement-breakpoint
--- activity_feed_page as in 0006, reading the page's id range.
+-- The id range of the rows under a notification (its jobs, execution details and messages): its own
+-- millisecond for the notifications since activity_children_derived_from(), every id before.
+CREATE FUNCTION activity_children_from(p_notification_id uuid) RETURNS uuid LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN p_notification_id >= activity_children_derived_from() AND substr(p_notification_id::text, 15, 1) = '7'
+    THEN activity_id_floor(p_notification_id, 0) ELSE '00000000-0000-0000-0000-000000000000'::uuid END
+$$;--> statement-breakpoint
+CREATE FUNCTION activity_children_to(p_notification_id uuid) RETURNS uuid LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN p_notification_id >= activity_children_derived_from() AND substr(p_notification_id::text, 15, 1) = '7'
+    THEN activity_id_floor(p_notification_id, 1) ELSE 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid END
+$$;--> statement-breakpoint
+-- activity_feed_page as in 0006, reading the page's id range, with the notifications' contextKeys. Its
+-- statements run on plans kept for the session (generic, pruned as they start): planning them for each
+-- page cost more than running them.
 CREATE OR REPLACE FUNCTION activity_feed_page(p_environment_id uuid, p_candidate_ids uuid[], p_page_size integer)
 RETURNS TABLE (
   has_more boolean,
@@ -31,27 +43,22 @@ RETURNS TABLE (
   event_rows json
 )
 LANGUAGE plpgsql STABLE
+SET plan_cache_mode = force_generic_plan
 AS $$
 DECLARE
   -- The caller fetches one id more than a page, so has_more is exact.
   page_ids uuid[] := p_candidate_ids[1:p_page_size];
-  -- The id range the page's rows and their children are read in: every partition unless the page is
-  -- made of notifications whose children carry their millisecond, then the page's milliseconds only.
-  lo uuid := '00000000-0000-0000-0000-000000000000';
-  hi uuid := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+  -- The page's id range: with a plan made once, a lookup by id in it reads only the page's partitions.
+  page_from uuid := (SELECT min(activity_children_from(x)::text) FROM unnest(page_ids) x)::uuid;
+  page_to uuid := (SELECT max(activity_children_to(x)::text) FROM unnest(page_ids) x)::uuid;
 BEGIN
-  IF cardinality(page_ids) > 0 AND NOT EXISTS (
-    SELECT 1 FROM unnest(page_ids) x WHERE x < activity_children_derived_from() OR substr(x::text, 15, 1) <> '7'
-  ) THEN
-    lo := activity_id_floor((SELECT min(x::text) FROM unnest(page_ids) x)::uuid, 0);
-    hi := activity_id_floor((SELECT max(x::text) FROM unnest(page_ids) x)::uuid, 1);
-  END IF;
   RETURN QUERY
   WITH page AS MATERIALIZED (
     SELECT n.id, n.environment_id, n.organization_id, n.event_id, n.subscriber_id, n.workflow_id, n.transaction_id,
-      n.digested_notification_id, n.channels, n.tags, n.controls, n."to", n.topics, n.created_at, n.updated_at
+      n.digested_notification_id, n.channels, n.tags, n.controls, n."to", n.topics, n.context_keys, n.created_at, n.updated_at,
+      activity_children_from(n.id) AS children_from, activity_children_to(n.id) AS children_to
     FROM notifications n
-    WHERE n.id = ANY(page_ids) AND n.id >= lo AND n.id < hi AND (n.environment_id = p_environment_id) IS TRUE
+    WHERE n.id = ANY(page_ids) AND n.id >= page_from AND n.id < page_to AND (n.environment_id = p_environment_id) IS TRUE
   )
   SELECT
     coalesce(cardinality(p_candidate_ids), 0) > p_page_size,
@@ -61,6 +68,7 @@ BEGIN
         'digestedNotificationId', p.digested_notification_id, 'channels', p.channels,
         'tags', p.tags, 'controls', p.controls, 'to', p."to", 'topics', p.topics,
         'createdAt', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'contextKeys', coalesce(p.context_keys, '{}'),
         'updatedAt', to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
       ORDER BY p.created_at DESC NULLS LAST, p.id DESC NULLS LAST), '[]')
      FROM page p),
@@ -84,15 +92,17 @@ BEGIN
         'providerId', j.provider_id, 'status', j.status,
         'updatedAt', to_char(j.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
       ORDER BY j.notification_id, j.step_index), '[]')
-     FROM jobs j
-     WHERE j.notification_id = ANY(page_ids) AND j.id >= lo AND j.id < hi AND (j.environment_id = p_environment_id) IS TRUE),
+     FROM page p
+     JOIN jobs j ON j.notification_id = p.id AND j.id >= p.children_from AND j.id < p.children_to
+     WHERE (j.environment_id = p_environment_id) IS TRUE),
     (SELECT coalesce(json_agg(json_build_object(
         'id', d.id, 'jobId', d.job_id, 'status', d.status, 'detail', d.detail, 'source', d.source,
         'providerId', d.provider_id, 'raw', d.raw, 'isRetry', d.is_retry, 'isTest', d.is_test,
         'createdAt', to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
       ORDER BY d.created_at, d.id), '[]')
-     FROM execution_details d
-     WHERE d.notification_id = ANY(page_ids) AND d.id >= lo AND d.id < hi AND (d.environment_id = p_environment_id) IS TRUE),
+     FROM page p
+     JOIN execution_details d ON d.notification_id = p.id AND d.id >= p.children_from AND d.id < p.children_to
+     WHERE (d.environment_id = p_environment_id) IS TRUE),
     -- A notification whose event is gone has none here; the caller shows {} as its payload.
     (SELECT coalesce(json_agg(json_build_object(
         'id', e.id,

@@ -62,6 +62,41 @@ export function connectDatabase(connectionString: string, poolSize: number): Dat
   return { pool, db: drizzle({ client: pool, schema }) };
 }
 
+/** A statement sent under a name: each connection parses and plans it once. */
+export interface NamedStatement {
+  name: string;
+  text: string;
+}
+
+const separateSessions = new WeakMap<pg.Pool, Promise<boolean>>();
+
+/**
+ * Whether each connection of the pool has a session of its own. The embedded database (PGlite) serves
+ * every connection from one session, where a name one connection prepared is already taken for the next.
+ */
+function hasSeparateSessions(pool: pg.Pool): Promise<boolean> {
+  let known = separateSessions.get(pool);
+  if (known === undefined) {
+    known = pool
+      .query<{ embedded: boolean }>(`SELECT version() LIKE '%PGlite%' AS embedded`)
+      .then(({ rows }) => !rows[0].embedded);
+    // A failed check (the database unreachable) is asked again next time, not remembered.
+    known.catch(() => separateSessions.delete(pool));
+    separateSessions.set(pool, known);
+  }
+  return known;
+}
+
+/** Runs a hot statement under its name where sessions allow it, unnamed (planned each time) elsewhere. */
+export async function queryNamed<Row extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  statement: NamedStatement,
+  values: unknown[],
+): Promise<pg.QueryResult<Row>> {
+  const named = await hasSeparateSessions(pool);
+  return pool.query<Row>(named ? { ...statement, values } : { text: statement.text, values });
+}
+
 /** pg error codes we act on (Drizzle wraps the driver error: look at err.cause too). */
 export function pgErrorCode(error: unknown): string | undefined {
   const candidate = error as { code?: unknown; cause?: { code?: unknown } } | undefined;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Database } from '../database/database.js';
+import { queryNamed, type Database, type NamedStatement } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type {
   ExecutionDetailRow,
@@ -138,11 +138,7 @@ const FILTER_CLAUSES: { [Key in keyof ActivityFilter]-?: FilterClause } = {
 
 const FILTER_KEYS = Object.keys(FILTER_CLAUSES) as (keyof ActivityFilter)[];
 
-/**
- * The ids of a page, newest first ($1 environment, $2 ids to fetch, $3 offset, $5… the filters'
- * values). Planned for each request with its values (which subscribers, how far the offset reaches);
- * planning it is cheap.
- */
+/** The ids of a page, newest first ($1 environment, $2 ids to fetch, $3 offset, $5… the filters' values). */
 function pageIdsStatement(present: (keyof ActivityFilter)[]): string {
   const notificationConditions = ['n.environment_id = $1'];
   const subscriberConditions: string[] = [];
@@ -162,31 +158,27 @@ function pageIdsStatement(present: (keyof ActivityFilter)[]): string {
     ORDER BY n.created_at DESC NULLS LAST, n.id DESC NULLS LAST LIMIT $2 OFFSET $3`;
 }
 
-/**
- * The contextKeys of the page's notifications by id, beside the page function's rows (which predate
- * the column), read in the same statement.
- */
-const CONTEXT_KEYS_OF = (ids: string) =>
-  `(SELECT coalesce(json_object_agg(n.id, n.context_keys), '{}'::json) FROM notifications n
-    WHERE n.environment_id = $1 AND n.id = ANY(${ids})) AS context_keys`;
-
-/** Statement texts by the filters present (at most 2^10, in practice a handful). */
-const pageStatements = new Map<string, string>();
+/** Statements by the filters present (at most 2^10, in practice a handful), each named once. */
+const pageStatements = new Map<string, NamedStatement>();
 
 /**
  * One statement: the page's ids (and one more, for hasMore), then their contents from
- * `activity_feed_page` (migration 0006), which runs its lookups on a plan kept for the session.
+ * `activity_feed_page` (migrations 0006, 0027). Named, so each connection plans it once: over a
+ * partition per week, planning it for every request cost more than running it.
  */
-function pageStatement(present: (keyof ActivityFilter)[]): string {
+function pageStatement(present: (keyof ActivityFilter)[]): NamedStatement {
   const key = present.join(',');
-  let text = pageStatements.get(key);
-  if (text === undefined)
+  let statement = pageStatements.get(key);
+  if (statement === undefined)
     pageStatements.set(
       key,
-      (text = `WITH page AS (SELECT ARRAY(${pageIdsStatement(present)}) AS ids)
-        SELECT f.*, ${CONTEXT_KEYS_OF('page.ids')} FROM page, activity_feed_page($1, page.ids, $4) f`),
+      (statement = {
+        name: `activity_feed_page_${pageStatements.size}`,
+        text: `WITH page AS (SELECT ARRAY(${pageIdsStatement(present)}) AS ids)
+          SELECT f.* FROM page, activity_feed_page($1, page.ids, $4) f`,
+      }),
     );
-  return text;
+  return statement;
 }
 
 interface ActivityPageRow {
@@ -197,7 +189,6 @@ interface ActivityPageRow {
   job_rows: FeedJob[];
   execution_detail_rows: FeedExecutionDetail[];
   event_rows: FeedEvent[];
-  context_keys: Record<string, string[]>;
 }
 
 /** The read side of GET /v1/notifications: filtered, newest first, page-numbered. */
@@ -208,7 +199,7 @@ export class ActivityFeedRepository {
   async page(environmentId: string, filter: ActivityFilter, page: number, limit: number): Promise<ActivityPage> {
     const present = FILTER_KEYS.filter((key) => isPresent(filter[key]));
     const values = present.map((key) => FILTER_CLAUSES[key].value(filter));
-    const result = await this.db.$client.query<ActivityPageRow>(pageStatement(present), [
+    const result = await queryNamed<ActivityPageRow>(this.db.$client, pageStatement(present), [
       environmentId,
       limit + 1,
       page * limit,
@@ -221,7 +212,7 @@ export class ActivityFeedRepository {
   /** One notification of the environment with everything the feed shows of it; none when unknown there. */
   async one(environmentId: string, notificationId: string): Promise<ActivityPage> {
     const result = await this.db.$client.query<ActivityPageRow>(
-      `SELECT f.*, ${CONTEXT_KEYS_OF('ARRAY[$2::uuid]')} FROM activity_feed_page($1, ARRAY[$2::uuid], 1) f`,
+      `SELECT f.* FROM activity_feed_page($1, ARRAY[$2::uuid], 1) f`,
       [environmentId, notificationId],
     );
     return toActivityPage(result.rows[0]);
@@ -230,9 +221,7 @@ export class ActivityFeedRepository {
 
 function toActivityPage(row: ActivityPageRow): ActivityPage {
   return {
-    notifications: row.notification_rows.map((notification) =>
-      Object.assign(notification, { contextKeys: row.context_keys[notification.id] ?? [] }),
-    ),
+    notifications: row.notification_rows,
     hasMore: row.has_more,
     subscribers: row.subscriber_rows,
     workflows: row.workflow_rows,
