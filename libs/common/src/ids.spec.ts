@@ -47,11 +47,12 @@ describe('derivedId', () => {
 });
 
 describe('idInTimeOf', () => {
-  it("is a new, valid UUIDv7 every time, inside its parent's millisecond", () => {
+  it("is a new, valid UUIDv7 every time, inside its parent's millisecond, in the order made", () => {
     const parent = derivedId(newId(), 'step-0');
     const msecs = parseInt(parent.replace(/-/g, '').slice(0, 12), 16);
     const ids = Array.from({ length: 10_000 }, () => idInTimeOf(parent));
     expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
     for (const id of ids.slice(0, 100)) {
       expect(validate(id) && version(id) === 7).toBe(true);
       expect(idFloorAt(new Date(msecs)) <= id && id < idFloorAt(new Date(msecs + 1))).toBe(true);

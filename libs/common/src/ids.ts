@@ -50,14 +50,18 @@ export function derivedId(parentId: string, key: string): string {
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
 }
 
+/** Counts the ids made in another id's millisecond, so those written one after another sort that way. */
+let childSequence = Math.floor(Math.random() * 2 ** 30);
+
 /**
- * A new id in `parentId`'s millisecond (its first 48 bits), random after them: rows written under a
- * parent at any later time (an execution detail of a job that ran days after its trigger) stay in the
- * parent's id range, and so in its partition.
+ * A new id in `parentId`'s millisecond (its first 48 bits): rows written under a parent at any later
+ * time (an execution detail of a job that ran days after its trigger) stay in the parent's id range,
+ * and so in its partition. Ids made in this process sort in the order they were made.
  */
 export function idInTimeOf(parentId: string): string {
   const time = parentId.replace(/-/g, '').slice(0, 12);
-  return uuidv7({ random: randomBytes16(), msecs: parseInt(time, 16) });
+  childSequence = (childSequence + 1) >>> 0;
+  return uuidv7({ random: randomBytes16(), msecs: parseInt(time, 16), seq: childSequence });
 }
 
 /** The smallest UUIDv7 of a millisecond: the id-range bound of everything created from then on. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from '../schema/index.js';
@@ -87,13 +88,41 @@ function hasSeparateSessions(pool: pg.Pool): Promise<boolean> {
   return known;
 }
 
+/**
+ * The names given out: each stays prepared on every connection that ran it, so a request choosing its
+ * filters freely must not mint names without end. Past this many, queries go unnamed.
+ */
+const MAX_STATEMENT_NAMES = 64;
+const statementNames = new Set<string>();
+
+/**
+ * A query built with drizzle, sent under a name made from its text where sessions allow it, so each
+ * connection plans it once (a query over partitioned tables plans longer than it runs).
+ */
+export async function executeNamed<Result>(
+  pool: pg.Pool,
+  query: PromiseLike<Result> & { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<Result> } },
+  prefix: string,
+): Promise<Result> {
+  if (!(await hasSeparateSessions(pool))) return query;
+  const name = `${prefix}_${createHash('sha256').update(query.toSQL().sql).digest('hex').slice(0, 24)}`;
+  return mayName(name) ? query.prepare(name).execute() : query;
+}
+
+function mayName(name: string): boolean {
+  if (statementNames.has(name)) return true;
+  if (statementNames.size >= MAX_STATEMENT_NAMES) return false;
+  statementNames.add(name);
+  return true;
+}
+
 /** Runs a hot statement under its name where sessions allow it, unnamed (planned each time) elsewhere. */
 export async function queryNamed<Row extends pg.QueryResultRow>(
   pool: pg.Pool,
   statement: NamedStatement,
   values: unknown[],
 ): Promise<pg.QueryResult<Row>> {
-  const named = await hasSeparateSessions(pool);
+  const named = (await hasSeparateSessions(pool)) && mayName(statement.name);
   return pool.query<Row>(named ? { ...statement, values } : { text: statement.text, values });
 }
 

@@ -15,7 +15,7 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import type { Database, DbExecutor } from '../database/database.js';
+import { executeNamed, type Database, type DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import type { MessageView } from './message.repository.js';
@@ -123,21 +123,29 @@ export class InboxMessageRepository {
         ),
       );
     }
-    const rows = await this.db
-      .select(INBOX_PAGE_COLUMNS)
-      .from(messages)
-      .where(and(...conditions))
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(page.limit + 1)
-      .offset(page.after ? 0 : (page.offset ?? 0));
+    const rows = await executeNamed(
+      this.db.$client,
+      this.db
+        .select(INBOX_PAGE_COLUMNS)
+        .from(messages)
+        .where(and(...conditions))
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(page.limit + 1)
+        .offset(page.after ? 0 : (page.offset ?? 0)),
+      'inbox_list',
+    );
     return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
 
   async count(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {
-    const [{ total }] = await this.db
-      .select({ total: count() })
-      .from(messages)
-      .where(this.where(environmentId, subscriberId, filter));
+    const [{ total }] = await executeNamed(
+      this.db.$client,
+      this.db
+        .select({ total: count() })
+        .from(messages)
+        .where(this.where(environmentId, subscriberId, filter)),
+      'inbox_count',
+    );
     return total;
   }
 
