@@ -231,8 +231,8 @@ describe('retention: the maintenance job', () => {
     await backdate(t, 'execution_details', ofNotifications(done), ['id', 'job_id', 'notification_id'], DAYS);
     await backdate(t, 'messages', inTransaction(done), ['id', 'job_id', 'notification_id'], DAYS);
     await backdate(t, 'jobs', inTransaction(done), ['id', 'notification_id'], DAYS);
-    await backdate(t, 'notifications', inTransaction(done), ['id'], DAYS);
-    await age(t, done, DAYS, ['trigger_events']);
+    await backdate(t, 'notifications', inTransaction(done), ['id', 'event_id'], DAYS);
+    await backdate(t, 'trigger_events', inTransaction(done), ['id'], DAYS);
 
     // A delay waiting to run, and the in_app step after it. The delay job keeps its id (its queue
     // entry names it); everything else of the notification moves to the old day.
@@ -247,8 +247,8 @@ describe('retention: the maintenance job', () => {
     await backdate(t, 'execution_details', ofNotifications(delayed), ['id', 'notification_id'], DAYS);
     await backdate(t, 'jobs', sql`${inTransaction(delayed)} AND step_index = 1`, ['id', 'notification_id'], DAYS);
     await backdate(t, 'jobs', sql`${inTransaction(delayed)} AND step_index = 0`, ['notification_id'], DAYS);
-    await backdate(t, 'notifications', inTransaction(delayed), ['id'], DAYS);
-    await age(t, delayed, DAYS, ['trigger_events']);
+    await backdate(t, 'notifications', inTransaction(delayed), ['id', 'event_id'], DAYS);
+    await backdate(t, 'trigger_events', inTransaction(delayed), ['id'], DAYS);
     for (const table of ['notifications', 'jobs', 'messages'] as const)
       expect((await partitionsOf(t, table, done)).every((name) => name.startsWith(`${table}_p`))).toBe(true);
     expect(await partitionsOf(t, 'notifications', delayed)).toEqual([expect.stringMatching(/^notifications_p\d{8}$/)]);

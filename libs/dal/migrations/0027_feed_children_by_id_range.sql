@@ -1,7 +1,7 @@
 -- A notification's jobs and messages have ids derived from it since 0026, and from now on its execution
 -- details too (their job's millisecond and random bits): everything under a notification has an id in
--- its notification's millisecond. The feed then reads a page's jobs and details in the page's id range,
--- which the planner narrows to the page's partitions instead of probing every week of each table.
+-- its notification's millisecond. The feed then looks up each notification's jobs and details in that
+-- millisecond, which keeps the lookup to its partition instead of probing every week of each table.
 -- Rows written before this upgrade do not follow the rule: in a database that has notifications, the
 -- rule holds for those from two days after it (room for the clocks of the processes that mint ids).
 DO $$

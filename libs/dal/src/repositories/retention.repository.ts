@@ -145,7 +145,11 @@ export class RetentionRepository {
     );
   }
 
-  /** Trigger events past the cutoff that are finished and that no notification refers to any more. */
+  /**
+   * Trigger events past the cutoff that are finished and that no notification refers to any more. An
+   * event's notifications have ids in its millisecond (migration 0027), so each is looked for in the
+   * event's partition only.
+   */
   async removeTriggerEvents(window: RetentionWindow): Promise<RetentionBatch> {
     return this.batch(
       sql`
@@ -154,7 +158,9 @@ export class RetentionRepository {
         DELETE FROM trigger_events e
         WHERE e.id = ANY(ARRAY(SELECT c.id FROM candidates c))
           AND e.status IN (${FINISHED_EVENTS})
-          AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id)
+          AND NOT EXISTS (
+            SELECT 1 FROM notifications n
+            WHERE n.event_id = e.id AND n.id >= activity_children_from(e.id) AND n.id < activity_children_to(e.id))
         RETURNING 1
       )
       SELECT ${BATCH_POSITION}, (SELECT count(*) FROM removed)::int AS trigger_events`,
