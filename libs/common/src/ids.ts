@@ -36,6 +36,12 @@ export function newId(): string {
   return uuidv7({ random, msecs: clock.msecs, seq: clock.seq });
 }
 
+/** The first 48 bits of an id, in hex: a UUIDv7's creation time in milliseconds. */
+const timeHexOf = (id: string): string => id.replace(/-/g, '').slice(0, 12);
+
+/** The creation time of a UUIDv7, in milliseconds since the epoch. */
+export const idTimeOf = (id: string): number => parseInt(timeHexOf(id), 16);
+
 /**
  * The id of the one row that belongs to `parentId` under `key` (the notification of an event for a
  * subscriber, the job of a notification's step, the message of a job's delivery): the same pair
@@ -45,7 +51,7 @@ export function newId(): string {
  */
 export function derivedId(parentId: string, key: string): string {
   const hash = createHash('sha256').update(parentId).update('\0').update(key).digest('hex');
-  const time = parentId.replace(/-/g, '').slice(0, 12);
+  const time = timeHexOf(parentId);
   const variant = ((parseInt(hash[3], 16) & 0x3) | 0x8).toString(16);
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
 }
@@ -59,9 +65,8 @@ let childSequence = Math.floor(Math.random() * 2 ** 30);
  * and so in its partition. Ids made in this process sort in the order they were made.
  */
 export function idInTimeOf(parentId: string): string {
-  const time = parentId.replace(/-/g, '').slice(0, 12);
   childSequence = (childSequence + 1) >>> 0;
-  return uuidv7({ random: randomBytes16(), msecs: parseInt(time, 16), seq: childSequence });
+  return uuidv7({ random: randomBytes16(), msecs: idTimeOf(parentId), seq: childSequence });
 }
 
 /** The smallest UUIDv7 of a millisecond: the id-range bound of everything created from then on. */

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from '../schema/index.js';
@@ -63,12 +62,6 @@ export function connectDatabase(connectionString: string, poolSize: number): Dat
   return { pool, db: drizzle({ client: pool, schema }) };
 }
 
-/** A statement sent under a name: each connection parses and plans it once. */
-export interface NamedStatement {
-  name: string;
-  text: string;
-}
-
 const separateSessions = new WeakMap<pg.Pool, Promise<boolean>>();
 
 /**
@@ -89,41 +82,45 @@ function hasSeparateSessions(pool: pg.Pool): Promise<boolean> {
 }
 
 /**
- * The names given out: each stays prepared on every connection that ran it, so a request choosing its
- * filters freely must not mint names without end. Past this many, queries go unnamed.
+ * Statement names by statement text. Each stays prepared on every connection that ran it, so a request
+ * choosing its filters freely must not mint names without end: past this many, statements go unnamed.
  */
 const MAX_STATEMENT_NAMES = 64;
-const statementNames = new Set<string>();
+const statementNames = new Map<string, string>();
 
 /**
- * A query built with drizzle, sent under a name made from its text where sessions allow it, so each
- * connection plans it once (a query over partitioned tables plans longer than it runs).
+ * The name to send `text` under, so each connection parses and plans it once (a statement over
+ * partitioned tables plans longer than it runs); none on the embedded database or past the cap.
  */
+async function nameFor(pool: pg.Pool, text: string, prefix: string): Promise<string | undefined> {
+  if (!(await hasSeparateSessions(pool))) return undefined;
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_STATEMENT_NAMES) {
+    name = `${prefix}_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** A query built with drizzle, named where sessions allow it (see nameFor). */
 export async function executeNamed<Result>(
   pool: pg.Pool,
   query: PromiseLike<Result> & { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<Result> } },
   prefix: string,
 ): Promise<Result> {
-  if (!(await hasSeparateSessions(pool))) return query;
-  const name = `${prefix}_${createHash('sha256').update(query.toSQL().sql).digest('hex').slice(0, 24)}`;
-  return mayName(name) ? query.prepare(name).execute() : query;
+  const name = await nameFor(pool, query.toSQL().sql, prefix);
+  return name === undefined ? query : query.prepare(name).execute();
 }
 
-function mayName(name: string): boolean {
-  if (statementNames.has(name)) return true;
-  if (statementNames.size >= MAX_STATEMENT_NAMES) return false;
-  statementNames.add(name);
-  return true;
-}
-
-/** Runs a hot statement under its name where sessions allow it, unnamed (planned each time) elsewhere. */
+/** A hot statement, named where sessions allow it (see nameFor). */
 export async function queryNamed<Row extends pg.QueryResultRow>(
   pool: pg.Pool,
-  statement: NamedStatement,
+  text: string,
   values: unknown[],
+  prefix: string,
 ): Promise<pg.QueryResult<Row>> {
-  const named = (await hasSeparateSessions(pool)) && mayName(statement.name);
-  return pool.query<Row>(named ? { ...statement, values } : { text: statement.text, values });
+  const name = await nameFor(pool, text, prefix);
+  return pool.query<Row>(name === undefined ? { text, values } : { name, text, values });
 }
 
 /** pg error codes we act on (Drizzle wraps the driver error: look at err.cause too). */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { queryNamed, type Database, type NamedStatement } from '../database/database.js';
+import { queryNamed, type Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type {
   ExecutionDetailRow,
@@ -158,27 +158,24 @@ function pageIdsStatement(present: (keyof ActivityFilter)[]): string {
     ORDER BY n.created_at DESC NULLS LAST, n.id DESC NULLS LAST LIMIT $2 OFFSET $3`;
 }
 
-/** Statements by the filters present (at most 2^10, in practice a handful), each named once. */
-const pageStatements = new Map<string, NamedStatement>();
+/** Statement texts by the filters present (at most 2^10, in practice a handful). */
+const pageStatements = new Map<string, string>();
 
 /**
  * One statement: the page's ids (and one more, for hasMore), then their contents from
  * `activity_feed_page` (migrations 0006, 0027). Named, so each connection plans it once: over a
  * partition per week, planning it for every request cost more than running it.
  */
-function pageStatement(present: (keyof ActivityFilter)[]): NamedStatement {
+function pageStatement(present: (keyof ActivityFilter)[]): string {
   const key = present.join(',');
-  let statement = pageStatements.get(key);
-  if (statement === undefined)
+  let text = pageStatements.get(key);
+  if (text === undefined)
     pageStatements.set(
       key,
-      (statement = {
-        name: `activity_feed_page_${pageStatements.size}`,
-        text: `WITH page AS (SELECT ARRAY(${pageIdsStatement(present)}) AS ids)
-          SELECT f.* FROM page, activity_feed_page($1, page.ids, $4) f`,
-      }),
+      (text = `WITH page AS (SELECT ARRAY(${pageIdsStatement(present)}) AS ids)
+        SELECT f.* FROM page, activity_feed_page($1, page.ids, $4) f`),
     );
-  return statement;
+  return text;
 }
 
 interface ActivityPageRow {
@@ -199,13 +196,12 @@ export class ActivityFeedRepository {
   async page(environmentId: string, filter: ActivityFilter, page: number, limit: number): Promise<ActivityPage> {
     const present = FILTER_KEYS.filter((key) => isPresent(filter[key]));
     const values = present.map((key) => FILTER_CLAUSES[key].value(filter));
-    const result = await queryNamed<ActivityPageRow>(this.db.$client, pageStatement(present), [
-      environmentId,
-      limit + 1,
-      page * limit,
-      limit,
-      ...values,
-    ]);
+    const result = await queryNamed<ActivityPageRow>(
+      this.db.$client,
+      pageStatement(present),
+      [environmentId, limit + 1, page * limit, limit, ...values],
+      'activity_feed_page',
+    );
     return toActivityPage(result.rows[0]);
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type SQL } from 'drizzle-orm';
-import { DROPPED_PARTITIONS_PREFIX } from '#common';
+import { DROPPED_PARTITIONS_PREFIX, idTimeOf } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type { RemovedRows } from '../schema/index.js';
@@ -34,8 +34,6 @@ export interface PartitionExpiry {
 }
 
 const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
-/** The creation time in a UUIDv7's first 48 bits. */
-const timeOf = (id: string) => new Date(parseInt(id.replace(/-/g, '').slice(0, 12), 16));
 
 /**
  * The week partitions of the activity tables: created ahead of the rows that will fill them, dropped
@@ -65,7 +63,14 @@ export class ActivityPartitionRepository {
     for (const { name, bound } of result.rows) {
       const range = /FROM \('([0-9a-f-]{36})'\) TO \('([0-9a-f-]{36})'\)/.exec(bound);
       if (range)
-        partitions.push({ table, name, from: range[1], to: range[2], start: timeOf(range[1]), end: timeOf(range[2]) });
+        partitions.push({
+          table,
+          name,
+          from: range[1],
+          to: range[2],
+          start: new Date(idTimeOf(range[1])),
+          end: new Date(idTimeOf(range[2])),
+        });
     }
     return partitions.sort((a, b) => a.end.getTime() - b.end.getTime());
   }
