@@ -28,6 +28,12 @@ describe('GET /inbox-demo: the quick start inbox page', () => {
     return { tab, problems };
   }
 
+  /** Reads the whole answer: an unread body holds its connection open, and the app's close waits for it. */
+  async function get(url: string) {
+    const response = await fetch(url);
+    return { status: response.status, headers: response.headers, body: await response.text() };
+  }
+
   const stateOf = (tab: Page) => tab.locator('body[data-state]').getAttribute('data-state', { timeout: UI_TIMEOUT_MS });
 
   beforeAll(async () => {
@@ -44,18 +50,20 @@ describe('GET /inbox-demo: the quick start inbox page', () => {
 
   it('is served for a Development environment only, with a policy that runs only its own scripts', async () => {
     const production = await t.createKeyFor('Production');
-    const page = await fetch(pageUrl({ applicationIdentifier: t.environment.identifier, subscriberId: 'x' }));
+    const page = await get(pageUrl({ applicationIdentifier: t.environment.identifier, subscriberId: 'x' }));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
-    const other = await fetch(pageUrl({ applicationIdentifier: production.environment.identifier, subscriberId: 'x' }));
+    expect(page.body).toContain('<html');
+    const other = await get(pageUrl({ applicationIdentifier: production.environment.identifier, subscriberId: 'x' }));
     expect(other.status).toBe(404);
-    expect((await fetch(pageUrl({ applicationIdentifier: 'unknown', subscriberId: 'x' }))).status).toBe(404);
-    expect((await fetch(pageUrl({ applicationIdentifier: t.environment.identifier }))).status).toBe(422);
-    const client = await fetch(`${baseUrl}/inbox-demo/socket.io.min.js`);
+    expect((await get(pageUrl({ applicationIdentifier: 'unknown', subscriberId: 'x' }))).status).toBe(404);
+    expect((await get(pageUrl({ applicationIdentifier: t.environment.identifier }))).status).toBe(422);
+    const client = await get(`${baseUrl}/inbox-demo/socket.io.min.js`);
     expect(client.status).toBe(200);
     expect(client.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(client.body).toContain('io');
     // Not part of the API: the OpenAPI document does not list it.
     const document = (await t.http.get('/api-docs-json')).body;
     expect(Object.keys(document.paths).filter((path) => path.startsWith('/inbox-demo'))).toEqual([]);
