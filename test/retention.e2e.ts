@@ -438,6 +438,23 @@ describe('retention: the maintenance job', () => {
     expect(value('maintenance_last_success_timestamp_seconds')).toBe(row.lastSuccessAt!.getTime() / 1000);
     expect(value('maintenance_last_run_duration_seconds')).toBe(row.lastDurationMs! / 1000);
     expect(text).toMatch(/^maintenance_last_run_rows_removed\{table="notifications"\} \d+$/m);
+    // Where the last run's time went, phase by phase; the phases happen one after the other within the run.
+    const phases = [
+      'partition_create',
+      'partition_drop',
+      'notifications',
+      'trigger_events',
+      'messages',
+      'webhook_events',
+      'idempotency_keys',
+    ];
+    expect(Object.keys(row.lastPhasesMs).sort()).toEqual([...phases].sort());
+    for (const phase of phases)
+      expect(value(`maintenance_last_run_phase_duration_seconds\\{phase="${phase}"\\}`)).toBe(
+        row.lastPhasesMs[phase] / 1000,
+      );
+    const phaseSum = Object.values(row.lastPhasesMs).reduce((sum, ms) => sum + ms, 0);
+    expect(phaseSum).toBeLessThanOrEqual(row.lastDurationMs! + phases.length);
     // The partition test dropped a week of notifications, jobs and execution details.
     expect(value('maintenance_partitions_dropped_total\\{table="notifications"\\}')).toBe(
       row.removedTotal['partitions:notifications'],

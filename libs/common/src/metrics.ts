@@ -98,6 +98,7 @@ export interface MaintenanceRecord {
   lastSuccessAt: Date | null;
   lastDurationMs: number | null;
   lastRemoved: Record<string, number>;
+  lastPhasesMs: Record<string, number>;
   removedTotal: Record<string, number>;
   runs: Record<'succeeded' | 'failed' | 'skipped' | 'interrupted', number>;
 }
@@ -111,6 +112,13 @@ const maintenanceLastSuccess = new Gauge({
 const maintenanceLastDuration = new Gauge({
   name: 'maintenance_last_run_duration_seconds',
   help: 'How long the last completed maintenance run took',
+  registers: [metricsRegistry],
+});
+
+const maintenanceLastPhase = new Gauge({
+  name: 'maintenance_last_run_phase_duration_seconds',
+  help: 'How long each phase of the last completed maintenance run took: partition_create, partition_drop, the walk of each table, idempotency_keys',
+  labelNames: ['phase'] as const,
   registers: [metricsRegistry],
 });
 
@@ -171,6 +179,8 @@ const maintenanceRuns = new Counter({
 export function showMaintenance(record: MaintenanceRecord): void {
   maintenanceLastSuccess.set(record.lastSuccessAt ? record.lastSuccessAt.getTime() / 1000 : 0);
   maintenanceLastDuration.set((record.lastDurationMs ?? 0) / 1000);
+  maintenanceLastPhase.reset();
+  for (const [phase, ms] of Object.entries(record.lastPhasesMs)) maintenanceLastPhase.set({ phase }, ms / 1000);
   const last = splitRemoved(record.lastRemoved);
   const total = splitRemoved(record.removedTotal);
   for (const [gauge, counts] of [

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IdempotencyRepository } from '#dal';
-import type { RemovedRowsTally } from './removed-rows.js';
+import type { MaintenanceTally } from './maintenance-tally.js';
 
 const BATCH_ROWS = 5_000;
 
@@ -12,11 +12,13 @@ const BATCH_ROWS = 5_000;
 export class IdempotencyKeyExpiry {
   constructor(private readonly keys: IdempotencyRepository) {}
 
-  async run(now: Date, tally: RemovedRowsTally, signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      const deleted = await this.keys.deleteExpired(now, BATCH_ROWS);
-      tally.add({ idempotency_keys: deleted });
-      if (deleted < BATCH_ROWS) return;
-    }
+  async run(now: Date, tally: MaintenanceTally, signal: AbortSignal): Promise<void> {
+    await tally.timed('idempotency_keys', async () => {
+      while (!signal.aborted) {
+        const deleted = await this.keys.deleteExpired(now, BATCH_ROWS);
+        tally.add({ idempotency_keys: deleted });
+        if (deleted < BATCH_ROWS) return;
+      }
+    });
   }
 }

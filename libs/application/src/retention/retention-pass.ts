@@ -9,7 +9,7 @@ import {
   type RetentionBatch,
   type RetentionWindow,
 } from '#dal';
-import type { RemovedRowsTally } from './removed-rows.js';
+import type { MaintenanceTally } from './maintenance-tally.js';
 import { retentionOf } from './retention-settings.js';
 
 /** Rows one batch looks at: each batch is one short transaction. */
@@ -68,12 +68,12 @@ export class RetentionPass {
     ];
   }
 
-  async run(now: Date, tally: RemovedRowsTally, signal: AbortSignal): Promise<void> {
+  /** Each phase's time goes to the tally: creating partitions, dropping them, then one walk per table. */
+  async run(now: Date, tally: MaintenanceTally, signal: AbortSignal): Promise<void> {
     const environments = await this.environments.listRetention();
     const overrides = new Map(environments.map((row) => [row.id, row]));
-    await this.partitions.ensure(
-      new Date(now.getTime() - DAY_MS),
-      new Date(now.getTime() + PARTITION_DAYS_AHEAD * DAY_MS),
+    await tally.timed('partition_create', () =>
+      this.partitions.ensure(new Date(now.getTime() - DAY_MS), new Date(now.getTime() + PARTITION_DAYS_AHEAD * DAY_MS)),
     );
     // The longest retention any environment has, the deployment's included: whole weeks past it go.
     const longestOf = (setting: keyof RetentionDays) =>
@@ -82,26 +82,38 @@ export class RetentionPass {
         ...environments.map((environment) => retentionOf(this.config.retention, environment)[setting]),
       );
     const longest: RetentionDays = { activityDays: longestOf('activityDays'), messagesDays: longestOf('messagesDays') };
-    const kept = await this.dropExpiredPartitions(now, longest, tally, signal);
+    const kept = await tally.timed('partition_drop', () => this.dropExpiredPartitions(now, longest, tally, signal));
     // A deleted environment's rows expire by the deployment's settings.
     const noOverride = { retentionActivityDays: null, retentionMessagesDays: null };
     for (const step of this.steps) {
-      for (const environmentId of await this.retention.environmentsOf(step.table)) {
-        if (signal.aborted) return;
-        const days = retentionOf(this.config.retention, overrides.get(environmentId) ?? noOverride)[step.setting];
-        let cutoff = cutoffOf(now, days);
-        // Rows in a partition not yet expired wait for it, unless their environment keeps less than it.
-        const oldestKept = kept.get(step.table);
-        if (days >= longest[step.setting] && oldestKept && oldestKept < cutoff) cutoff = oldestKept;
-        let window: RetentionWindow = { environmentId, cutoff, now, limit: BATCH_ROWS };
-        for (;;) {
+      await tally.timed(step.table, async () => {
+        for (const environmentId of await this.retention.environmentsOf(step.table)) {
           if (signal.aborted) return;
-          const batch = await step.removeBatch(window);
-          tally.add(batch.removed);
-          if (batch.examined < BATCH_ROWS || !batch.next) break;
-          window = { ...window, after: batch.next };
+          const days = retentionOf(this.config.retention, overrides.get(environmentId) ?? noOverride)[step.setting];
+          let cutoff = cutoffOf(now, days);
+          // Rows in a partition not yet expired wait for it, unless their environment keeps less than it.
+          const oldestKept = kept.get(step.table);
+          if (days >= longest[step.setting] && oldestKept && oldestKept < cutoff) cutoff = oldestKept;
+          await this.walk(step, { environmentId, cutoff, now, limit: BATCH_ROWS }, tally, signal);
         }
-      }
+      });
+      if (signal.aborted) return;
+    }
+  }
+
+  /** Removes one environment's expired rows of one step, a batch at a time. */
+  private async walk(
+    step: RetentionStep,
+    first: RetentionWindow,
+    tally: MaintenanceTally,
+    signal: AbortSignal,
+  ): Promise<void> {
+    let window = first;
+    while (!signal.aborted) {
+      const batch = await step.removeBatch(window);
+      tally.add(batch.removed);
+      if (batch.examined < BATCH_ROWS || !batch.next) return;
+      window = { ...window, after: batch.next };
     }
   }
 
@@ -113,7 +125,7 @@ export class RetentionPass {
   private async dropExpiredPartitions(
     now: Date,
     longest: RetentionDays,
-    tally: RemovedRowsTally,
+    tally: MaintenanceTally,
     signal: AbortSignal,
   ): Promise<Map<string, Date>> {
     const oldestKept = new Map<string, Date>();

@@ -13,6 +13,8 @@ export interface MaintenanceRunRecord {
   /** Rows removed, committed even when the run failed or stopped halfway. */
   removed: RemovedRows;
   durationMs: number;
+  /** Milliseconds by phase of the run. */
+  phasesMs: Record<string, number>;
   error?: string;
 }
 
@@ -35,11 +37,13 @@ export class MaintenanceStatusRepository {
     const succeeded = run.outcome === 'succeeded';
     const failed = run.outcome === 'failed';
     const removed = JSON.stringify(run.removed);
+    const phases = JSON.stringify(succeeded ? run.phasesMs : {});
     await this.db.execute(sql`
       INSERT INTO maintenance_status AS s
-        (name, ${counter}, removed_total, last_success_at, last_duration_ms, last_removed, last_failure_at, last_error, updated_at)
+        (name, ${counter}, removed_total, last_success_at, last_duration_ms, last_removed, last_phases_ms, last_failure_at,
+        last_error, updated_at)
       VALUES (${name}, 1, ${removed}::jsonb, ${succeeded ? run.finishedAt : null}, ${succeeded ? run.durationMs : null},
-        ${succeeded ? removed : '{}'}::jsonb, ${failed ? run.finishedAt : null}, ${failed ? (run.error ?? '') : null},
+        ${succeeded ? removed : '{}'}::jsonb, ${phases}::jsonb, ${failed ? run.finishedAt : null}, ${failed ? (run.error ?? '') : null},
         ${run.finishedAt})
       ON CONFLICT (name) DO UPDATE SET
         ${counter} = s.${counter} + 1,
@@ -52,6 +56,7 @@ export class MaintenanceStatusRepository {
         last_success_at = COALESCE(EXCLUDED.last_success_at, s.last_success_at),
         last_duration_ms = CASE WHEN EXCLUDED.last_success_at IS NULL THEN s.last_duration_ms ELSE EXCLUDED.last_duration_ms END,
         last_removed = CASE WHEN EXCLUDED.last_success_at IS NULL THEN s.last_removed ELSE EXCLUDED.last_removed END,
+        last_phases_ms = CASE WHEN EXCLUDED.last_success_at IS NULL THEN s.last_phases_ms ELSE EXCLUDED.last_phases_ms END,
         last_failure_at = COALESCE(EXCLUDED.last_failure_at, s.last_failure_at),
         last_error = COALESCE(EXCLUDED.last_error, s.last_error),
         updated_at = EXCLUDED.updated_at`);

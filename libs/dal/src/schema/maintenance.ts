@@ -18,6 +18,15 @@ export const maintenanceStatus = pgTable('maintenance_status', {
     .$type<RemovedRows>()
     .notNull()
     .default(sql`'{}'::jsonb`),
+  /**
+   * How long each phase of the last successful run took, in milliseconds: partition_create,
+   * partition_drop, one walk per table (notifications, trigger_events, messages, webhook_events),
+   * idempotency_keys.
+   */
+  lastPhasesMs: jsonb('last_phases_ms')
+    .$type<Record<string, number>>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
   /** Rows removed by every run so far, by table. */
   removedTotal: jsonb('removed_total')
     .$type<RemovedRows>()

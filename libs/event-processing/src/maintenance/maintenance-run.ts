@@ -2,14 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Clock, LOGGER } from '#common';
-import { IdempotencyKeyExpiry, RemovedRowsTally, RetentionPass } from '#application';
-import {
-  MaintenanceStatusRepository,
-  PG_POOL,
-  withSessionLock,
-  type MaintenanceRunRecord,
-  type RemovedRows,
-} from '#dal';
+import { IdempotencyKeyExpiry, MaintenanceTally, RetentionPass } from '#application';
+import { MaintenanceStatusRepository, PG_POOL, withSessionLock, type MaintenanceRunRecord } from '#dal';
 import { MAINTENANCE_JOB } from '../queue/job-catalogue.js';
 
 /** Advisory lock keys ("MAIN", "TNCE"): one maintenance run at a time across every worker. */
@@ -46,10 +40,10 @@ export class MaintenanceRun {
   async run(): Promise<MaintenanceReport> {
     // The embedded database serves all connections in one session, where the lock cannot tell this
     // process's runs apart: this can.
-    if (this.current) return this.finish({ outcome: 'skipped', removed: {}, durationMs: 0 });
+    if (this.current) return this.finish({ outcome: 'skipped', removed: {}, durationMs: 0, phasesMs: {} });
     const controller = (this.current = new AbortController());
     const started = Date.now();
-    const tally = new RemovedRowsTally();
+    const tally = new MaintenanceTally();
     try {
       const locked = await withSessionLock(this.pool, MAINTENANCE_LOCK_KEY, async () => {
         const now = this.clock.now();
@@ -57,9 +51,14 @@ export class MaintenanceRun {
         await this.idempotencyKeys.run(now, tally, controller.signal);
       });
       const outcome = !locked.acquired ? 'skipped' : controller.signal.aborted ? 'interrupted' : 'succeeded';
-      return await this.finish({ outcome, removed: tally.rows, durationMs: Date.now() - started });
+      return await this.finish({
+        outcome,
+        removed: tally.rows,
+        durationMs: Date.now() - started,
+        phasesMs: tally.phases,
+      });
     } catch (error) {
-      await this.failed(error, tally.rows, Date.now() - started);
+      await this.failed(error, { removed: tally.rows, durationMs: Date.now() - started, phasesMs: tally.phases });
       throw error;
     } finally {
       this.current = undefined;
@@ -77,9 +76,9 @@ export class MaintenanceRun {
     return report;
   }
 
-  private async failed(error: unknown, removed: RemovedRows, durationMs: number): Promise<void> {
-    this.logger.error({ err: error, removed, durationMs }, 'maintenance run failed; the queue retries it');
-    const record = { outcome: 'failed' as const, removed, durationMs, finishedAt: new Date() };
+  private async failed(error: unknown, progress: Omit<MaintenanceReport, 'outcome'>): Promise<void> {
+    this.logger.error({ err: error, ...progress }, 'maintenance run failed; the queue retries it');
+    const record = { outcome: 'failed' as const, ...progress, finishedAt: new Date() };
     await this.status
       .record(MAINTENANCE_JOB, { ...record, error: error instanceof Error ? error.message : String(error) })
       .catch((recordError: unknown) => this.logger.warn({ err: recordError }, 'maintenance failure not recorded'));

@@ -1,0 +1,1 @@
+ALTER TABLE "maintenance_status" ADD COLUMN "last_phases_ms" jsonb DEFAULT '{}'::jsonb NOT NULL;
