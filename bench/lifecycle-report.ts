@@ -39,7 +39,7 @@ export function lifecycleRows(section: string, r: LifecycleResult, fastify: numb
       value: r.maintenance.durationMs / 1000,
       unit: 's',
       target: { op: '<=', value: 2 },
-      note: JSON.stringify(r.maintenance.removed),
+      note: `removed ${JSON.stringify(r.maintenance.removed)}; ms by phase ${JSON.stringify(r.maintenance.phasesMs)}`,
     },
     {
       section,

@@ -20,6 +20,8 @@ interface MaintenanceMeasure {
   /** The run's own duration, as the worker recorded it. */
   durationMs: number;
   removed: Record<string, number>;
+  /** Milliseconds by phase of the run. */
+  phasesMs: Record<string, number>;
   /** Trigger accept latency while the run went on, and the same load without it just before. */
   acceptAlone: LoadResult;
   acceptDuring: LoadResult;
@@ -206,21 +208,25 @@ async function measureMaintenance(deployment: Deployment, options: BenchOptions)
 /** Queues a maintenance run and waits for the worker to record it. */
 async function runMaintenance(
   deployment: Deployment,
-): Promise<{ durationMs: number; removed: Record<string, number> }> {
+): Promise<Pick<MaintenanceMeasure, 'durationMs' | 'removed' | 'phasesMs'>> {
   const status = async () =>
     (
       await deployment.pool.query<{
         succeeded: number;
         last_duration_ms: number;
         last_removed: Record<string, number>;
-      }>(`SELECT succeeded, last_duration_ms, last_removed FROM maintenance_status WHERE name = 'maintenance'`)
+        last_phases_ms: Record<string, number>;
+      }>(
+        `SELECT succeeded, last_duration_ms, last_removed, last_phases_ms FROM maintenance_status WHERE name = 'maintenance'`,
+      )
     ).rows[0];
   const before = (await status())?.succeeded ?? 0;
   await deployment.queueMaintenance();
   const deadline = Date.now() + MAINTENANCE_WAIT_MS;
   for (;;) {
     const now = await status();
-    if (now && now.succeeded > before) return { durationMs: now.last_duration_ms, removed: now.last_removed };
+    if (now && now.succeeded > before)
+      return { durationMs: now.last_duration_ms, removed: now.last_removed, phasesMs: now.last_phases_ms };
     if (Date.now() > deadline) throw new Error('the maintenance run did not succeed within 10 minutes');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
