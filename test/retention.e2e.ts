@@ -233,6 +233,15 @@ describe('retention: the maintenance job', () => {
     await backdate(t, 'jobs', inTransaction(done), ['id', 'notification_id'], DAYS);
     await backdate(t, 'notifications', inTransaction(done), ['id', 'event_id'], DAYS);
     await backdate(t, 'trigger_events', inTransaction(done), ['id'], DAYS);
+    // The week's trigger events go by their ids, one range of the primary key, not by a walk of their
+    // creation times: this one's id is in the dropped week, its created_at today's.
+    const byId = (await deliver('ret-partition-by-id')).transactionId;
+    await backdate(t, 'execution_details', ofNotifications(byId), ['id', 'job_id', 'notification_id'], DAYS);
+    await backdate(t, 'messages', inTransaction(byId), ['id', 'job_id', 'notification_id'], DAYS);
+    await backdate(t, 'jobs', inTransaction(byId), ['id', 'notification_id'], DAYS);
+    await backdate(t, 'notifications', inTransaction(byId), ['id', 'event_id'], DAYS);
+    await backdate(t, 'trigger_events', inTransaction(byId), ['id'], DAYS);
+    await t.db.execute(sql`UPDATE trigger_events SET created_at = now() WHERE ${inTransaction(byId)}`);
 
     // A delay waiting to run, and the in_app step after it. The delay job keeps its id (its queue
     // entry names it); everything else of the notification moves to the old day.
@@ -263,6 +272,7 @@ describe('retention: the maintenance job', () => {
     // Activity is kept 30 days, messages 90: the week's activity partitions are gone, its messages' stays.
     expect(exists.rows[0]).toEqual({ notifications: null, messages: `messages_p${weekName}` });
     expect(await rowsOf(t, done)).toEqual({ ...nothingLeft, messages: 1 });
+    expect(await rowsOf(t, byId)).toEqual({ ...nothingLeft, messages: 1 });
     expect(await rowsOf(t, delayed)).toEqual(waiting);
     expect(await partitionsOf(t, 'notifications', delayed)).toEqual(['notifications_default']);
     expect(report.removed.notifications).toBeGreaterThanOrEqual(1);

@@ -15,6 +15,9 @@ import { retentionOf } from './retention-settings.js';
 /** Rows one batch looks at: each batch is one short transaction. */
 const BATCH_ROWS = 1_000;
 
+/** Trigger events of a dropped week one batch looks at: read in primary-key order, so larger batches stay short. */
+const RANGE_BATCH_ROWS = 10_000;
+
 /** Partitions are created this many days ahead of the rows that will fill them. */
 const PARTITION_DAYS_AHEAD = 7;
 
@@ -82,7 +85,13 @@ export class RetentionPass {
         ...environments.map((environment) => retentionOf(this.config.retention, environment)[setting]),
       );
     const longest: RetentionDays = { activityDays: longestOf('activityDays'), messagesDays: longestOf('messagesDays') };
-    const kept = await tally.timed('partition_drop', () => this.dropExpiredPartitions(now, longest, tally, signal));
+    const { kept, droppedWeeks } = await tally.timed('partition_drop', () =>
+      this.dropExpiredPartitions(now, longest, tally, signal),
+    );
+    await tally.timed('trigger_events', () => this.removeTriggerEventsOf(droppedWeeks, tally, signal));
+    // Trigger events go with their notifications: those of a week not dropped yet wait for it too.
+    const notificationsKept = kept.get('notifications');
+    if (notificationsKept) kept.set('trigger_events', notificationsKept);
     // A deleted environment's rows expire by the deployment's settings.
     const noOverride = { retentionActivityDays: null, retentionMessagesDays: null };
     for (const step of this.steps) {
@@ -117,29 +126,49 @@ export class RetentionPass {
     }
   }
 
+  /** The trigger events of the dropped weeks of notifications, a range of ids each. */
+  private async removeTriggerEventsOf(
+    weeks: { from: string; to: string }[],
+    tally: MaintenanceTally,
+    signal: AbortSignal,
+  ): Promise<void> {
+    for (const week of weeks) {
+      let after: string | undefined;
+      while (!signal.aborted) {
+        const batch = await this.retention.removeTriggerEventsInRange(week, after, RANGE_BATCH_ROWS);
+        tally.add(batch.removed);
+        if (batch.examined < RANGE_BATCH_ROWS || !batch.lastId) break;
+        after = batch.lastId;
+      }
+    }
+  }
+
   /**
    * Drops the partitions whose week is past the longest retention any environment has (the
    * deployment's included): notifications first, then their jobs and execution details, then
-   * messages. Returns, by table, where the oldest partition left begins.
+   * messages. Returns, by table, where the oldest partition left begins, and the id ranges of the
+   * weeks of notifications dropped.
    */
   private async dropExpiredPartitions(
     now: Date,
     longest: RetentionDays,
     tally: MaintenanceTally,
     signal: AbortSignal,
-  ): Promise<Map<string, Date>> {
-    const oldestKept = new Map<string, Date>();
+  ): Promise<{ kept: Map<string, Date>; droppedWeeks: { from: string; to: string }[] }> {
+    const kept = new Map<string, Date>();
+    const droppedWeeks: { from: string; to: string }[] = [];
     for (const table of PARTITIONED_TABLES) {
       const cutoff = cutoffOf(now, longest[table === 'messages' ? 'messagesDays' : 'activityDays']);
       for (const partition of await this.partitions.partitionsOf(table)) {
         if (partition.end > cutoff) {
-          if (!oldestKept.has(table)) oldestKept.set(table, partition.start);
+          if (!kept.has(table)) kept.set(table, partition.start);
           continue;
         }
-        if (signal.aborted) return oldestKept;
+        if (signal.aborted) return { kept, droppedWeeks };
         tally.add(await this.partitions.drop({ partition, cutoff, now }));
+        if (table === 'notifications') droppedWeeks.push({ from: partition.from, to: partition.to });
       }
     }
-    return oldestKept;
+    return { kept, droppedWeeks };
   }
 }

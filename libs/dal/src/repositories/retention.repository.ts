@@ -169,6 +169,39 @@ export class RetentionRepository {
   }
 
   /**
+   * The trigger events of a dropped week of notifications, by their ids (time-ordered, so one range
+   * of the primary key): those finished whose notifications went with the week. Past every
+   * environment's retention like the week itself, so no environment is looked at. `after` is the
+   * last id the walk looked at.
+   */
+  async removeTriggerEventsInRange(
+    range: { from: string; to: string },
+    after: string | undefined,
+    limit: number,
+  ): Promise<{ examined: number; lastId?: string; removed: RemovedRows }> {
+    const [row] = await this.sortless<{ examined: number; lastId: string | null; removed: number }>(sql`
+      WITH candidates AS MATERIALIZED (
+        SELECT e.id FROM trigger_events e
+        WHERE e.id >= ${range.from}::uuid AND e.id < ${range.to}::uuid
+          ${after ? sql`AND e.id > ${after}::uuid` : sql``}
+        ORDER BY e.id LIMIT ${limit}
+      ),
+      removed AS (
+        DELETE FROM trigger_events e
+        WHERE e.id = ANY(ARRAY(SELECT c.id FROM candidates c))
+          AND e.status IN (${FINISHED_EVENTS})
+          AND NOT EXISTS (
+            SELECT 1 FROM notifications n
+            WHERE n.event_id = e.id AND n.id >= activity_children_from(e.id) AND n.id < activity_children_to(e.id))
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM candidates)::int AS examined,
+        (SELECT max(c.id::text COLLATE "C") FROM candidates c) AS "lastId",
+        (SELECT count(*) FROM removed)::int AS removed`);
+    return { examined: row.examined, lastId: row.lastId ?? undefined, removed: { trigger_events: row.removed } };
+  }
+
+  /**
    * Messages past the cutoff, of every channel. Kept: a snoozed message (its wake-up is pending
    * work) and one whose job is not finished (a provider retry waiting to run).
    */
