@@ -94,9 +94,16 @@ export class ActivityPartitionRepository {
     return this.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
       await tx.execute(sql`LOCK TABLE ${sql.identifier(table)} IN ACCESS EXCLUSIVE MODE`);
-      await tx.execute(sql`CREATE TEMP TABLE ${keep} ON COMMIT DROP AS ${keptRows(expiry)}`);
+      await tx.execute(sql`CREATE TEMP TABLE ${keep} (LIKE ${partition}) ON COMMIT DROP`);
+      // One read of the partition, under the lock: it counts the rows and picks out those that stay
+      // (few: pending work), copied aside by their ids.
       const counts = await tx.execute<{ all: number; kept: number }>(sql`
-        SELECT (SELECT count(*) FROM ${partition})::int AS all, (SELECT count(*) FROM ${keep})::int AS kept`);
+        WITH scanned AS MATERIALIZED (SELECT r.id, ${stays(expiry)} AS stays FROM ${partition} r),
+        copied AS (
+          INSERT INTO ${keep}
+          SELECT r.* FROM ${partition} r WHERE r.id = ANY(ARRAY(SELECT s.id FROM scanned s WHERE s.stays))
+          RETURNING 1)
+        SELECT (SELECT count(*) FROM scanned)::int AS all, (SELECT count(*) FROM copied)::int AS kept`);
       await tx.execute(sql`DROP TABLE ${partition}`);
       await tx.execute(sql`INSERT INTO ${sql.identifier(table)} SELECT * FROM ${keep}`);
       return {
@@ -108,7 +115,7 @@ export class ActivityPartitionRepository {
 }
 
 /**
- * The rows of an expired partition that stay:
+ * Whether a row (alias `r`) of an expired partition stays:
  * - a notification created after the cutoff, one with a job not finished or still read by later runs,
  *   one merged into a digest whose notification exists, a digest's notification while one merged into
  *   it stays;
@@ -118,33 +125,29 @@ export class ActivityPartitionRepository {
  * Ids derived from a parent carry its time, so the parents of a week's rows are mostly in that week's
  * range: looked up there by range (one partition), elsewhere one by one.
  */
-function keptRows({ partition: { table, name, from, to }, cutoff, now }: PartitionExpiry): SQL {
+function stays({ partition: { table, from, to }, cutoff, now }: PartitionExpiry): SQL {
   const inRange = (column: string) => sql`${sql.raw(column)} >= ${from}::uuid AND ${sql.raw(column)} < ${to}::uuid`;
-  const partition = sql.identifier(name);
   const needed = jobStillNeeded(now);
   switch (table) {
     case 'notifications':
-      return sql`
-        SELECT n.* FROM ${partition} n
-        WHERE n.created_at >= ${cutoff}
-          OR n.id IN (SELECT j.notification_id FROM jobs j WHERE ${inRange('j.notification_id')} AND ${needed})
-          OR n.id IN (
+      return sql`(
+        r.created_at >= ${cutoff}
+          OR r.id IN (SELECT j.notification_id FROM jobs j WHERE ${inRange('j.notification_id')} AND ${needed})
+          OR r.id IN (
             SELECT m.digested_notification_id FROM notifications m
             WHERE ${inRange('m.digested_notification_id')}
               AND (m.created_at >= ${cutoff} OR EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = m.id AND ${needed})))
-          OR (n.digested_notification_id IS NOT NULL
-            AND EXISTS (SELECT 1 FROM notifications d WHERE d.id = n.digested_notification_id))`;
+          OR (r.digested_notification_id IS NOT NULL
+            AND EXISTS (SELECT 1 FROM notifications d WHERE d.id = r.digested_notification_id)))`;
     case 'jobs':
     case 'execution_details':
-      return sql`
-        SELECT c.* FROM ${partition} c
-        WHERE c.notification_id IN (SELECT n.id FROM notifications n WHERE ${inRange('n.id')})
-          OR (NOT (${inRange('c.notification_id')}) AND EXISTS (SELECT 1 FROM notifications n WHERE n.id = c.notification_id))`;
+      return sql`(
+        r.notification_id IN (SELECT n.id FROM notifications n WHERE ${inRange('n.id')})
+          OR (NOT (${inRange('r.notification_id')}) AND EXISTS (SELECT 1 FROM notifications n WHERE n.id = r.notification_id)))`;
     case 'messages':
-      return sql`
-        SELECT m.* FROM ${partition} m
-        WHERE m.created_at >= ${cutoff} OR m.snoozed_until IS NOT NULL
-          OR m.job_id IN (SELECT j.id FROM jobs j WHERE ${inRange('j.id')} AND ${UNFINISHED_JOB})
-          OR (NOT (${inRange('m.job_id')}) AND EXISTS (SELECT 1 FROM jobs j WHERE j.id = m.job_id AND ${UNFINISHED_JOB}))`;
+      return sql`(
+        r.created_at >= ${cutoff} OR r.snoozed_until IS NOT NULL
+          OR r.job_id IN (SELECT j.id FROM jobs j WHERE ${inRange('j.id')} AND ${UNFINISHED_JOB})
+          OR (NOT (${inRange('r.job_id')}) AND EXISTS (SELECT 1 FROM jobs j WHERE j.id = r.job_id AND ${UNFINISHED_JOB})))`;
   }
 }

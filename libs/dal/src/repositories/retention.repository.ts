@@ -171,8 +171,10 @@ export class RetentionRepository {
   /**
    * The trigger events of a dropped week of notifications, by their ids (time-ordered, so one range
    * of the primary key): those finished whose notifications went with the week. Past every
-   * environment's retention like the week itself, so no environment is looked at. `after` is the
-   * last id the walk looked at.
+   * environment's retention like the week itself, so no environment is looked at. An event's
+   * notifications have ids in its millisecond, so in the same range: with the week's partition gone,
+   * only the rows it kept (in the default partition) are looked at; events from before ids were
+   * derived are looked for everywhere. `after` is the last id the walk looked at.
    */
   async removeTriggerEventsInRange(
     range: { from: string; to: string },
@@ -192,7 +194,8 @@ export class RetentionRepository {
           AND e.status IN (${FINISHED_EVENTS})
           AND NOT EXISTS (
             SELECT 1 FROM notifications n
-            WHERE n.event_id = e.id AND n.id >= activity_children_from(e.id) AND n.id < activity_children_to(e.id))
+            WHERE n.event_id = e.id AND n.id >= ${range.from}::uuid AND n.id < ${range.to}::uuid)
+          AND (e.id >= activity_children_derived_from() OR NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id))
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM candidates)::int AS examined,
