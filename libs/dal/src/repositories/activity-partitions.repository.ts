@@ -95,15 +95,14 @@ export class ActivityPartitionRepository {
       await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
       await tx.execute(sql`LOCK TABLE ${sql.identifier(table)} IN ACCESS EXCLUSIVE MODE`);
       await tx.execute(sql`CREATE TEMP TABLE ${keep} (LIKE ${partition}) ON COMMIT DROP`);
-      // One read of the partition, under the lock: it counts the rows and picks out those that stay
-      // (few: pending work), copied aside by their ids.
+      // The rows that stay are few (pending work): found by their own lookups, copied aside by id.
       const counts = await tx.execute<{ all: number; kept: number }>(sql`
-        WITH scanned AS MATERIALIZED (SELECT r.id, ${stays(expiry)} AS stays FROM ${partition} r),
+        WITH staying AS MATERIALIZED (${stayingIds(expiry)}),
         copied AS (
           INSERT INTO ${keep}
-          SELECT r.* FROM ${partition} r WHERE r.id = ANY(ARRAY(SELECT s.id FROM scanned s WHERE s.stays))
+          SELECT r.* FROM ${partition} r WHERE r.id = ANY(ARRAY(SELECT s.id FROM staying s))
           RETURNING 1)
-        SELECT (SELECT count(*) FROM scanned)::int AS all, (SELECT count(*) FROM copied)::int AS kept`);
+        SELECT (SELECT count(*) FROM ${partition})::int AS all, (SELECT count(*) FROM copied)::int AS kept`);
       await tx.execute(sql`DROP TABLE ${partition}`);
       await tx.execute(sql`INSERT INTO ${sql.identifier(table)} SELECT * FROM ${keep}`);
       return {
@@ -115,7 +114,7 @@ export class ActivityPartitionRepository {
 }
 
 /**
- * Whether a row (alias `r`) of an expired partition stays:
+ * The ids of the rows of an expired partition that stay:
  * - a notification created after the cutoff, one with a job not finished or still read by later runs,
  *   one merged into a digest whose notification exists, a digest's notification while one merged into
  *   it stays;
@@ -123,31 +122,38 @@ export class ActivityPartitionRepository {
  * - a message created after the cutoff, a snoozed one (its wake-up is pending work), one whose job is
  *   not finished.
  * Ids derived from a parent carry its time, so the parents of a week's rows are mostly in that week's
- * range: looked up there by range (one partition), elsewhere one by one.
+ * range: looked up there by range (one partition), elsewhere one by one. A notification's reasons to
+ * stay are separate lookups joined by UNION: as one OR-ed condition PostgreSQL evaluates every reason
+ * for every row (measured: 1.2 s against 0.12 s for a week of 250,000 notifications).
  */
-function stays({ partition: { table, from, to }, cutoff, now }: PartitionExpiry): SQL {
+function stayingIds({ partition: { table, name, from, to }, cutoff, now }: PartitionExpiry): SQL {
   const inRange = (column: string) => sql`${sql.raw(column)} >= ${from}::uuid AND ${sql.raw(column)} < ${to}::uuid`;
+  const partition = sql.identifier(name);
   const needed = jobStillNeeded(now);
   switch (table) {
     case 'notifications':
-      return sql`(
-        r.created_at >= ${cutoff}
-          OR r.id IN (SELECT j.notification_id FROM jobs j WHERE ${inRange('j.notification_id')} AND ${needed})
-          OR r.id IN (
-            SELECT m.digested_notification_id FROM notifications m
-            WHERE ${inRange('m.digested_notification_id')}
-              AND (m.created_at >= ${cutoff} OR EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = m.id AND ${needed})))
+      return sql`
+        SELECT r.id FROM ${partition} r
+        WHERE r.created_at >= ${cutoff}
           OR (r.digested_notification_id IS NOT NULL
-            AND EXISTS (SELECT 1 FROM notifications d WHERE d.id = r.digested_notification_id)))`;
+            AND EXISTS (SELECT 1 FROM notifications d WHERE d.id = r.digested_notification_id))
+        UNION
+        SELECT j.notification_id FROM jobs j WHERE ${inRange('j.notification_id')} AND ${needed}
+        UNION
+        SELECT m.digested_notification_id FROM notifications m
+        WHERE ${inRange('m.digested_notification_id')}
+          AND (m.created_at >= ${cutoff} OR EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = m.id AND ${needed}))`;
     case 'jobs':
     case 'execution_details':
-      return sql`(
-        r.notification_id IN (SELECT n.id FROM notifications n WHERE ${inRange('n.id')})
-          OR (NOT (${inRange('r.notification_id')}) AND EXISTS (SELECT 1 FROM notifications n WHERE n.id = r.notification_id)))`;
+      return sql`
+        SELECT r.id FROM ${partition} r
+        WHERE r.notification_id IN (SELECT n.id FROM notifications n WHERE ${inRange('n.id')})
+          OR (NOT (${inRange('r.notification_id')}) AND EXISTS (SELECT 1 FROM notifications n WHERE n.id = r.notification_id))`;
     case 'messages':
-      return sql`(
-        r.created_at >= ${cutoff} OR r.snoozed_until IS NOT NULL
+      return sql`
+        SELECT r.id FROM ${partition} r
+        WHERE r.created_at >= ${cutoff} OR r.snoozed_until IS NOT NULL
           OR r.job_id IN (SELECT j.id FROM jobs j WHERE ${inRange('j.id')} AND ${UNFINISHED_JOB})
-          OR (NOT (${inRange('r.job_id')}) AND EXISTS (SELECT 1 FROM jobs j WHERE j.id = r.job_id AND ${UNFINISHED_JOB})))`;
+          OR (NOT (${inRange('r.job_id')}) AND EXISTS (SELECT 1 FROM jobs j WHERE j.id = r.job_id AND ${UNFINISHED_JOB}))`;
   }
 }
