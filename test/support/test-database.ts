@@ -55,11 +55,32 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${prefix}_template`));
   return {
     databaseUrl: databaseUrlFor(base, name),
-    drop: () =>
-      withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
-        () => undefined,
-      ),
+    drop: () => dropWhenClosed(base, name),
   };
+}
+
+/** How long a drop waits for the connections of pools just ended to go. */
+const CLOSING_CONNECTIONS_MS = 2_000;
+
+/**
+ * Drops a test's database once its connections are gone. A pool's `end()` resolves before its
+ * connections have closed: dropping (WITH FORCE) under them sends each a termination error, which a
+ * client with no error handler throws in the test process. A connection left open longer is
+ * terminated all the same.
+ */
+async function dropWhenClosed(base: string, name: string): Promise<void> {
+  await withAdminClient(base, async (client) => {
+    const deadline = Date.now() + CLOSING_CONNECTIONS_MS;
+    for (;;) {
+      const { rows } = await client.query<{ open: number }>(
+        'SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      if (rows[0].open === 0 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
 }
 
 export interface EmptyServerDatabase {
@@ -78,9 +99,6 @@ export function emptyServerDatabase(label: string): EmptyServerDatabase {
   return {
     url: databaseUrlFor(base, name),
     create: () => withAdminClient(base, (client) => client.query(`CREATE DATABASE ${name}`)).then(() => undefined),
-    drop: () =>
-      withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
-        () => undefined,
-      ),
+    drop: () => dropWhenClosed(base, name),
   };
 }
