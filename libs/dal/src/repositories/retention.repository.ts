@@ -61,6 +61,19 @@ function oldestRows(table: RetainedTable, window: RetentionWindow): SQL {
     LIMIT ${window.limit}`;
 }
 
+/**
+ * The `removed` step of a trigger-event batch: the finished events among its `candidates` that no
+ * notification refers to (`unreferenced`, on alias `e`, says that none does).
+ */
+const removedEvents = (unreferenced: SQL) => sql`
+  removed AS (
+    DELETE FROM trigger_events e
+    WHERE e.id = ANY(ARRAY(SELECT c.id FROM candidates c))
+      AND e.status IN (${FINISHED_EVENTS})
+      AND ${unreferenced}
+    RETURNING 1
+  )`;
+
 /** The walk's position after the batch: the newest candidate it looked at (none: the walk is over). */
 const BATCH_POSITION = sql`
   (SELECT count(*) FROM candidates)::int AS examined,
@@ -154,15 +167,9 @@ export class RetentionRepository {
     return this.batch(
       sql`
       WITH candidates AS MATERIALIZED (${oldestRows('trigger_events', window)}),
-      removed AS (
-        DELETE FROM trigger_events e
-        WHERE e.id = ANY(ARRAY(SELECT c.id FROM candidates c))
-          AND e.status IN (${FINISHED_EVENTS})
-          AND NOT EXISTS (
-            SELECT 1 FROM notifications n
-            WHERE n.event_id = e.id AND n.id >= activity_children_from(e.id) AND n.id < activity_children_to(e.id))
-        RETURNING 1
-      )
+      ${removedEvents(sql`NOT EXISTS (
+        SELECT 1 FROM notifications n
+        WHERE n.event_id = e.id AND n.id >= activity_children_from(e.id) AND n.id < activity_children_to(e.id))`)}
       SELECT ${BATCH_POSITION}, (SELECT count(*) FROM removed)::int AS trigger_events`,
       ['trigger_events'],
     );
@@ -188,16 +195,10 @@ export class RetentionRepository {
           ${after ? sql`AND e.id > ${after}::uuid` : sql``}
         ORDER BY e.id LIMIT ${limit}
       ),
-      removed AS (
-        DELETE FROM trigger_events e
-        WHERE e.id = ANY(ARRAY(SELECT c.id FROM candidates c))
-          AND e.status IN (${FINISHED_EVENTS})
-          AND NOT EXISTS (
-            SELECT 1 FROM notifications n
-            WHERE n.event_id = e.id AND n.id >= ${range.from}::uuid AND n.id < ${range.to}::uuid)
-          AND (e.id >= activity_children_derived_from() OR NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id))
-        RETURNING 1
-      )
+      ${removedEvents(sql`NOT EXISTS (
+          SELECT 1 FROM notifications n
+          WHERE n.event_id = e.id AND n.id >= ${range.from}::uuid AND n.id < ${range.to}::uuid)
+        AND (e.id >= activity_children_derived_from() OR NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id))`)}
       SELECT (SELECT count(*) FROM candidates)::int AS examined,
         (SELECT max(c.id::text COLLATE "C") FROM candidates c) AS "lastId",
         (SELECT count(*) FROM removed)::int AS removed`);
