@@ -7,7 +7,7 @@ import pg from 'pg';
  * subscribers with an incompressible payload of `--payload-bytes`, gathered by a 5-second digest into
  * one in-app message per subscriber. Reports, per digested event (one event for one subscriber), the
  * growth of the activity tables (trigger_events, notifications, jobs, execution_details, messages,
- * partitions and TOAST included) and the WAL written. Talks to a running service over HTTP and reads
+ * their partitions, indexes and TOAST included; the layout before partitioning too) and the WAL written. Talks to a running service over HTTP and reads
  * its PostgreSQL directly, so the same script measures any version of the service. Not part of
  * `npm run bench`:
  *
@@ -63,8 +63,8 @@ async function settle(pool, count) {
 async function storage(pool) {
   const { rows } = await pool.query(
     `SELECT pg_current_wal_lsn()::text AS lsn,
-       (SELECT sum(pg_total_relation_size(p.relid))::bigint FROM unnest($1::text[]) t,
-          LATERAL pg_partition_tree(t::regclass) p)::text AS bytes`,
+       (SELECT sum(pg_total_relation_size(c.oid))::bigint FROM unnest($1::text[]) t
+          JOIN pg_class c ON c.oid = t::regclass OR c.oid IN (SELECT relid FROM pg_partition_tree(t::regclass)))::text AS bytes`,
     [TABLES],
   );
   return rows[0];
