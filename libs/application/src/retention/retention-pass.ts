@@ -5,6 +5,7 @@ import {
   PARTITIONED_TABLES,
   EnvironmentRepository,
   RetentionRepository,
+  type IdRange,
   type RetainedTable,
   type RetentionBatch,
   type RetentionWindow,
@@ -127,11 +128,7 @@ export class RetentionPass {
   }
 
   /** The trigger events of the dropped weeks of notifications, a range of ids each. */
-  private async removeTriggerEventsOf(
-    weeks: { from: string; to: string }[],
-    tally: MaintenanceTally,
-    signal: AbortSignal,
-  ): Promise<void> {
+  private async removeTriggerEventsOf(weeks: IdRange[], tally: MaintenanceTally, signal: AbortSignal): Promise<void> {
     for (const week of weeks) {
       let after: string | undefined;
       while (!signal.aborted) {
@@ -154,9 +151,9 @@ export class RetentionPass {
     longest: RetentionDays,
     tally: MaintenanceTally,
     signal: AbortSignal,
-  ): Promise<{ kept: Map<string, Date>; droppedWeeks: { from: string; to: string }[] }> {
+  ): Promise<{ kept: Map<string, Date>; droppedWeeks: IdRange[] }> {
     const kept = new Map<string, Date>();
-    const droppedWeeks: { from: string; to: string }[] = [];
+    const droppedWeeks: IdRange[] = [];
     for (const table of PARTITIONED_TABLES) {
       const cutoff = cutoffOf(now, longest[table === 'messages' ? 'messagesDays' : 'activityDays']);
       for (const partition of await this.partitions.partitionsOf(table)) {

@@ -4,7 +4,7 @@ import { DROPPED_PARTITIONS_PREFIX, idTimeOf } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type { RemovedRows } from '../schema/index.js';
-import { jobStillNeeded, UNFINISHED_JOB } from './retention.repository.js';
+import { jobStillNeeded, UNFINISHED_JOB, type IdRange } from './retention.repository.js';
 
 /** The tables partitioned by week of their UUIDv7 ids (migration 0026), in the order their weeks are dropped. */
 export const PARTITIONED_TABLES = ['notifications', 'jobs', 'execution_details', 'messages'] as const;
@@ -13,12 +13,10 @@ export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 /** How long a drop waits for its table's lock before the run fails (and is retried). */
 const LOCK_TIMEOUT = '5s';
 
-/** One time-range partition of a table: the ids from `from` (included) to `to` (excluded). */
-export interface TimePartition {
+/** One time-range partition of a table. */
+export interface TimePartition extends IdRange {
   table: PartitionedTable;
   name: string;
-  from: string;
-  to: string;
   /** The creation times it holds: from `start` (the time in `from`) to `end` (the time in `to`). */
   start: Date;
   end: Date;

@@ -5,6 +5,12 @@ import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type { RemovedRows } from '../schema/index.js';
 
+/** The UUIDv7 ids from `from` (included) to `to` (excluded): a span of creation times. */
+export interface IdRange {
+  from: string;
+  to: string;
+}
+
 /**
  * The last row a batch looked at: the next batch of the walk starts after it. `createdAt` is the
  * database's text of the timestamp, exact to the microsecond (a Date would round it down to the
@@ -184,7 +190,7 @@ export class RetentionRepository {
    * derived are looked for everywhere. `after` is the last id the walk looked at.
    */
   async removeTriggerEventsInRange(
-    range: { from: string; to: string },
+    range: IdRange,
     after: string | undefined,
     limit: number,
   ): Promise<{ examined: number; lastId?: string; removed: RemovedRows }> {
