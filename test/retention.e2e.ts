@@ -8,6 +8,7 @@ import {
   WorkflowRepository,
   jobs,
   messages,
+  triggerEvents,
   type MaintenanceStatusRow,
 } from '#dal';
 import { MAINTENANCE_LOCK_KEY, MaintenanceRun } from '#event-processing';
@@ -242,6 +243,28 @@ describe('retention: the maintenance job', () => {
     await backdate(t, 'notifications', inTransaction(byId), ['id', 'event_id'], DAYS);
     await backdate(t, 'trigger_events', inTransaction(byId), ['id'], DAYS);
     await t.db.execute(sql`UPDATE trigger_events SET created_at = now() WHERE ${inTransaction(byId)}`);
+    // Rows of the dropped week written since the cutoff (a late fan-out, a late message): they stay.
+    const late = (await deliver('ret-partition-late')).transactionId;
+    await backdate(t, 'execution_details', ofNotifications(late), ['id', 'job_id', 'notification_id'], DAYS);
+    await backdate(t, 'messages', inTransaction(late), ['id', 'job_id', 'notification_id'], DAYS);
+    await backdate(t, 'jobs', inTransaction(late), ['id', 'notification_id'], DAYS);
+    await backdate(t, 'notifications', inTransaction(late), ['id', 'event_id'], DAYS);
+    await backdate(t, 'trigger_events', inTransaction(late), ['id'], DAYS);
+    for (const table of ['notifications', 'messages'] as const)
+      await t.db.execute(sql`UPDATE ${sql.identifier(table)} SET created_at = now() WHERE ${inTransaction(late)}`);
+    const lateRows = await rowsOf(t, late);
+    // An event whose fan-out has not run (lost, waiting for the recovery sweeper) is pending work too.
+    const unsent = 'ret-partition-unsent';
+    await t.db.insert(triggerEvents).values({
+      id: newId(),
+      environmentId: t.environment.id,
+      organizationId: t.environment.organizationId,
+      transactionId: unsent,
+      workflowId: (await createWorkflow(t, { steps: [inApp('never fanned out')] })).id,
+      request: {},
+      status: 'received',
+    });
+    await backdate(t, 'trigger_events', inTransaction(unsent), ['id'], DAYS);
 
     // A delay waiting to run, and the in_app step after it. The delay job keeps its id (its queue
     // entry names it); everything else of the notification moves to the old day.
@@ -278,6 +301,9 @@ describe('retention: the maintenance job', () => {
     expect(exists.rows[0]).toEqual({ notifications: null, events: null, messages: `messages_p${weekName}` });
     expect(await rowsOf(t, done)).toEqual({ ...nothingLeft, messages: 1 });
     expect(await rowsOf(t, byId)).toEqual({ ...nothingLeft, messages: 1 });
+    expect(await partitionsOf(t, 'trigger_events', unsent)).toEqual(['trigger_events_default']);
+    expect(await rowsOf(t, late)).toEqual(lateRows);
+    expect(await partitionsOf(t, 'notifications', late)).toEqual(['notifications_default']);
     expect(await rowsOf(t, delayed)).toEqual(waiting);
     expect(await partitionsOf(t, 'notifications', delayed)).toEqual(['notifications_default']);
     expect(report.removed.notifications).toBeGreaterThanOrEqual(1);

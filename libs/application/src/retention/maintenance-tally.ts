@@ -1,5 +1,12 @@
 import type { RemovedRows } from '#dal';
 
+export interface MaintenanceProgress {
+  removed: RemovedRows;
+  durationMs: number;
+  /** Milliseconds by phase. */
+  phasesMs: Record<string, number>;
+}
+
 /**
  * What a maintenance run did so far: rows removed by table, and the time each phase took. Each batch
  * commits on its own, so what a run removed before it failed or stopped is removed for good and
@@ -23,11 +30,8 @@ export class MaintenanceTally {
     }
   }
 
-  get rows(): RemovedRows {
-    return { ...this.counts };
-  }
-
-  get phases(): Record<string, number> {
-    return { ...this.phaseMs };
+  /** What the run did by now, in the terms of its record: `started` is when it began (epoch ms). */
+  progress(started: number): MaintenanceProgress {
+    return { removed: { ...this.counts }, durationMs: Date.now() - started, phasesMs: { ...this.phaseMs } };
   }
 }

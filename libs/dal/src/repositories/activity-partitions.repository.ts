@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { DROPPED_PARTITIONS_PREFIX, idTimeOf } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type { RemovedRows } from '../schema/index.js';
-import { jobStillNeeded, UNFINISHED_JOB, UNFINISHED_JOBS } from './retention.repository.js';
+import { environmentsIn, jobStillNeeded, UNFINISHED_JOB, UNFINISHED_JOBS } from './retention.repository.js';
 
 /**
  * The tables partitioned by week of their UUIDv7 ids (migrations 0026 and 0029), in the order their
@@ -103,6 +103,9 @@ export class ActivityPartitionRepository {
       .held;
     return this.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
+      // A partition filled since its last ANALYZE (autovacuum late or off) would have PostgreSQL sort
+      // it whole for the walk over its environments rather than follow the index.
+      await tx.execute(sql`SET LOCAL enable_sort = off`);
       await tx.execute(sql`LOCK TABLE ${sql.identifier(table)} IN ACCESS EXCLUSIVE MODE`);
       await tx.execute(sql`CREATE TEMP TABLE ${keep} (LIKE ${partition}) ON COMMIT DROP`);
       // The rows that stay are few (pending work): found by their own lookups, copied aside by id.
@@ -139,6 +142,17 @@ export class ActivityPartitionRepository {
  * condition PostgreSQL evaluates every reason for every row (measured: 1.2 s against 0.12 s for a week
  * of 250,000 notifications), and reading a week of jobs to find the unfinished ones took 0.18 s more.
  */
+/**
+ * The rows of a partition created since the cutoff (late rows of pending work), through its
+ * (environment_id, created_at) index, an environment at a time: reading the whole partition for them
+ * took longer than the rest of its drop.
+ */
+const createdSince = (partition: SQLWrapper, cutoff: Date): SQL => sql`
+  SELECT r.id FROM (${environmentsIn(partition)}) e
+  CROSS JOIN LATERAL (
+    SELECT r.id FROM ${partition} r WHERE r.environment_id = e.environment_id AND r.created_at >= ${cutoff}
+  ) r`;
+
 function stayingIds({ partition: { table, name, from, to }, cutoff, now }: PartitionExpiry): SQL {
   const inRange = (column: string) => sql`${sql.raw(column)} >= ${from}::uuid AND ${sql.raw(column)} < ${to}::uuid`;
   const partition = sql.identifier(name);
@@ -150,7 +164,7 @@ function stayingIds({ partition: { table, name, from, to }, cutoff, now }: Parti
   switch (table) {
     case 'notifications':
       return sql`
-        SELECT r.id FROM ${partition} r WHERE r.created_at >= ${cutoff}
+        ${createdSince(partition, cutoff)}
         UNION
         SELECT r.id FROM ${partition} r
         WHERE r.digested_notification_id IS NOT NULL
@@ -186,7 +200,7 @@ function stayingIds({ partition: { table, name, from, to }, cutoff, now }: Parti
           AND EXISTS (SELECT 1 FROM notifications n WHERE n.id = r.notification_id)`;
     case 'messages':
       return sql`
-        SELECT r.id FROM ${partition} r WHERE r.created_at >= ${cutoff}
+        ${createdSince(partition, cutoff)}
         UNION
         SELECT r.id FROM ${partition} r WHERE r.snoozed_until IS NOT NULL
         UNION

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { JOB_STATUSES, TERMINAL_JOB_STATUSES } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
@@ -53,6 +53,20 @@ export const jobStillNeeded = (now: Date): SQL =>
   sql`(${UNFINISHED_JOB} OR (j.result ->> 'retainUntil')::timestamptz > ${now})`;
 
 /**
+ * The environments that have rows in `relation` (`environment_id`), one probe each of an index that
+ * begins with the column: a walk from each one to the next, never a read of the rows between.
+ */
+export const environmentsIn = (relation: SQLWrapper): SQL => sql`
+  WITH RECURSIVE walk AS (
+    (SELECT t.environment_id FROM ${relation} t ORDER BY t.environment_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT t.environment_id FROM ${relation} t WHERE t.environment_id > w.environment_id
+      ORDER BY t.environment_id LIMIT 1)
+    FROM walk w WHERE w.environment_id IS NOT NULL
+  )
+  SELECT environment_id FROM walk WHERE environment_id IS NOT NULL`;
+
+/**
  * The oldest rows of one environment created before the cutoff, after the cursor: `limit` of them,
  * read backward from the table's (environment_id, created_at DESC, id DESC) index (hence NULLS
  * FIRST: that is the order of a backward scan; the columns are never null).
@@ -97,16 +111,8 @@ export class RetentionRepository {
    * them: their rows stay behind when they go, and expire by the deployment's settings.
    */
   async environmentsOf(table: RetainedTable): Promise<string[]> {
-    const rows = await this.sortless<{ environmentId: string }>(sql`
-      WITH RECURSIVE walk AS (
-        (SELECT t.environment_id FROM ${sql.identifier(table)} t ORDER BY t.environment_id LIMIT 1)
-        UNION ALL
-        SELECT (SELECT t.environment_id FROM ${sql.identifier(table)} t WHERE t.environment_id > w.environment_id
-          ORDER BY t.environment_id LIMIT 1)
-        FROM walk w WHERE w.environment_id IS NOT NULL
-      )
-      SELECT environment_id AS "environmentId" FROM walk WHERE environment_id IS NOT NULL`);
-    return rows.map((row) => row.environmentId);
+    const rows = await this.sortless<{ environment_id: string }>(environmentsIn(sql.identifier(table)));
+    return rows.map((row) => row.environment_id);
   }
 
   /**

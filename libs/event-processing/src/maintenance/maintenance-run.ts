@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Clock, LOGGER } from '#common';
-import { IdempotencyKeyExpiry, MaintenanceTally, RetentionPass } from '#application';
+import { IdempotencyKeyExpiry, MaintenanceTally, RetentionPass, type MaintenanceProgress } from '#application';
 import { MaintenanceStatusRepository, PG_POOL, withSessionLock, type MaintenanceRunRecord } from '#dal';
 import { MAINTENANCE_JOB } from '../queue/job-catalogue.js';
 
@@ -51,14 +51,9 @@ export class MaintenanceRun {
         await this.idempotencyKeys.run(now, tally, controller.signal);
       });
       const outcome = !locked.acquired ? 'skipped' : controller.signal.aborted ? 'interrupted' : 'succeeded';
-      return await this.finish({
-        outcome,
-        removed: tally.rows,
-        durationMs: Date.now() - started,
-        phasesMs: tally.phases,
-      });
+      return await this.finish({ outcome, ...tally.progress(started) });
     } catch (error) {
-      await this.failed(error, { removed: tally.rows, durationMs: Date.now() - started, phasesMs: tally.phases });
+      await this.failed(error, tally.progress(started));
       throw error;
     } finally {
       this.current = undefined;
@@ -76,7 +71,7 @@ export class MaintenanceRun {
     return report;
   }
 
-  private async failed(error: unknown, progress: Omit<MaintenanceReport, 'outcome'>): Promise<void> {
+  private async failed(error: unknown, progress: MaintenanceProgress): Promise<void> {
     this.logger.error({ err: error, ...progress }, 'maintenance run failed; the queue retries it');
     const record = { outcome: 'failed' as const, ...progress, finishedAt: new Date() };
     await this.status
