@@ -17,7 +17,7 @@ export function developmentKeyLine(key: string): string {
   return `Development API key (shown once, keep it): ${key}`;
 }
 
-export function dashboardSetupLine(url: string): string {
+function dashboardSetupLine(url: string): string {
   return `Dashboard setup link (shown once, valid 24 hours; creates the first admin): ${url}`;
 }
 

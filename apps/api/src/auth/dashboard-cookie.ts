@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-export const SESSION_COOKIE = 'dashboard_session';
+const SESSION_COOKIE = 'dashboard_session';
 export const CSRF_HEADER = 'x-csrf-token';
 export const ENVIRONMENT_HEADER = 'x-environment-id';
 

@@ -18,7 +18,7 @@ export class DashboardUsersController {
   @ApiOperation({ summary: "The organization's dashboard users" })
   @ApiOkResponse({ type: [DashboardUserDto] })
   async list(@Dashboard() caller: DashboardCaller): Promise<DashboardUserDto[]> {
-    return (await this.users.list(caller.user.organizationId)).map(DashboardUserDto.from);
+    return (await this.users.list(caller.user.organizationId)).map((user) => DashboardUserDto.from(user));
   }
 
   @Post()

@@ -19,7 +19,7 @@ export class DescribeSessionUseCase {
       user: DashboardUserDto.from(caller.user),
       session: DashboardSessionSummaryDto.from(caller.session, caller.session.id),
       csrfToken: caller.csrfToken,
-      environments: environments.map(DashboardEnvironmentDto.from),
+      environments: environments.map((environment) => DashboardEnvironmentDto.from(environment)),
     };
   }
 }
