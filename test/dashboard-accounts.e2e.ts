@@ -73,6 +73,15 @@ describe('dashboard sign-in and sessions', () => {
     expect(missing.body.errors).toHaveProperty('password');
     const wrongType = await t.http.post('/v1/dashboard/session').send({ email: ['a'], password: 5 });
     expect(wrongType.status).toBe(422);
+    // What another site's form can send: text/plain (no preflight) holding JSON. It is read as text, not credentials.
+    const user = await createDashboardUser(t, 'viewer');
+    const formPost = await t.http
+      .post('/v1/dashboard/session')
+      .set('Content-Type', 'text/plain')
+      .send(JSON.stringify({ email: user.email, password: TEST_PASSWORD }));
+    expect(formPost.status).toBeGreaterThanOrEqual(400);
+    expect(formPost.status).toBeLessThan(500);
+    expect(formPost.headers['set-cookie']).toBeUndefined();
     const noSession = await t.http.get('/v1/dashboard/session');
     expect(noSession.status).toBe(401);
     const forged = await t.http.get('/v1/dashboard/session').set('Cookie', 'dashboard_session=forged; other=1');
