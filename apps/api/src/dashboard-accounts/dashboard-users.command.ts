@@ -19,7 +19,7 @@ export function parseUserCommand(args: string[]): UserCommand | undefined {
   const [action, ...rest] = args;
   const flags = new Map<string, string>();
   for (let i = 0; i < rest.length; i += 2) {
-    if (!['--email', '--role'].includes(rest[i]) || rest[i + 1] === undefined) return undefined;
+    if (!['--email', '--role'].includes(rest[i]) || rest[i + 1] === undefined || flags.has(rest[i])) return undefined;
     flags.set(rest[i], rest[i + 1]);
   }
   const email = flags.get('--email');

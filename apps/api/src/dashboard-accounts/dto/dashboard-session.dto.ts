@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { MAX_EMAIL_ADDRESS_LENGTH } from '#common';
 import type { DashboardSession, Environment } from '#dal';
 import { CredentialsDto, DashboardUserDto, IsPassword } from './dashboard-user.dto.js';
 
@@ -7,7 +8,7 @@ export class LoginDto {
   @ApiProperty({ example: 'ada@example.com' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(320)
+  @MaxLength(MAX_EMAIL_ADDRESS_LENGTH)
   email: string;
 
   @ApiProperty()
