@@ -242,6 +242,9 @@ describe('dashboard users (admin only)', () => {
     ).toBe('editor');
     expect((await admin.send('delete', `/v1/dashboard/users/${created.body.id}`)).status).toBe(204);
     expect((await admin.send('delete', `/v1/dashboard/users/${created.body.id}`)).status).toBe(404);
+    // The same role again changes nothing, so the sessions stay.
+    expect((await admin.send('patch', `/v1/dashboard/users/${admin.userId}`).send({ role: 'admin' })).status).toBe(200);
+    expect((await admin.send('get', '/v1/dashboard/session')).status).toBe(200);
   });
 
   it('answers 422 for a bad email, role or password, and 404 for an unknown user', async () => {

@@ -41,7 +41,9 @@ export class DashboardUsersService {
 
   async setRole(organizationId: string, id: string, role: DashboardRole): Promise<DashboardUser> {
     const user = await this.find(organizationId, id);
-    if (user.role === 'admin' && role !== 'admin') await this.assertNotLastAdmin(organizationId);
+    // The same role again is no change: the user's sessions stay.
+    if (user.role === role) return user;
+    if (user.role === 'admin') await this.assertNotLastAdmin(organizationId);
     return (await this.users.setRole(organizationId, id, role)) ?? this.notFound(id);
   }
 
