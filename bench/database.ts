@@ -131,7 +131,7 @@ export const idAt = (at: string): string =>
 
 /** The partitions of the activity tables from `daysBack` days ago to today (the service makes the next week's). */
 export async function ensurePartitions(pool: pg.Pool, daysBack: number): Promise<void> {
-  for (const table of ['notifications', 'jobs', 'execution_details', 'messages'])
+  for (const table of ['notifications', 'trigger_events', 'jobs', 'execution_details', 'messages'])
     await pool.query(`SELECT activity_partitions_ensure($1, current_date - $2::int, current_date)`, [table, daysBack]);
 }
 

@@ -1,16 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
 import { jobs, notifications, triggerEvents } from '#dal';
 import { createWorkflow, inApp, step } from './support/engine-fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait.js';
 
+/** The Monday (UTC, YYYYMMDD) that starts the week partition of a time. */
+const partitionStart = (at: Date): string => {
+  const day = Math.floor(at.getTime() / 86_400_000);
+  // Day 4 of the epoch (1970-01-05) was a Monday.
+  const monday = new Date((day - ((((day - 4) % 7) + 7) % 7)) * 86_400_000);
+  return monday.toISOString().slice(0, 10).replace(/-/g, '');
+};
+
 describe('POST /v1/events/trigger and /bulk: statuses', () => {
   let t: TestApp;
   let identifier: string;
+  let workflowId: string;
   beforeAll(async () => {
     t = await startTestApp();
-    identifier = (await createWorkflow(t, { steps: [inApp()] })).identifier;
+    ({ identifier, id: workflowId } = await createWorkflow(t, { steps: [inApp()] }));
   });
   afterAll(async () => {
     await t?.close();
@@ -125,6 +135,36 @@ describe('POST /v1/events/trigger and /bulk: statuses', () => {
     );
     expect((await t.db.select().from(notifications).where(byTxn)).length).toBe(2);
     expect((await t.db.select().from(jobs).where(eq(jobs.transactionId, 'txn-repeat'))).length).toBe(2);
+  });
+
+  it('a transactionId used weeks ago, in an older partition of the events, is still a repeat', async () => {
+    const threeWeeksAgo = new Date(Date.now() - 21 * 86_400_000);
+    const day = threeWeeksAgo.toISOString().slice(0, 10);
+    await t.db.execute(sql`SELECT activity_partitions_ensure('trigger_events', ${day}::date, ${day}::date)`);
+    await t.db.insert(triggerEvents).values({
+      id: uuidv7({ msecs: threeWeeksAgo.getTime() }),
+      environmentId: t.environment.id,
+      organizationId: t.environment.organizationId,
+      transactionId: 'txn-weeks-ago',
+      workflowId,
+      request: {},
+      status: 'done',
+      createdAt: threeWeeksAgo,
+      updatedAt: threeWeeksAgo,
+    });
+    const repeat = await trigger({ name: identifier, to: 'weeks-ago-sub', transactionId: 'txn-weeks-ago' });
+    expect(repeat.status).toBe(201);
+    const rows = await t.db.execute<{ partition: string }>(
+      sql`SELECT tableoid::regclass::text AS partition FROM trigger_events WHERE transaction_id = 'txn-weeks-ago'`,
+    );
+    expect(rows.rows).toEqual([{ partition: `trigger_events_p${partitionStart(threeWeeksAgo)}` }]);
+  });
+
+  it('concurrent triggers with one transactionId store one event', async () => {
+    const body = { name: identifier, to: 'race-sub', transactionId: 'txn-race' };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => trigger(body)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(201));
+    expect((await t.db.select().from(triggerEvents).where(eq(triggerEvents.transactionId, 'txn-race'))).length).toBe(1);
   });
 
   describe('bulk', () => {

@@ -124,7 +124,7 @@ async function newestTransactions(pool: pg.Pool, where: string, offset: number):
   return rows.map((row) => row.transaction_id);
 }
 
-describe('upgrade: a populated database moves to the partitioned activity tables (migration 0026)', () => {
+describe('upgrade: a populated database moves to the partitioned activity tables (migrations 0026, 0029)', () => {
   let embedded: EmbeddedPostgres | undefined;
   let server: ReturnType<typeof emptyServerDatabase> | undefined;
   let pool: pg.Pool;
@@ -167,7 +167,7 @@ describe('upgrade: a populated database moves to the partitioned activity tables
     migrationMs = Date.now() - started;
     // Read before the service boots: its first maintenance run follows the boot at once.
     afterMigration = await fingerprint(pool);
-    for (const table of ['notifications', 'jobs', 'execution_details', 'messages']) {
+    for (const table of TABLES) {
       const { rows } = await pool.query<{ partitions: number; inDefault: number }>(
         `SELECT (SELECT count(*) FROM pg_inherits WHERE inhparent = '${table}'::regclass)::int AS partitions,
           (SELECT count(*) FROM ${table}_default)::int AS "inDefault"`,
@@ -187,13 +187,14 @@ describe('upgrade: a populated database moves to the partitioned activity tables
   it('keeps every row, each in the partition of its id week (random ids in the default partition)', () => {
     expect(before.notifications.rows).toBe(NOTIFICATIONS);
     expect(afterMigration).toEqual(before);
-    for (const { partitions, inDefault } of layout) {
+    for (const { table, partitions, inDefault } of layout) {
       // A partition per week of the rows (DAYS back and today), the week ahead, and the default one.
       expect(partitions).toBeGreaterThanOrEqual(Math.ceil(DAYS / 7) + 2);
-      expect(inDefault).toBe(FOREIGN_IDS);
+      // Every event was seeded with a UUIDv7.
+      expect(inDefault).toBe(table === 'trigger_events' ? 0 : FOREIGN_IDS);
     }
     // Reported by the suite's log: the README's figure per million rows comes from the bench.
-    console.log(`migration 0026 moved ${NOTIFICATIONS} notifications (5 rows each) in ${migrationMs} ms`);
+    console.log(`migrations 0026 and 0029 moved ${NOTIFICATIONS} notifications (5 rows each) in ${migrationMs} ms`);
   });
 
   it('answers the feed and the message list as before', async () => {
@@ -237,10 +238,14 @@ describe('upgrade: a populated database moves to the partitioned activity tables
     const report = await t.app.get(MaintenanceRun).run();
     expect(report.outcome).toBe('succeeded');
     const status = (await t.app.get(MaintenanceStatusRepository).find('maintenance'))!;
-    const { rows: after } = await pool.query<{ n: number; messages: number }>(
-      `SELECT (SELECT count(*) FROM notifications)::int AS n, (SELECT count(*) FROM messages)::int AS messages`,
+    const { rows: after } = await pool.query<{ n: number; events: number; messages: number }>(
+      `SELECT (SELECT count(*) FROM notifications)::int AS n, (SELECT count(*) FROM trigger_events)::int AS events,
+        (SELECT count(*) FROM messages)::int AS messages`,
     );
     expect(after[0].n).toBe(kept[0].n);
+    // One event per notification: the events went with their notifications.
+    expect(after[0].events).toBe(kept[0].n);
+    expect(status.removedTotal['partitions:trigger_events']).toBe(status.removedTotal['partitions:notifications']);
     expect(after[0].messages).toBe(before.messages.rows + 1);
     expect(status.removedTotal['partitions:notifications']).toBeGreaterThanOrEqual(Math.floor((DAYS - 30) / 7) - 1);
     expect(status.removedTotal.notifications).toBe(NOTIFICATIONS - kept[0].n + 1);

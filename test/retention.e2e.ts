@@ -233,8 +233,8 @@ describe('retention: the maintenance job', () => {
     await backdate(t, 'jobs', inTransaction(done), ['id', 'notification_id'], DAYS);
     await backdate(t, 'notifications', inTransaction(done), ['id', 'event_id'], DAYS);
     await backdate(t, 'trigger_events', inTransaction(done), ['id'], DAYS);
-    // The week's trigger events go by their ids, one range of the primary key, not by a walk of their
-    // creation times: this one's id is in the dropped week, its created_at today's.
+    // The week's trigger events go with their partition, by their ids, whatever their creation times:
+    // this one's id is in the dropped week, its created_at today's.
     const byId = (await deliver('ret-partition-by-id')).transactionId;
     await backdate(t, 'execution_details', ofNotifications(byId), ['id', 'job_id', 'notification_id'], DAYS);
     await backdate(t, 'messages', inTransaction(byId), ['id', 'job_id', 'notification_id'], DAYS);
@@ -266,11 +266,16 @@ describe('retention: the maintenance job', () => {
     const report = await run();
 
     expect(report.outcome).toBe('succeeded');
-    const exists = await t.db.execute<{ notifications: string | null; messages: string | null }>(sql`
+    const exists = await t.db.execute<{
+      notifications: string | null;
+      events: string | null;
+      messages: string | null;
+    }>(sql`
       SELECT to_regclass(${`notifications_p${weekName}`})::text AS notifications,
+        to_regclass(${`trigger_events_p${weekName}`})::text AS events,
         to_regclass(${`messages_p${weekName}`})::text AS messages`);
     // Activity is kept 30 days, messages 90: the week's activity partitions are gone, its messages' stays.
-    expect(exists.rows[0]).toEqual({ notifications: null, messages: `messages_p${weekName}` });
+    expect(exists.rows[0]).toEqual({ notifications: null, events: null, messages: `messages_p${weekName}` });
     expect(await rowsOf(t, done)).toEqual({ ...nothingLeft, messages: 1 });
     expect(await rowsOf(t, byId)).toEqual({ ...nothingLeft, messages: 1 });
     expect(await rowsOf(t, delayed)).toEqual(waiting);

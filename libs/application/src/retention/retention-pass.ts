@@ -5,7 +5,6 @@ import {
   PARTITIONED_TABLES,
   EnvironmentRepository,
   RetentionRepository,
-  type IdRange,
   type RetainedTable,
   type RetentionBatch,
   type RetentionWindow,
@@ -15,9 +14,6 @@ import { retentionOf } from './retention-settings.js';
 
 /** Rows one batch looks at: each batch is one short transaction. */
 const BATCH_ROWS = 1_000;
-
-/** Trigger events of a dropped week one batch looks at: read in primary-key order, so larger batches stay short. */
-const RANGE_BATCH_ROWS = 10_000;
 
 /** Partitions are created this many days ahead of the rows that will fill them. */
 const PARTITION_DAYS_AHEAD = 7;
@@ -40,9 +36,9 @@ interface RetentionStep {
  * trigger events no notification refers to any more) past its activity days, its messages past its
  * messages days, counted in whole UTC days. Weeks past every environment's retention are dropped as
  * partitions, so a row may outlive its retention by up to a week (its partition's last day); what is
- * left (an environment keeping its rows for less, rows outside the week partitions, trigger events) is
- * walked an environment at a time, in batches. Pending work is never removed (see RetentionRepository
- * and ActivityPartitionRepository).
+ * left (an environment keeping its rows for less, rows outside the week partitions) is walked an
+ * environment at a time, in batches. Pending work is never removed (see RetentionRepository and
+ * ActivityPartitionRepository).
  * Stops between two batches once `signal` is aborted.
  */
 @Injectable()
@@ -86,13 +82,7 @@ export class RetentionPass {
         ...environments.map((environment) => retentionOf(this.config.retention, environment)[setting]),
       );
     const longest: RetentionDays = { activityDays: longestOf('activityDays'), messagesDays: longestOf('messagesDays') };
-    const { kept, droppedWeeks } = await tally.timed('partition_drop', () =>
-      this.dropExpiredPartitions(now, longest, tally, signal),
-    );
-    await tally.timed('trigger_events', () => this.removeTriggerEventsOf(droppedWeeks, tally, signal));
-    // Trigger events go with their notifications: those of a week not dropped yet wait for it too.
-    const notificationsKept = kept.get('notifications');
-    if (notificationsKept) kept.set('trigger_events', notificationsKept);
+    const kept = await tally.timed('partition_drop', () => this.dropExpiredPartitions(now, longest, tally, signal));
     // A deleted environment's rows expire by the deployment's settings.
     const noOverride = { retentionActivityDays: null, retentionMessagesDays: null };
     for (const step of this.steps) {
@@ -127,33 +117,18 @@ export class RetentionPass {
     }
   }
 
-  /** The trigger events of the dropped weeks of notifications, a range of ids each. */
-  private async removeTriggerEventsOf(weeks: IdRange[], tally: MaintenanceTally, signal: AbortSignal): Promise<void> {
-    for (const week of weeks) {
-      let after: string | undefined;
-      while (!signal.aborted) {
-        const batch = await this.retention.removeTriggerEventsInRange(week, after, RANGE_BATCH_ROWS);
-        tally.add(batch.removed);
-        if (batch.examined < RANGE_BATCH_ROWS || !batch.lastId) break;
-        after = batch.lastId;
-      }
-    }
-  }
-
   /**
    * Drops the partitions whose week is past the longest retention any environment has (the
-   * deployment's included): notifications first, then their jobs and execution details, then
-   * messages. Returns, by table, where the oldest partition left begins, and the id ranges of the
-   * weeks of notifications dropped.
+   * deployment's included): notifications first, then their trigger events, jobs and execution
+   * details, then messages. Returns, by table, where the oldest partition left begins.
    */
   private async dropExpiredPartitions(
     now: Date,
     longest: RetentionDays,
     tally: MaintenanceTally,
     signal: AbortSignal,
-  ): Promise<{ kept: Map<string, Date>; droppedWeeks: IdRange[] }> {
+  ): Promise<Map<string, Date>> {
     const kept = new Map<string, Date>();
-    const droppedWeeks: IdRange[] = [];
     for (const table of PARTITIONED_TABLES) {
       const cutoff = cutoffOf(now, longest[table === 'messages' ? 'messagesDays' : 'activityDays']);
       for (const partition of await this.partitions.partitionsOf(table)) {
@@ -161,11 +136,10 @@ export class RetentionPass {
           if (!kept.has(table)) kept.set(table, partition.start);
           continue;
         }
-        if (signal.aborted) return { kept, droppedWeeks };
+        if (signal.aborted) return kept;
         tally.add(await this.partitions.drop({ partition, cutoff, now }));
-        if (table === 'notifications') droppedWeeks.push({ from: partition.from, to: partition.to });
       }
     }
-    return { kept, droppedWeeks };
+    return kept;
   }
 }

@@ -4,19 +4,25 @@ import { DROPPED_PARTITIONS_PREFIX, idTimeOf } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type { RemovedRows } from '../schema/index.js';
-import { jobStillNeeded, UNFINISHED_JOB, type IdRange } from './retention.repository.js';
+import { jobStillNeeded, UNFINISHED_JOB, UNFINISHED_JOBS } from './retention.repository.js';
 
-/** The tables partitioned by week of their UUIDv7 ids (migration 0026), in the order their weeks are dropped. */
-export const PARTITIONED_TABLES = ['notifications', 'jobs', 'execution_details', 'messages'] as const;
+/**
+ * The tables partitioned by week of their UUIDv7 ids (migrations 0026 and 0029), in the order their
+ * weeks are dropped: what a row needs to stay (its notification, its job) is decided before it.
+ */
+export const PARTITIONED_TABLES = ['notifications', 'trigger_events', 'jobs', 'execution_details', 'messages'] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
 /** How long a drop waits for its table's lock before the run fails (and is retried). */
 const LOCK_TIMEOUT = '5s';
 
 /** One time-range partition of a table. */
-export interface TimePartition extends IdRange {
+export interface TimePartition {
   table: PartitionedTable;
   name: string;
+  /** The UUIDv7 ids it holds: from `from` (included) to `to` (excluded). */
+  from: string;
+  to: string;
   /** The creation times it holds: from `start` (the time in `from`) to `end` (the time in `to`). */
   start: Date;
   end: Date;
@@ -89,22 +95,28 @@ export class ActivityPartitionRepository {
     const { table, name } = expiry.partition;
     const partition = sql.identifier(name);
     const keep = sql.identifier(`kept_${name}`);
+    // Counted before the lock, which holds the table's writers back (trigger_events' are the api's
+    // accepts) while the transaction runs. Only pending work adds rows to a week past the retention (a
+    // late message of an old job, which stays), and only an erasure removes any: either, meanwhile,
+    // makes the count off by its rows.
+    const held = (await this.db.execute<{ held: number }>(sql`SELECT count(*)::int AS held FROM ${partition}`)).rows[0]
+      .held;
     return this.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
       await tx.execute(sql`LOCK TABLE ${sql.identifier(table)} IN ACCESS EXCLUSIVE MODE`);
       await tx.execute(sql`CREATE TEMP TABLE ${keep} (LIKE ${partition}) ON COMMIT DROP`);
       // The rows that stay are few (pending work): found by their own lookups, copied aside by id.
-      const counts = await tx.execute<{ all: number; kept: number }>(sql`
+      const copied = await tx.execute<{ kept: number }>(sql`
         WITH staying AS MATERIALIZED (${stayingIds(expiry)}),
         copied AS (
           INSERT INTO ${keep}
           SELECT r.* FROM ${partition} r WHERE r.id = ANY(ARRAY(SELECT s.id FROM staying s))
           RETURNING 1)
-        SELECT (SELECT count(*) FROM ${partition})::int AS all, (SELECT count(*) FROM copied)::int AS kept`);
+        SELECT count(*)::int AS kept FROM copied`);
       await tx.execute(sql`DROP TABLE ${partition}`);
       await tx.execute(sql`INSERT INTO ${sql.identifier(table)} SELECT * FROM ${keep}`);
       return {
-        [table]: counts.rows[0].all - counts.rows[0].kept,
+        [table]: held - copied.rows[0].kept,
         [`${DROPPED_PARTITIONS_PREFIX}${table}`]: 1,
       };
     });
@@ -116,31 +128,52 @@ export class ActivityPartitionRepository {
  * - a notification created after the cutoff, one with a job not finished or still read by later runs,
  *   one merged into a digest whose notification exists, a digest's notification while one merged into
  *   it stays;
+ * - a trigger event not finished, or with a notification that exists;
  * - a job or execution detail whose notification exists (the week's dropped ones no longer do);
  * - a message created after the cutoff, a snoozed one (its wake-up is pending work), one whose job is
  *   not finished.
- * Ids derived from a parent carry its time, so the parents of a week's rows are mostly in that week's
- * range: looked up there by range (one partition), elsewhere one by one. The reasons to stay are
- * separate lookups joined by UNION: as one OR-ed condition PostgreSQL evaluates every reason for every
- * row (measured: 1.2 s against 0.12 s for a week of 250,000 notifications).
+ * Ids derived from a parent carry its time, so the parents of a week's rows are in that week's range:
+ * looked up there by range (one partition). Only weeks from before ids were derived (migration 0027)
+ * look for parents elsewhere, one by one. The reasons to stay are separate lookups joined by UNION, each
+ * by an index where one can find it (unfinished jobs are the work in flight, few): as one OR-ed
+ * condition PostgreSQL evaluates every reason for every row (measured: 1.2 s against 0.12 s for a week
+ * of 250,000 notifications), and reading a week of jobs to find the unfinished ones took 0.18 s more.
  */
 function stayingIds({ partition: { table, name, from, to }, cutoff, now }: PartitionExpiry): SQL {
   const inRange = (column: string) => sql`${sql.raw(column)} >= ${from}::uuid AND ${sql.raw(column)} < ${to}::uuid`;
   const partition = sql.identifier(name);
   const needed = jobStillNeeded(now);
+  // Jobs read after they finish: only digests and throttles have one (their partial index finds them).
+  const retained = sql`j.type IN ('digest', 'throttle') AND (j.result ->> 'retainUntil')::timestamptz > ${now}`;
+  // Constant: false (and the branch not run) for a week whose rows all have derived ids.
+  const underived = sql`${from}::uuid < activity_children_derived_from()`;
   switch (table) {
     case 'notifications':
       return sql`
-        SELECT r.id FROM ${partition} r
-        WHERE r.created_at >= ${cutoff}
-          OR (r.digested_notification_id IS NOT NULL
-            AND EXISTS (SELECT 1 FROM notifications d WHERE d.id = r.digested_notification_id))
+        SELECT r.id FROM ${partition} r WHERE r.created_at >= ${cutoff}
         UNION
-        SELECT j.notification_id FROM jobs j WHERE ${inRange('j.notification_id')} AND ${needed}
+        SELECT r.id FROM ${partition} r
+        WHERE r.digested_notification_id IS NOT NULL
+          AND EXISTS (SELECT 1 FROM notifications d WHERE d.id = r.digested_notification_id)
+        UNION
+        SELECT u.notification_id FROM (${UNFINISHED_JOBS}) u WHERE ${inRange('u.notification_id')}
+        UNION
+        SELECT j.notification_id FROM jobs j WHERE ${inRange('j.id')} AND ${retained}
+        UNION
+        SELECT j.notification_id FROM jobs j WHERE ${underived} AND ${inRange('j.notification_id')} AND ${retained}
         UNION
         SELECT m.digested_notification_id FROM notifications m
         WHERE ${inRange('m.digested_notification_id')}
           AND (m.created_at >= ${cutoff} OR EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = m.id AND ${needed}))`;
+    case 'trigger_events':
+      // The week's notifications that stayed are few, in the default partition once their week is dropped.
+      return sql`
+        SELECT r.id FROM ${partition} r WHERE r.status IN ('received', 'processing')
+        UNION
+        SELECT n.event_id FROM notifications n WHERE ${inRange('n.id')}
+        UNION
+        SELECT r.id FROM ${partition} r
+        WHERE ${underived} AND EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = r.id)`;
     case 'jobs':
     case 'execution_details':
       // The week's notifications that stayed are few: their rows are found through them, by index.
@@ -149,12 +182,18 @@ function stayingIds({ partition: { table, name, from, to }, cutoff, now }: Parti
         WHERE ${inRange('n.id')}
         UNION
         SELECT r.id FROM ${partition} r
-        WHERE NOT (${inRange('r.notification_id')}) AND EXISTS (SELECT 1 FROM notifications n WHERE n.id = r.notification_id)`;
+        WHERE ${underived} AND NOT (${inRange('r.notification_id')})
+          AND EXISTS (SELECT 1 FROM notifications n WHERE n.id = r.notification_id)`;
     case 'messages':
       return sql`
+        SELECT r.id FROM ${partition} r WHERE r.created_at >= ${cutoff}
+        UNION
+        SELECT r.id FROM ${partition} r WHERE r.snoozed_until IS NOT NULL
+        UNION
+        SELECT r.id FROM (${UNFINISHED_JOBS}) u JOIN ${partition} r ON r.job_id = u.id
+        UNION
         SELECT r.id FROM ${partition} r
-        WHERE r.created_at >= ${cutoff} OR r.snoozed_until IS NOT NULL
-          OR r.job_id IN (SELECT j.id FROM jobs j WHERE ${inRange('j.id')} AND ${UNFINISHED_JOB})
-          OR (NOT (${inRange('r.job_id')}) AND EXISTS (SELECT 1 FROM jobs j WHERE j.id = r.job_id AND ${UNFINISHED_JOB}))`;
+        WHERE ${underived} AND NOT (${inRange('r.job_id')})
+          AND EXISTS (SELECT 1 FROM jobs j WHERE j.id = r.job_id AND ${UNFINISHED_JOB})`;
   }
 }

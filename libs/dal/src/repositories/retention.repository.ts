@@ -1,15 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type SQL } from 'drizzle-orm';
-import { TERMINAL_JOB_STATUSES } from '#common';
+import { JOB_STATUSES, TERMINAL_JOB_STATUSES } from '#common';
 import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type { RemovedRows } from '../schema/index.js';
-
-/** The UUIDv7 ids from `from` (included) to `to` (excluded): a span of creation times. */
-export interface IdRange {
-  from: string;
-  to: string;
-}
 
 /**
  * The last row a batch looked at: the next batch of the walk starts after it. `createdAt` is the
@@ -41,11 +35,18 @@ export interface RetentionWindow {
   limit: number;
 }
 
-const TERMINAL = sql.raw(TERMINAL_JOB_STATUSES.map((status) => `'${status}'`).join(', '));
+const UNFINISHED = sql.raw(
+  JOB_STATUSES.filter((status) => !TERMINAL_JOB_STATUSES.includes(status))
+    .map((status) => `'${status}'`)
+    .join(', '),
+);
 const FINISHED_EVENTS = sql.raw(`'done', 'failed', 'canceled'`);
 
-/** Whether a job (alias `j`) is work still to do. */
-export const UNFINISHED_JOB = sql`j.status NOT IN (${TERMINAL})`;
+/** Whether a job (alias `j`) is work still to do: the statuses of the jobs' partial status index. */
+export const UNFINISHED_JOB = sql`j.status IN (${UNFINISHED})`;
+
+/** The jobs still to do (`id`, `notification_id`), through their partial index: the work in flight. */
+export const UNFINISHED_JOBS = sql`SELECT j.id, j.notification_id FROM jobs j WHERE ${UNFINISHED_JOB}`;
 
 /** Whether a job (alias `j`) is work still to do, or a finished job later runs read until after `now`. */
 export const jobStillNeeded = (now: Date): SQL =>
@@ -66,19 +67,6 @@ function oldestRows(table: RetainedTable, window: RetentionWindow): SQL {
     ORDER BY t.created_at NULLS FIRST, t.id NULLS FIRST
     LIMIT ${window.limit}`;
 }
-
-/**
- * The `removed` step of a trigger-event batch: the finished events among its `candidates` that no
- * notification refers to (`unreferenced`, on alias `e`, says that none does).
- */
-const removedEvents = (unreferenced: SQL) => sql`
-  removed AS (
-    DELETE FROM trigger_events e
-    WHERE e.id = ANY(ARRAY(SELECT c.id FROM candidates c))
-      AND e.status IN (${FINISHED_EVENTS})
-      AND ${unreferenced}
-    RETURNING 1
-  )`;
 
 /** The walk's position after the batch: the newest candidate it looked at (none: the walk is over). */
 const BATCH_POSITION = sql`
@@ -173,42 +161,18 @@ export class RetentionRepository {
     return this.batch(
       sql`
       WITH candidates AS MATERIALIZED (${oldestRows('trigger_events', window)}),
-      ${removedEvents(sql`NOT EXISTS (
-        SELECT 1 FROM notifications n
-        WHERE n.event_id = e.id AND n.id >= activity_children_from(e.id) AND n.id < activity_children_to(e.id))`)}
+      removed AS (
+        DELETE FROM trigger_events e
+        WHERE e.id = ANY(ARRAY(SELECT c.id FROM candidates c))
+          AND e.status IN (${FINISHED_EVENTS})
+          AND NOT EXISTS (
+            SELECT 1 FROM notifications n
+            WHERE n.event_id = e.id AND n.id >= activity_children_from(e.id) AND n.id < activity_children_to(e.id))
+        RETURNING 1
+      )
       SELECT ${BATCH_POSITION}, (SELECT count(*) FROM removed)::int AS trigger_events`,
       ['trigger_events'],
     );
-  }
-
-  /**
-   * The trigger events of a dropped week of notifications, by their ids (time-ordered, so one range
-   * of the primary key): those finished whose notifications went with the week. Past every
-   * environment's retention like the week itself, so no environment is looked at. An event's
-   * notifications have ids in its millisecond, so in the same range: with the week's partition gone,
-   * only the rows it kept (in the default partition) are looked at; events from before ids were
-   * derived are looked for everywhere. `after` is the last id the walk looked at.
-   */
-  async removeTriggerEventsInRange(
-    range: IdRange,
-    after: string | undefined,
-    limit: number,
-  ): Promise<{ examined: number; lastId?: string; removed: RemovedRows }> {
-    const [row] = await this.sortless<{ examined: number; lastId: string | null; removed: number }>(sql`
-      WITH candidates AS MATERIALIZED (
-        SELECT e.id FROM trigger_events e
-        WHERE e.id >= ${range.from}::uuid AND e.id < ${range.to}::uuid
-          ${after ? sql`AND e.id > ${after}::uuid` : sql``}
-        ORDER BY e.id LIMIT ${limit}
-      ),
-      ${removedEvents(sql`NOT EXISTS (
-          SELECT 1 FROM notifications n
-          WHERE n.event_id = e.id AND n.id >= ${range.from}::uuid AND n.id < ${range.to}::uuid)
-        AND (e.id >= activity_children_derived_from() OR NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id))`)}
-      SELECT (SELECT count(*) FROM candidates)::int AS examined,
-        (SELECT max(c.id::text COLLATE "C") FROM candidates c) AS "lastId",
-        (SELECT count(*) FROM removed)::int AS removed`);
-    return { examined: row.examined, lastId: row.lastId ?? undefined, removed: { trigger_events: row.removed } };
   }
 
   /**

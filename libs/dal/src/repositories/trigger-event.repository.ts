@@ -16,12 +16,16 @@ export type StoredEventRef = Pick<TriggerEventRow, 'id' | 'environmentId'>;
  * `[id, transactionId, workflowId, request]` (one native JSON.stringify; pg's array parameters escape
  * every element in JavaScript, which was a tenth of the bulk route's CPU); the environment and
  * organization, shared by every row of a request, are sent once.
+ *
+ * The transactionId is unique in each week partition (its own unique index: the conflict that makes
+ * two concurrent requests with one transactionId insert one row) and looked for in the others here.
  */
 const INSERT_EVENTS = `
   INSERT INTO trigger_events (id, environment_id, organization_id, transaction_id, workflow_id, request)
   SELECT (r ->> 0)::uuid, $1::uuid, $2::uuid, r ->> 1, (r ->> 2)::uuid, r -> 3
   FROM jsonb_array_elements($3::jsonb) AS r
-  ON CONFLICT (environment_id, transaction_id) DO NOTHING
+  WHERE NOT EXISTS (SELECT 1 FROM trigger_events e WHERE e.environment_id = $1::uuid AND e.transaction_id = r ->> 1)
+  ON CONFLICT DO NOTHING
   RETURNING id, environment_id`;
 
 /** The accepted triggers: dedup by (environment, transactionId) and the outbox the fan-out reads. */

@@ -1,9 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import type { StoredStep } from './workflows.js';
 import { tenantColumns, timestamps, tz, jsonb } from './columns.js';
 
-/** One accepted trigger: the dedup key (transactionId) and the outbox the worker fans out from. */
+/**
+ * One accepted trigger: the dedup key (transactionId) and the outbox the worker fans out from.
+ * Partitioned by week of its id like the activity tables (migration 0029); the transactionId is
+ * unique per partition (an index each partition has of its own, see the migration) and looked for in
+ * the older ones by the insert.
+ */
 export const triggerEvents = pgTable(
   'trigger_events',
   {
@@ -23,7 +28,6 @@ export const triggerEvents = pgTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex('trigger_events_env_transaction_uq').on(t.environmentId, t.transactionId),
     index('trigger_events_status_idx').on(t.status, t.updatedAt),
     // The retention's walk through an environment's events, oldest first.
     index('trigger_events_env_created_idx').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
@@ -154,10 +158,11 @@ export const jobs = pgTable(
   (t) => [
     // One job per (notification, step): the id is derived from them.
     index('jobs_notification_step_idx').on(t.notificationId, t.stepIndex),
-    // The recovery sweeper's lookup of jobs left queued, delayed or running.
+    // The jobs not finished: the recovery sweeper's lookup of jobs left queued, delayed or running,
+    // and the retention's of the work a partition's rows are kept for.
     index('jobs_status_updated_idx')
       .on(t.status, t.updatedAt)
-      .where(sql`${t.status} in ('queued', 'delayed', 'running')`),
+      .where(sql`${t.status} in ('pending', 'queued', 'delayed', 'running')`),
     index('jobs_env_transaction_idx').on(t.environmentId, t.transactionId),
     // The open digest window and the throttle's recent passes of one subscriber and workflow.
     index('jobs_digest_lookup_idx')
