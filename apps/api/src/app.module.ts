@@ -32,10 +32,11 @@ import { InboxDemoModule } from './inbox-demo/inbox-demo.module.js';
 import { LayoutsModule } from './layouts/layouts.module.js';
 import { EnvironmentVariablesModule } from './environment-variables/environment-variables.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { DashboardAccountsModule } from './dashboard-accounts/dashboard-accounts.module.js';
 
 /**
  * HTTP feature modules, registered only for the api role. Global guards run in the order of their
- * modules here: API key, then rate limit, then the Idempotency-Key claim.
+ * modules here: API key or dashboard session, then rate limit, then the Idempotency-Key claim.
  */
 const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   AuthModule,
@@ -60,6 +61,7 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   LayoutsModule,
   EnvironmentVariablesModule,
   WebhooksModule,
+  DashboardAccountsModule,
 ];
 
 /**

@@ -14,18 +14,20 @@ describe('localUrl', () => {
 });
 
 describe('bootBanner', () => {
-  it('shows the URL, the API docs, the inbox demo and the key an api created', () => {
+  it('shows the URL, the API docs, the inbox demo, the key an api created and the dashboard setup link', () => {
     const banner = bootBanner({
       url: 'http://localhost:3000',
       role: 'all',
       inboxDemoUrl: 'http://localhost:3000/inbox-demo?applicationIdentifier=abc&subscriberId=demo-user',
       developmentKey: 'f00d',
+      dashboardSetupUrl: 'http://localhost:3000/dashboard/setup#token=t0k3n',
     });
     expect(banner.trim().split('\n')).toEqual([
       'Notification service ready at http://localhost:3000',
       '  API docs     http://localhost:3000/api-docs',
       '  Inbox demo   http://localhost:3000/inbox-demo?applicationIdentifier=abc&subscriberId=demo-user',
       '  Development API key (shown once, keep it): f00d',
+      '  Dashboard setup link (shown once, valid 24 hours; creates the first admin): http://localhost:3000/dashboard/setup#token=t0k3n',
     ]);
     expect(KEY_PATTERN.exec(banner)?.[1]).toBe('f00d');
   });
@@ -38,13 +40,20 @@ describe('bootBanner', () => {
 });
 
 describe('announceBoot without a terminal', () => {
-  it('writes JSON lines, and the created key even when LOG_LEVEL hides info', () => {
+  it('writes JSON lines, and the created key and setup link even when LOG_LEVEL hides info', () => {
     const lines: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
-    announceBoot(logger, false, { url: 'http://localhost:3000', role: 'all', developmentKey: 'beef' }, { port: 3000 });
-    expect(lines).toHaveLength(1);
-    const entry = JSON.parse(lines[0]) as { msg: string };
-    expect(KEY_PATTERN.exec(entry.msg)?.[1]).toBe('beef');
+    const dashboardSetupUrl = 'http://localhost:3000/dashboard/setup#token=t0k3n';
+    announceBoot(
+      logger,
+      false,
+      { url: 'http://localhost:3000', role: 'all', developmentKey: 'beef', dashboardSetupUrl },
+      { port: 3000 },
+    );
+    expect(lines).toHaveLength(2);
+    const [key, link] = lines.map((line) => JSON.parse(line) as { msg: string });
+    expect(KEY_PATTERN.exec(key.msg)?.[1]).toBe('beef');
+    expect(link.msg).toContain(dashboardSetupUrl);
   });
 
   it('logs where the service answers at info', () => {

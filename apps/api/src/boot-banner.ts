@@ -9,10 +9,16 @@ export interface BootSummary {
   inboxDemoUrl?: string;
   /** The Development key created by this boot: shown once, never stored in the clear. */
   developmentKey?: string;
+  /** While no dashboard user exists: the one-time link that creates the first admin. */
+  dashboardSetupUrl?: string;
 }
 
 export function developmentKeyLine(key: string): string {
   return `Development API key (shown once, keep it): ${key}`;
+}
+
+function dashboardSetupLine(url: string): string {
+  return `Dashboard setup link (shown once, valid 24 hours; creates the first admin): ${url}`;
 }
 
 /** A listening address as a URL to type: a wildcard address is reached through localhost. */
@@ -27,6 +33,7 @@ export function bootBanner(summary: BootSummary): string {
   if (summary.role !== 'worker') lines.push(`  API docs     ${summary.url}/api-docs`);
   if (summary.inboxDemoUrl) lines.push(`  Inbox demo   ${summary.inboxDemoUrl}`);
   if (summary.developmentKey) lines.push(`  ${developmentKeyLine(summary.developmentKey)}`);
+  if (summary.dashboardSetupUrl) lines.push(`  ${dashboardSetupLine(summary.dashboardSetupUrl)}`);
   return `\n${lines.join('\n')}\n\n`;
 }
 
@@ -41,6 +48,8 @@ export function announceBoot(logger: Logger, pretty: boolean, summary: BootSumma
   }
   const docs = summary.role === 'worker' ? {} : { apiDocs: `${summary.url}/api-docs` };
   logger.info({ ...details, url: summary.url, ...docs, inboxDemo: summary.inboxDemoUrl }, 'service started');
-  // Whatever LOG_LEVEL hides: no later boot can show this key again.
-  if (summary.developmentKey) logger.child({}, { level: 'info' }).info(developmentKeyLine(summary.developmentKey));
+  // Whatever LOG_LEVEL hides: no later boot can show this key again (nor this link).
+  const shown = logger.child({}, { level: 'info' });
+  if (summary.developmentKey) shown.info(developmentKeyLine(summary.developmentKey));
+  if (summary.dashboardSetupUrl) shown.info(dashboardSetupLine(summary.dashboardSetupUrl));
 }

@@ -1,8 +1,14 @@
 import 'reflect-metadata';
-import { ConfigError, createLogger, loadConfig } from '#common';
-import { EnvironmentRepository } from '#dal';
-import { CredentialsCipher, TenancyService } from '#application';
+import { ConfigError, createLogger, loadConfig, SystemClock } from '#common';
+import { DashboardUserRepository, EnvironmentRepository } from '#dal';
+import { CredentialsCipher, DashboardUsersService, TenancyService } from '#application';
 import { prepareCliRuntime } from './cli-runtime.js';
+import {
+  parseUserCommand,
+  runUserCommand,
+  USER_USAGE,
+  type UserCommand,
+} from './dashboard-accounts/dashboard-users.command.js';
 import {
   INBOX_TOPICS_USAGE,
   parseInboxTopicsCommand,
@@ -21,13 +27,15 @@ const USAGE = [
   '       npm run cli -- environment require-hmac <on|off> --environment <Development|Production>',
   `       ${INBOX_TOPICS_USAGE}`,
   `       ${RETENTION_USAGE}`,
+  `       ${USER_USAGE}`,
 ].join('\n');
 
 type Command =
   | { kind: 'create-key'; environmentName: string }
   | { kind: 'require-hmac'; environmentName: string; on: boolean }
   | ({ kind: 'inbox-topics' } & InboxTopicsCommand)
-  | ({ kind: 'retention' } & RetentionCommand);
+  | ({ kind: 'retention' } & RetentionCommand)
+  | { kind: 'user'; command: UserCommand };
 
 function parse(argv: string[]): Command | undefined {
   const [resource, action, ...rest] = argv;
@@ -43,6 +51,10 @@ function parse(argv: string[]): Command | undefined {
   if (resource === 'environment' && action === 'retention') {
     const command = parseRetentionCommand(rest);
     return command && { kind: 'retention', ...command };
+  }
+  if (resource === 'user') {
+    const command = parseUserCommand([action, ...rest]);
+    return command && { kind: 'user', command };
   }
   return undefined;
 }
@@ -67,6 +79,15 @@ async function main(argv: string[]): Promise<number> {
     }
     if (command.kind === 'inbox-topics') {
       process.stdout.write(`${await runInboxTopicsCommand(environments, command)}\n`);
+      return 0;
+    }
+    if (command.kind === 'user') {
+      const users = new DashboardUsersService(
+        new DashboardUserRepository(runtime.database.db),
+        environments,
+        new SystemClock(),
+      );
+      process.stdout.write(`${await runUserCommand(users, command.command)}\n`);
       return 0;
     }
     if (command.kind === 'retention') {

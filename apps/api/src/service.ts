@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger, type AppConfig } from '#common';
-import { TenancyService } from '#application';
+import { DashboardUsersService, TenancyService } from '#application';
 import { announceBoot, developmentKeyLine, localUrl } from './boot-banner.js';
 import { InboxDemoPage } from './inbox-demo/inbox-demo-page.js';
 import { prepareRuntime } from './runtime.js';
@@ -33,6 +33,8 @@ export async function startService(config: AppConfig): Promise<void> {
     throw error;
   }
   const url = localUrl(config.host, (app.getHttpServer().address() as AddressInfo).port);
+  // In the fragment, which browsers never send: the token stays out of access logs and proxies.
+  const setupToken = config.role === 'worker' ? undefined : await app.get(DashboardUsersService).issueSetupToken();
   announceBoot(
     logger,
     pretty,
@@ -41,6 +43,7 @@ export async function startService(config: AppConfig): Promise<void> {
       role: config.role,
       inboxDemoUrl: config.role === 'worker' ? undefined : await app.get(InboxDemoPage).exampleUrl(url),
       developmentKey,
+      dashboardSetupUrl: setupToken && `${url}/dashboard/setup#token=${setupToken}`,
     },
     { port: config.port, role: config.role, queue: runtime.queueBackend.kind, embedded: Boolean(runtime.embedded) },
   );

@@ -32,3 +32,4 @@ export * from './environment-variables/index.js';
 export * from './environments/index.js';
 export * from './retention/index.js';
 export * from './webhooks/index.js';
+export * from './dashboard-accounts/index.js';

@@ -2,6 +2,7 @@ export * from './config/app-config.js';
 export * from './config/config.module.js';
 export * from './errors/domain-error.js';
 export * from './enums.js';
+export * from './dashboard-roles.js';
 export * from './clock.js';
 export * from './ids.js';
 export * from './email-address.js';

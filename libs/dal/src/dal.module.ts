@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { ActivityPartitionRepository } from './repositories/activity-partitions.repository.js';
 import type { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
 import type { ApiProcessRepository } from './repositories/api-process.repository.js';
+import type { DashboardSessionRepository } from './repositories/dashboard-session.repository.js';
+import type { DashboardUserRepository } from './repositories/dashboard-user.repository.js';
 import type { EnvironmentContentRepository } from './repositories/environment-content.repository.js';
 import type { ContextRepository } from './repositories/context.repository.js';
 import type { EnvironmentRepository } from './repositories/environment.repository.js';
@@ -32,6 +34,8 @@ export type RepositoryClass =
   | typeof ActivityFeedRepository
   | typeof ActivityPartitionRepository
   | typeof ApiProcessRepository
+  | typeof DashboardSessionRepository
+  | typeof DashboardUserRepository
   | typeof EnvironmentContentRepository
   | typeof ContextRepository
   | typeof EnvironmentRepository

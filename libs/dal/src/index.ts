@@ -7,6 +7,8 @@ export * from './database/migrate.js';
 export * from './dal.module.js';
 export * from './repositories/environment.repository.js';
 export * from './repositories/tenant.repository.js';
+export * from './repositories/dashboard-user.repository.js';
+export * from './repositories/dashboard-session.repository.js';
 export * from './repositories/context.repository.js';
 export * from './repositories/preference.repository.js';
 export * from './repositories/trigger-event.repository.js';

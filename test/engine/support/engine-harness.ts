@@ -111,7 +111,12 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
   await app.get(TenancyService).ensureFirstBoot(apiKey);
   const environments = app.get(EnvironmentRepository);
   const environment = (await environments.findEnvironmentByName('Development'))!;
-  const auth = (await environments.findOwnerOfKeyHash(hashApiKey(apiKey)))!;
+  const owner = (await environments.findOwnerOfKeyHash(hashApiKey(apiKey)))!;
+  const auth: AuthContext = {
+    actorId: owner.apiKeyId,
+    environmentId: owner.environmentId,
+    organizationId: owner.organizationId,
+  };
   const db = runtime.database.db;
 
   const ofTransactions = (transactionIds: string[]) =>

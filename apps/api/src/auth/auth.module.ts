@@ -1,12 +1,22 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiKeyCacheModule, CryptoModule, TenancyService } from '#application';
-import { DalModule, EnvironmentRepository } from '#dal';
-import { ApiKeyGuard } from './api-key.guard.js';
+import { ApiKeyCacheModule, CryptoModule, DashboardSessionsService, TenancyService } from '#application';
+import { DalModule, DashboardSessionRepository, DashboardUserRepository, EnvironmentRepository } from '#dal';
+import { AuthGuard } from './auth.guard.js';
+import { DashboardSessionAuthenticator } from './dashboard-session.authenticator.js';
 
 @Module({
-  imports: [DalModule.forRepositories([EnvironmentRepository]), CryptoModule, ApiKeyCacheModule],
-  providers: [TenancyService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  imports: [
+    DalModule.forRepositories([EnvironmentRepository, DashboardSessionRepository, DashboardUserRepository]),
+    CryptoModule,
+    ApiKeyCacheModule,
+  ],
+  providers: [
+    TenancyService,
+    DashboardSessionsService,
+    DashboardSessionAuthenticator,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
   exports: [TenancyService],
 })
 export class AuthModule {}

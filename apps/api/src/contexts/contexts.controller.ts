@@ -11,9 +11,11 @@ import {
   ListContextsQueryDto,
   UpdateContextDto,
 } from './dto/context.dto.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Contexts')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v2/contexts')
 export class ContextsController {
   constructor(private readonly contexts: ContextsService) {}

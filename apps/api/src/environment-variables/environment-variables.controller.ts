@@ -10,9 +10,11 @@ import {
   UpdateEnvironmentVariableDto,
 } from './dto/environment-variable.dto.js';
 import { EnvironmentVariablesService } from './use-cases/environment-variables.service.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Environment variables')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v1/environment-variables')
 export class EnvironmentVariablesController {
   constructor(private readonly variables: EnvironmentVariablesService) {}

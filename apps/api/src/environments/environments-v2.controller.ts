@@ -12,9 +12,11 @@ import {
 } from './dto/environment-sync.dto.js';
 import { toDiffResponse, toPublishResponse, toSelectors } from './dto/environment-sync.mapper.js';
 import { EnvironmentsService } from './environments.service.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Environments')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v2/environments')
 export class EnvironmentsV2Controller {
   constructor(
@@ -50,7 +52,7 @@ export class EnvironmentsV2Controller {
     @Param('targetEnvironmentId') targetEnvironmentId: string,
     @Body() body: PublishEnvironmentDto,
   ): Promise<PublishEnvironmentResponseDto> {
-    const outcomes = await this.sync.publish(auth.organizationId, auth.apiKeyId, targetEnvironmentId, {
+    const outcomes = await this.sync.publish(auth.organizationId, auth.actorId, targetEnvironmentId, {
       sourceEnvironmentId: body.sourceEnvironmentId,
       dryRun: body.dryRun,
       resources: toSelectors(body.resources),

@@ -11,9 +11,11 @@ import { EnvironmentsService } from './environments.service.js';
 import { CreateEnvironmentUseCase } from './use-cases/create-environment.use-case.js';
 import { DeleteEnvironmentUseCase } from './use-cases/delete-environment.use-case.js';
 import { UpdateEnvironmentUseCase } from './use-cases/update-environment.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Environments')
 @ApiErrorResponses()
+@Access('administration')
 @Controller('v1/environments')
 export class EnvironmentsController {
   constructor(

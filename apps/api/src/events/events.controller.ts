@@ -9,9 +9,11 @@ import { BroadcastEventUseCase } from './use-cases/broadcast-event.use-case.js';
 import { BulkTriggerEventUseCase } from './use-cases/bulk-trigger-event.use-case.js';
 import { CancelTriggerUseCase } from './use-cases/cancel-trigger.use-case.js';
 import { TriggerEventUseCase } from './use-cases/trigger-event.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Events')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v1/events/trigger')
 export class EventsController {
   constructor(

@@ -15,6 +15,7 @@ import { DeleteIntegrationUseCase } from './use-cases/delete-integration.use-cas
 import { ListIntegrationsUseCase } from './use-cases/list-integrations.use-case.js';
 import { SetPrimaryIntegrationUseCase } from './use-cases/set-primary-integration.use-case.js';
 import { UpdateIntegrationUseCase } from './use-cases/update-integration.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 /** An Idempotency-Key keeps and replays integrations without their credentials (never a secret in the store). */
 const withoutCredentials = (body: unknown): unknown =>
@@ -23,6 +24,7 @@ const withoutCredentials = (body: unknown): unknown =>
 @ApiTags('Integrations')
 @ApiErrorResponses()
 @ReplayedWithout(withoutCredentials)
+@Access('content')
 @Controller('v1/integrations')
 export class IntegrationsController {
   constructor(

@@ -17,9 +17,11 @@ import {
 } from './dto/layout-response.dto.js';
 import { LayoutPreviewUseCase } from './use-cases/layout-preview.use-case.js';
 import { LayoutsService } from './use-cases/layouts.service.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Layouts')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v2/layouts')
 export class LayoutsController {
   constructor(

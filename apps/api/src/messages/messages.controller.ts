@@ -7,9 +7,11 @@ import { DeletedDto } from '../http/deleted-response.js';
 import { DeleteByTransactionQueryDto } from './dto/delete-by-transaction.query.js';
 import { ListMessagesQueryDto, MessagePageDto } from './dto/message.dto.js';
 import { MessagesService } from './messages.service.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Messages')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v1/messages')
 export class MessagesController {
   constructor(private readonly messages: MessagesService) {}

@@ -6,9 +6,11 @@ import { ListNotificationsQueryDto } from './dto/list-notifications.query.js';
 import { NotificationItemDto, NotificationPageDto } from './dto/notification-response.dto.js';
 import { GetNotificationUseCase } from './use-cases/get-notification.use-case.js';
 import { ListNotificationsUseCase } from './use-cases/list-notifications.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Notifications')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v1/notifications')
 export class NotificationsController {
   constructor(

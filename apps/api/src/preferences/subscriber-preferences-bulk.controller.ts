@@ -4,9 +4,11 @@ import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { BulkPatchPreferencesDto, WorkflowPreferenceResultDto } from './dto/bulk-preferences.dto.js';
 import { BulkUpdateSubscriberPreferencesUseCase } from './use-cases/bulk-update-subscriber-preferences.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Subscriber preferences')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v2/subscribers/:subscriberId/preferences/bulk')
 export class SubscriberPreferencesBulkController {
   constructor(private readonly bulkUpdate: BulkUpdateSubscriberPreferencesUseCase) {}

@@ -5,10 +5,12 @@ import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { GetPreferencesQueryDto, PatchPreferencesDto, PreferencesResponseDto } from './dto/preferences.dto.js';
 import { GetSubscriberPreferencesUseCase } from './use-cases/get-subscriber-preferences.use-case.js';
 import { UpdateSubscriberPreferencesUseCase } from './use-cases/update-subscriber-preferences.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 // Its own controller beside the subscribers module's /v2/subscribers routes: preferences are their own aggregate.
 @ApiTags('Subscriber preferences')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v2/subscribers/:subscriberId/preferences')
 export class SubscriberPreferencesController {
   constructor(

@@ -6,10 +6,12 @@ import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { MessageResponseDto } from '../messages/dto/message.dto.js';
 import { MarkAllMessagesDto, UpdateMessageActionDto } from './dto/subscriber-messages-v1.dto.js';
+import { Access } from '../auth/access-areas.js';
 
 /** Novu's v1 message actions of a subscriber (`subscribers.messages.markAll` and `updateAsSeen`). */
 @ApiTags('Subscribers')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v1/subscribers/:subscriberId/messages')
 export class SubscriberMessagesV1Controller {
   constructor(private readonly state: MessageStateService) {}

@@ -15,6 +15,7 @@ import {
   SnoozeNotificationDto,
   UpdateAllNotificationsDto,
 } from './dto/subscriber-notifications.dto.js';
+import { Access } from '../auth/access-areas.js';
 
 function actionType(value: string): ActionType {
   if (!(ACTION_TYPES as readonly string[]).includes(value))
@@ -25,6 +26,7 @@ function actionType(value: string): ActionType {
 /** Novu's v2 inbox operations on a subscriber's in-app notifications (`subscribers.notifications.*`). */
 @ApiTags('Subscriber notifications')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v2/subscribers/:subscriberId/notifications')
 export class SubscriberNotificationsController {
   constructor(private readonly notifications: SubscriberNotificationsService) {}

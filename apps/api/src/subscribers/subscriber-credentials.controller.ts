@@ -7,10 +7,12 @@ import { CredentialsProviderParams } from './dto/credentials-params.dto.js';
 import { SubscriberResponseDto } from './dto/subscriber.dto.js';
 import { UpdateCredentialsDto } from './dto/subscriber-v1.dto.js';
 import { ReplaceCredentialsUseCase } from './use-cases/replace-credentials.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 // Beside SubscribersV1Controller (which holds the PATCH): the replace and delete forms of the same entry.
 @ApiTags('Subscribers')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v1/subscribers/:subscriberId/credentials')
 export class SubscriberCredentialsController {
   constructor(private readonly credentials: ReplaceCredentialsUseCase) {}

@@ -26,6 +26,7 @@ import { MarkMessagesUseCase } from './use-cases/mark-messages.use-case.js';
 import { SubscriberFeedUseCase } from './use-cases/subscriber-feed.use-case.js';
 import { UpdateCredentialsUseCase } from './use-cases/update-credentials.use-case.js';
 import { UpdateOnlineStatusUseCase } from './use-cases/update-online-status.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 function toFeedItem(row: MessageView): FeedItemDto {
   // Left out rather than null: there are no message templates here.
@@ -35,6 +36,7 @@ function toFeedItem(row: MessageView): FeedItemDto {
 
 @ApiTags('Subscribers')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v1/subscribers')
 export class SubscribersV1Controller {
   constructor(

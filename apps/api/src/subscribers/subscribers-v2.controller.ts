@@ -13,9 +13,11 @@ import {
   UpdateSubscriberDto,
 } from './dto/subscriber.dto.js';
 import { SubscribersService } from './subscribers.service.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Subscribers')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v2/subscribers')
 export class SubscribersV2Controller {
   constructor(private readonly subscribers: SubscribersService) {}

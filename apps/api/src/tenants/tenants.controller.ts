@@ -5,9 +5,11 @@ import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { PageQueryDto } from '../http/pagination.dto.js';
 import { CreateTenantDto, TenantPageDto, TenantResponseDto, UpdateTenantDto } from './dto/tenant.dto.js';
 import { TenantsService } from './tenants.service.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Tenants')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v1/tenants')
 export class TenantsController {
   constructor(private readonly tenants: TenantsService) {}

@@ -5,10 +5,12 @@ import { ApiErrorResponses } from '../http/api-error-responses.js';
 import { TopicSubscriberDto, UpdateTopicSubscriptionDto } from './dto/topic-subscription.dto.js';
 import { SubscriptionDetailsDto, SubscriptionDto } from './dto/topic.dto.js';
 import { TopicSubscriptionUseCase } from './use-cases/topic-subscription.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 /** One subscription of a topic: Novu's v2 routes by identifier and its v1 member check. */
 @ApiTags('Topics')
 @ApiErrorResponses()
+@Access('content')
 @Controller()
 export class TopicSubscriptionController {
   constructor(private readonly subscription: TopicSubscriptionUseCase) {}

@@ -17,9 +17,11 @@ import {
 } from './dto/topic.dto.js';
 import { TopicsService } from './topics.service.js';
 import { TopicSubscriptionsUseCase } from './use-cases/topic-subscriptions.use-case.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Topics')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v2/topics')
 export class TopicsController {
   constructor(

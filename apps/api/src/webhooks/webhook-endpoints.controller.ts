@@ -14,9 +14,11 @@ import {
   WebhookSecretResponseDto,
 } from './dto/webhook-endpoint.dto.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { Access } from '../auth/access-areas.js';
 
 @ApiTags('Webhooks')
 @ApiErrorResponses()
+@Access('administration')
 @Controller('v1/webhook-endpoints')
 export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}

@@ -11,11 +11,13 @@ import {
   WorkflowResponseDto,
 } from './dto/workflow.dto.js';
 import { WorkflowsService } from './workflows.service.js';
+import { Access } from '../auth/access-areas.js';
 
 const WORKFLOW_PARAM = { name: 'workflowId', description: 'Internal id, trigger identifier, or slug of the name' };
 
 @ApiTags('Workflows')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v1/workflows')
 export class WorkflowsController {
   constructor(private readonly workflows: WorkflowsService) {}

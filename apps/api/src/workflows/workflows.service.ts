@@ -16,7 +16,7 @@ export class WorkflowsService {
   ) {}
 
   async create(auth: AuthContext, body: CreateWorkflowDto): Promise<WorkflowResponse> {
-    const { row, group } = await this.writer.create(auth, auth.apiKeyId, body);
+    const { row, group } = await this.writer.create(auth, auth.actorId, body);
     return toWorkflowResponse(row, group);
   }
 
@@ -38,7 +38,7 @@ export class WorkflowsService {
 
   async delete(auth: AuthContext, key: string): Promise<WorkflowResponse> {
     const current = await this.find(auth, key);
-    const row = await this.writer.delete(auth.environmentId, current, auth.apiKeyId);
+    const row = await this.writer.delete(auth.environmentId, current, auth.actorId);
     this.cache.invalidate(auth.environmentId);
     if (!row) throw this.notFound(key);
     return this.present(auth, row);

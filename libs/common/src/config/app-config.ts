@@ -94,7 +94,14 @@ export class AppConfig {
   retention: RetentionDays;
   /** How often the maintenance job runs (retention, expired idempotency keys), in minutes. */
   maintenanceIntervalMinutes: number;
+  /** How long a dashboard session lasts from its login, in minutes. */
+  dashboardSessionTtlMinutes: number;
+  /** Dashboard login attempts allowed per account and per client address (see DASHBOARD_LOGIN_WINDOW_SECONDS). */
+  dashboardLoginRateLimits: Record<'account' | 'address', RateLimitSetting>;
 }
+
+/** Login attempts refill over this window: a budget of 10 is 10 attempts a quarter hour. */
+const DASHBOARD_LOGIN_WINDOW_SECONDS = 15 * 60;
 
 /**
  * Days rows are kept. `activity`: trigger events, notifications, jobs and execution details;
@@ -273,6 +280,12 @@ export function parseConfig(env: Env): AppConfig {
     messagesDays: readInt(env, 'RETENTION_MESSAGES_DAYS', 90, RETENTION_DAYS_MIN, RETENTION_DAYS_MAX),
   };
   config.maintenanceIntervalMinutes = readInt(env, 'MAINTENANCE_INTERVAL_MINUTES', 60, 1, 24 * 60);
+  config.dashboardSessionTtlMinutes = readInt(env, 'DASHBOARD_SESSION_TTL_MINUTES', 12 * 60, 5, 30 * 24 * 60);
+  // An account's budget stops password guessing; an address's is larger, for a team behind one NAT.
+  config.dashboardLoginRateLimits = {
+    account: readLoginAttempts(env, 'DASHBOARD_LOGIN_ATTEMPTS_PER_ACCOUNT', 10),
+    address: readLoginAttempts(env, 'DASHBOARD_LOGIN_ATTEMPTS_PER_ADDRESS', 50),
+  };
   return config;
 }
 
@@ -334,6 +347,12 @@ function readRateLimit(env: Env, category: string, fallback: RateLimitSetting): 
     perSecond: readInt(env, `RATE_LIMIT_${category}_PER_SECOND`, fallback.perSecond, 1, 1_000_000),
     burst: readInt(env, `RATE_LIMIT_${category}_BURST`, fallback.burst, 1, 10_000_000),
   };
+}
+
+/** A number of attempts per DASHBOARD_LOGIN_WINDOW_SECONDS, as a bucket refilled evenly over the window. */
+function readLoginAttempts(env: Env, name: string, fallback: number): RateLimitSetting {
+  const burst = readInt(env, name, fallback, 1, 100_000);
+  return { burst, perSecond: burst / DASHBOARD_LOGIN_WINDOW_SECONDS };
 }
 
 /** Reads the process environment: the only place that touches process.env. */

@@ -102,6 +102,16 @@ export class EnvironmentRepository {
     });
   }
 
+  /** The organization of a single-team deployment: the one first boot made. */
+  async findFirstOrganizationId(): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .orderBy(asc(organizations.createdAt), asc(organizations.id))
+      .limit(1);
+    return row?.id;
+  }
+
   async createOrganization(name: string, environmentNames: string[]): Promise<Environment[]> {
     return this.db.transaction((tx) => insertOrganization(tx, name, environmentNames));
   }

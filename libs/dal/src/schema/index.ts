@@ -11,3 +11,4 @@ export * from './authoring.js';
 export * from './maintenance.js';
 export * from './webhooks.js';
 export * from './activity-ids.js';
+export * from './dashboard-accounts.js';

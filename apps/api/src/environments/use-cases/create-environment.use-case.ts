@@ -44,7 +44,7 @@ export class CreateEnvironmentUseCase {
     if (!created) throw new DomainError('CONFLICT', `Environment ${body.name} already exists`);
     return {
       ...EnvironmentResponseDto.from(created.environment, this.config.retention),
-      apiKeys: [{ key: created.key, _userId: auth.apiKeyId }],
+      apiKeys: [{ key: created.key, _userId: auth.actorId }],
     };
   }
 }

@@ -12,7 +12,7 @@ export class DeleteIntegrationUseCase {
   ) {}
 
   async execute(auth: AuthContext, id: string): Promise<IntegrationRow> {
-    const row = await this.integrations.softDelete(auth.environmentId, id, auth.apiKeyId, this.clock.now());
+    const row = await this.integrations.softDelete(auth.environmentId, id, auth.actorId, this.clock.now());
     if (!row) throw new DomainError('INTEGRATION_NOT_FOUND', `Integration with id ${id} not found`);
     return row;
   }

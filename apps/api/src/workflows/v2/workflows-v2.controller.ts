@@ -27,12 +27,14 @@ import {
 import { PreviewStepUseCase } from './use-cases/preview-step.use-case.js';
 import { SyncWorkflowUseCase } from './use-cases/sync-workflow.use-case.js';
 import { WorkflowsV2Service } from './workflows-v2.service.js';
+import { Access } from '../../auth/access-areas.js';
 
 const WORKFLOW_PARAM = { name: 'workflowId', description: 'The workflowId (trigger identifier), internal id or slug' };
 const STEP_PARAM = { name: 'stepId', description: 'The stepId, internal id or slug of the step' };
 
 @ApiTags('Workflows')
 @ApiErrorResponses()
+@Access('content')
 @Controller('v2/workflows')
 export class WorkflowsV2Controller {
   constructor(

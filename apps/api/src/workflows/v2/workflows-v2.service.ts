@@ -37,7 +37,7 @@ export class WorkflowsV2Service {
   ) {}
 
   async create(auth: AuthContext, body: CreateWorkflowV2Dto): Promise<WorkflowV2Response> {
-    const { row } = await this.writer.create(auth, auth.apiKeyId, this.input.fromCreate(body));
+    const { row } = await this.writer.create(auth, auth.actorId, this.input.fromCreate(body));
     return toWorkflowV2Response(row);
   }
 
@@ -78,7 +78,7 @@ export class WorkflowsV2Service {
 
   async delete(auth: AuthContext, key: string): Promise<void> {
     const current = await this.find(auth.environmentId, key);
-    await this.writer.delete(auth.environmentId, current, auth.apiKeyId);
+    await this.writer.delete(auth.environmentId, current, auth.actorId);
     this.cache.invalidate(auth.environmentId);
   }
 

@@ -47,7 +47,7 @@ export class SyncWorkflowUseCase {
     const copy = copyOf(source, existing);
     const { row } = existing
       ? await this.writer.update(scope, existing, copy)
-      : await this.writer.create(scope, auth.apiKeyId, copy);
+      : await this.writer.create(scope, auth.actorId, copy);
     this.cache.invalidate(target.id);
     return toWorkflowV2Response(row);
   }
