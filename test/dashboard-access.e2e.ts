@@ -180,6 +180,25 @@ describe('roles on real routes', () => {
     expect(unnamed.body.message).toMatch(/X-Environment-Id/);
   });
 
+  it("never shows a session an integration's credentials, whatever its role; an API key still reads them", async () => {
+    const credentials = { apiKey: 'SG.dashboard-secret', from: 'ops@example.com', senderName: 'Ops' };
+    const created = await t
+      .api('post', '/v1/integrations')
+      .send({ providerId: 'sendgrid', channel: 'email', identifier: 'dashboard-secret', credentials });
+    expect(created.status).toBe(201);
+    for (const role of ['viewer', 'admin'] as const) {
+      const session = await signedIn(t, role);
+      const list = await session.send('get', '/v1/integrations');
+      expect(list.status).toBe(200);
+      const mine = list.body.find((row: { identifier: string }) => row.identifier === 'dashboard-secret');
+      expect(mine.credentials).toEqual({});
+      expect(JSON.stringify(list.body)).not.toContain('SG.dashboard-secret');
+    }
+    const byKey = await t.api('get', '/v1/integrations');
+    const mine = byKey.body.find((row: { identifier: string }) => row.identifier === 'dashboard-secret');
+    expect(mine.credentials).toMatchObject(credentials);
+  });
+
   it('an API key works as before and wins over a cookie', async () => {
     const viewer = await signedIn(t, 'viewer');
     const res = await t.api('post', '/v2/topics').set('Cookie', viewer.cookie).send({ key: 'by-key' });

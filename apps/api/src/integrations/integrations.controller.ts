@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
@@ -9,6 +9,7 @@ import {
   IntegrationResponseDto,
   UpdateIntegrationDto,
 } from './dto/integration.dto.js';
+import { DashboardWithoutCredentials, withoutCredentials } from './dashboard-without-credentials.interceptor.js';
 import { IntegrationPresenter } from './integration-presenter.js';
 import { CreateIntegrationUseCase } from './use-cases/create-integration.use-case.js';
 import { DeleteIntegrationUseCase } from './use-cases/delete-integration.use-case.js';
@@ -17,13 +18,11 @@ import { SetPrimaryIntegrationUseCase } from './use-cases/set-primary-integratio
 import { UpdateIntegrationUseCase } from './use-cases/update-integration.use-case.js';
 import { Access } from '../auth/access-areas.js';
 
-/** An Idempotency-Key keeps and replays integrations without their credentials (never a secret in the store). */
-const withoutCredentials = (body: unknown): unknown =>
-  Array.isArray(body) ? body.map(withoutCredentials) : { ...(body as IntegrationResponseDto), credentials: {} };
-
 @ApiTags('Integrations')
 @ApiErrorResponses()
+// An Idempotency-Key keeps and replays integrations without their credentials (never a secret in the store).
 @ReplayedWithout(withoutCredentials)
+@UseInterceptors(DashboardWithoutCredentials)
 @Access('content')
 @Controller('v1/integrations')
 export class IntegrationsController {
