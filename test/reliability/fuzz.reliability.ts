@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { createDashboardUser, signIn, type DashboardBrowser } from '../support/dashboard.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import {
   anyJson,
@@ -22,6 +23,8 @@ const RUNS_PER_ROUTE_SET = process.env.FUZZ_RUNS_PER_ROUTE ? Number(process.env.
 /** FUZZ_SEED replays a run. */
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Routes that take a dashboard session instead of an API key. */
+const DASHBOARD_PREFIX = '/v1/dashboard/';
 
 interface Route {
   method: string;
@@ -125,16 +128,30 @@ describe('fuzzing every route of the OpenAPI document', () => {
   let t: TestApp;
   let port: number;
   let seeded: SeededResources;
+  let dashboardEmail: string;
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
     // No worker: rows change only through the requests, so a changed table is the request's doing.
-    t = await startTestApp({ env: { ROLE: 'api', RATE_LIMIT_ENABLED: 'false' } });
+    // Login limits apply whatever RATE_LIMIT_ENABLED says: raised so that fuzzed logins leave the sign-ins room.
+    t = await startTestApp({
+      env: {
+        ROLE: 'api',
+        RATE_LIMIT_ENABLED: 'false',
+        DASHBOARD_LOGIN_ATTEMPTS_PER_ACCOUNT: '100000',
+        DASHBOARD_LOGIN_ATTEMPTS_PER_ADDRESS: '100000',
+      },
+    });
     await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as { port: number }).port;
     seeded = await seedResources(t, t.apiKey, 'fuzz');
+    // The dashboard's routes are fuzzed signed in as an admin; a second session of that admin and another
+    // user are what their path parameters name.
+    dashboardEmail = (await createDashboardUser(t, 'admin')).email;
+    seeded.dashboardSessionId = (await signIn(t, dashboardEmail)).body.session.id;
+    seeded.dashboardUserId = (await createDashboardUser(t, 'viewer')).id;
   });
   afterAll(async () => {
     process.off('unhandledRejection', onUnhandled);
@@ -157,13 +174,23 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const started = Date.now();
     for (const [index, route] of routes.entries()) {
       const name = `${route.method} ${route.path}`;
+      // A fresh dashboard session per route: an earlier route's samples may have signed it out.
+      let browser: DashboardBrowser | undefined;
+      if (route.path.startsWith(DASHBOARD_PREFIX)) {
+        browser = await signIn(t, dashboardEmail);
+        snapshot = await checksum.take();
+      }
       const samples = fc.sample(requestArbitrary(route, seeded, components), {
         numRuns: runsPerRoute,
         seed: SEED + index,
       });
       for (const request of samples) {
         const headers: Record<string, string> = {};
-        if (request.authorized) headers.authorization = `ApiKey ${t.apiKey}`;
+        if (request.authorized && browser) {
+          headers.cookie = browser.cookie;
+          headers['x-csrf-token'] = browser.csrfToken;
+          headers['x-environment-id'] = t.environment.id;
+        } else if (request.authorized) headers.authorization = `ApiKey ${t.apiKey}`;
         if (request.contentType !== undefined) headers['content-type'] = request.contentType;
         let res;
         try {

@@ -26,6 +26,9 @@ export interface SeededResources {
   deliveryId: string;
   /** Secrets given to the API, for the log and at-rest scans. */
   credentialValues: string[];
+  /** A dashboard user and one session of the user the requests sign in as (set by the caller that signs in). */
+  dashboardUserId?: string;
+  dashboardSessionId?: string;
 }
 
 function expectCreated(res: { status: number; body: Body }, what: string): Body {
@@ -159,6 +162,8 @@ export function seededParam(name: string, seeded: SeededResources): string {
     stepId: 'in-app',
     endpointId: seeded.endpointId,
     deliveryId: seeded.deliveryId,
+    ...(seeded.dashboardUserId && { userId: seeded.dashboardUserId }),
+    ...(seeded.dashboardSessionId && { sessionId: seeded.dashboardSessionId }),
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no seeded resource for path parameter ${name}`);
