@@ -55,8 +55,14 @@ export async function findNotificationTriggers(
     FROM found f
     UNION ALL
     SELECT NULL, e.id, e.request -> 'actor', e.request -> 'tenant', e.request -> 'context', e.request -> 'payload', e.request -> 'overrides'
-    FROM trigger_events e
-    WHERE e.id = ANY(ARRAY(SELECT DISTINCT f.event_id FROM found f)) AND ${checkOnly(sql`e.environment_id = ${environmentId}`)}`);
+    FROM (SELECT DISTINCT f.event_id FROM found f) f
+    -- One lookup per event id reads the one partition that holds it; an id list from a subquery
+    -- cannot be pruned and would probe every week of events.
+    CROSS JOIN LATERAL (
+      SELECT e.id, e.request FROM trigger_events e
+      WHERE e.id = f.event_id AND ${checkOnly(sql`e.environment_id = ${environmentId}`)}
+      LIMIT 1
+    ) e`);
   const rows = result.rows as unknown as TriggerRow[];
   const events = new Map<string, Omit<NotificationTrigger, 'id' | 'eventId'>>();
   for (const row of rows) {
