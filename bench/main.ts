@@ -20,6 +20,7 @@ import { feed, singleTriggers, topicFanOut, triggerAccept } from './scenarios.js
 import { noisyNeighbour, QUIET_RATE } from './noisy-neighbour.js';
 import { feedUnderLoad, sustainedTriggers } from './sustained.js';
 import { webhooks } from './webhooks.js';
+import { costPerDelivery } from './cost.js';
 import { lifecycle, LIFECYCLE_RETENTION_DAYS } from './lifecycle.js';
 
 const errors: { step: string; message: string }[] = [];
@@ -118,6 +119,11 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
       `${label}: sustained end to end without and with one message.sent webhook endpoint`,
       () => webhooks(deployment, options),
     );
+  results.cost = await run(
+    'cost',
+    `${label}: cost per trigger and delivery (CPU, statements, rows, queue commands)`,
+    () => costPerDelivery(deployment, options),
+  );
   return results;
 }
 

@@ -70,6 +70,7 @@ const PARTS = [
   'noisy',
   'webhooks',
   'lifecycle',
+  'cost',
 ];
 const BACKENDS = ['redis', 'postgres'];
 

@@ -4,6 +4,8 @@ import { inboxRows, socketCeilingRows } from './inbox-report.js';
 import { noisyRows } from './noisy-report.js';
 import type { NoisyResult } from './noisy-neighbour.js';
 import { webhookRows } from './webhooks-report.js';
+import { costRows } from './cost-report.js';
+import type { CostResult } from './cost.js';
 import { lifecycleRows } from './lifecycle-report.js';
 import type { LifecycleResult } from './lifecycle.js';
 import type { WebhooksResult } from './webhooks.js';
@@ -22,6 +24,7 @@ export interface PhaseResults {
   noisy?: NoisyResult;
   webhooks?: WebhooksResult;
   lifecycle?: LifecycleResult;
+  cost?: CostResult;
 }
 
 export interface Ceilings {
@@ -218,7 +221,9 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
   if (redis.noisy) rows.push(...noisyRows('redis', redis.noisy));
   if (redis.webhooks) rows.push(...webhookRows('redis', redis.webhooks, fastify));
   if (redis.lifecycle) rows.push(...lifecycleRows('redis, 60 days kept', redis.lifecycle, fastify));
+  if (redis.cost) rows.push(...costRows('redis', redis.cost));
   phase('pg-queue', pgQueue, ceilings.bullmqPostgres, false);
+  if (pgQueue.cost) rows.push(...costRows('pg-queue', pgQueue.cost));
   return rows;
 }
 

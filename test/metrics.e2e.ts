@@ -48,6 +48,15 @@ describe('GET /metrics', () => {
     });
     expect(seriesValue(await scrape(), sent)).toBe(seriesValue(before, sent) + 1);
   });
+
+  it('counts the statements sent to PostgreSQL', async () => {
+    const before = seriesValue(await scrape(), 'db_statements_total');
+    await t.api('get', '/v2/subscribers/someone-unknown');
+    const after = seriesValue(await scrape(), 'db_statements_total');
+    // The lookup itself, and whatever else ran meanwhile (the worker shares the process): at least one.
+    expect(after).toBeGreaterThan(before);
+    expect(Number.isInteger(after)).toBe(true);
+  });
 });
 
 describe('GET /metrics disabled', () => {

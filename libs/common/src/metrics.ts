@@ -44,6 +44,12 @@ export const deliveries = new Counter({
   registers: [metricsRegistry],
 });
 
+export const databaseStatements = new Counter({
+  name: 'db_statements_total',
+  help: 'Statements this process sent to PostgreSQL, each a round trip (BEGIN and COMMIT included)',
+  registers: [metricsRegistry],
+});
+
 export const eventLoopLagMax = new Gauge({
   name: 'event_loop_lag_max_seconds',
   help: 'Longest event-loop stall of the last 5 s (what /health compares with HEALTH_MAX_EVENT_LOOP_LAG_MS)',

@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { databaseStatements } from '#common';
 import * as schema from '../schema/index.js';
 
 /** `$client`: the pool, for the few hot statements sent without drizzle's query builder. */
@@ -46,6 +47,15 @@ function releaseWhenConnectionEnds(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
+/** Counts every statement the client sends (db_statements_total): the round trips an operation costs. */
+function countStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    databaseStatements.inc();
+    return query(...args);
+  }) as typeof client.query;
+}
+
 export function connectDatabase(connectionString: string, poolSize: number): DatabaseConnection {
   const pool = new ReleasingPool({
     connectionString,
@@ -58,7 +68,10 @@ export function connectDatabase(connectionString: string, poolSize: number): Dat
   // pg-pool detaches its own listener while a client is checked out (a transaction): a connection
   // dying then emitted an 'error' nobody heard, which killed the process (found by the database
   // outage scenario). The failing query still rejects; the pool discards the broken client.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    countStatements(client);
+  });
   return { pool, db: drizzle({ client: pool, schema }) };
 }
 
