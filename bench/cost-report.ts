@@ -5,7 +5,7 @@ const CPU_GROUPS = ['api', 'worker', 'postgres', 'redis'] as const;
 const CPU_LABELS = { api: 'api', worker: 'worker', postgres: 'PostgreSQL', redis: 'Redis' };
 
 /** The scenario's growth less the idle window's (both include one settling wait), per unit of work. */
-export function perUnit(scenario: CostScenario, idle: CostScenario) {
+function perUnit(scenario: CostScenario, idle: CostScenario) {
   const per = (value: number, idleValue: number) => Math.max(0, value - idleValue) / scenario.units;
   const cpuMs = Object.fromEntries(
     CPU_GROUPS.map((group) => [group, per(scenario.cpu.byGroup[group], idle.cpu.byGroup[group]) * 1000]),
@@ -57,7 +57,7 @@ export function costRows(section: string, r: CostResult): Row[] {
       unit: 'ms',
       note:
         `CPU ms ${cpu}; statements api ${fixed(unit.statements.api)} + worker ${fixed(unit.statements.worker)}` +
-        ` (${fixed(unit.transactions)} commits); rows written ${rows}${redis}; ${scenario.units} ${scenario.unit}s`,
+        ` (${fixed(unit.transactions)} commits); rows written ${rows}${redis}; ${scenario.units} ${scenario.unit === 'delivery' ? 'deliveries' : 'triggers'}`,
     };
   });
 }
