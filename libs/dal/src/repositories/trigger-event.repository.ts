@@ -149,21 +149,17 @@ export class TriggerEventRepository {
   }
 
   /**
-   * The fan-out's start: moves the listed `received` (or re-run `processing`) events of one environment
-   * to `processing` and returns them, in one statement (the worker fans out many small events at once);
-   * a canceled, finished or missing event is not returned.
+   * The fan-out's start: the listed events of one environment still to fan out (`received`, or
+   * `processing` when a fan-out is re-run), in one statement (the worker fans out many small events at
+   * once); a canceled, finished or missing event is not returned. Read, not claimed: the chunk writes
+   * move the event on, and a fan-out run twice writes nothing twice.
    */
-  async startProcessingMany(
-    environmentId: string,
-    ids: string[],
-    executor: DbExecutor = this.db,
-  ): Promise<TriggerEventRow[]> {
+  async findToFanOut(environmentId: string, ids: string[], executor: DbExecutor = this.db): Promise<TriggerEventRow[]> {
     if (ids.length === 0) return [];
     const result = await executor.execute<Record<string, unknown>>(sql`
-      UPDATE trigger_events SET status = 'processing', updated_at = ${new Date()}
+      SELECT ${selectList(triggerEvents, 'trigger_events')} FROM trigger_events
       WHERE trigger_events.id = ANY(${uuids(ids)})
-        AND ${checkOnly(sql`trigger_events.environment_id = ${environmentId} AND trigger_events.status IN ('received', 'processing')`)}
-      RETURNING ${selectList(triggerEvents, 'trigger_events')}`);
+        AND ${checkOnly(sql`trigger_events.environment_id = ${environmentId} AND trigger_events.status IN ('received', 'processing')`)}`);
     return tableRows<TriggerEventRow>(triggerEvents, result.rows);
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GroupCommit } from '#common';
+import { GroupCommit, type TriggerEventStatus } from '#common';
 import {
   DATABASE,
   JobRepository,
@@ -24,6 +24,13 @@ interface Chunk {
 }
 
 type QueuedJob = { id: string; environmentId: string };
+
+/**
+ * An event's states while its fan-out may write: `received` until a chunk before the last marks it
+ * `processing` (the heartbeat of a fan-out long enough to have several), so a one-chunk event goes
+ * from `received` to `done` in one write.
+ */
+const UNFINISHED: TriggerEventStatus[] = ['received', 'processing'];
 
 /** Rolls a chunk's transaction back when its event was canceled meanwhile. */
 class EventCanceled extends Error {}
@@ -60,7 +67,7 @@ export class ChunkWriter {
       this.db,
       async (tx) => {
         const queued = await this.insert([chunk], tx);
-        if (!(await this.events.transition(event.environmentId, event.id, ['processing'], 'processing', tx)))
+        if (!(await this.events.transition(event.environmentId, event.id, UNFINISHED, 'processing', tx)))
           throw new EventCanceled();
         return queued;
       },
@@ -93,7 +100,7 @@ export class ChunkWriter {
         const moved = await this.events.transitionMany(
           environmentId,
           chunks.map((chunk) => chunk.event.id),
-          ['processing'],
+          UNFINISHED,
           'done',
           tx,
         );

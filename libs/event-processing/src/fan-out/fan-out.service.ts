@@ -13,17 +13,14 @@ import {
   SubscriberWrites,
 } from '#application';
 import {
-  DATABASE,
   SubscriberRepository,
   TenantRepository,
   TopicRepository,
   TriggerEventRepository,
-  type Database,
   type StoredChannelSettings,
   type SubscriberUpsertInput,
   type TriggerEventRow,
 } from '#dal';
-import { workerTransaction } from '../database/worker-transaction.js';
 import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
 import type { Recipient } from './build-notification-jobs.js';
 import { ChunkPipeline } from './chunk-pipeline.js';
@@ -57,7 +54,6 @@ export class FanOutService {
   );
 
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
     private readonly events: TriggerEventRepository,
     private readonly workflows: WorkflowCache,
     private readonly subscribers: SubscriberRepository,
@@ -76,9 +72,7 @@ export class FanOutService {
    */
   async runMany(environmentId: string, eventIds: string[]): Promise<{ eventId: string; error: unknown }[]> {
     // A canceled event stays canceled; a finished one is not fanned out twice.
-    const events = await workerTransaction(this.db, (tx) =>
-      this.events.startProcessingMany(environmentId, eventIds, tx),
-    );
+    const events = await this.events.findToFanOut(environmentId, eventIds);
     const known = new Map(
       (await this.subscribers.findBySubscriberIds(environmentId, [...new Set(events.flatMap(bareRecipients))])).map(
         (row) => [row.subscriberId, row.id],
