@@ -20,7 +20,7 @@ const COST_TOPIC = 'bench-cost-topic';
 /** What the deployment had done, in counters, at one moment. */
 interface Counters {
   statements: { api: number; worker: number };
-  /** Per table (partitions added to their parent): rows inserted, updated, deleted; index lookups; rows read. */
+  /** Per table (partitions added to their parent): rows inserted, updated, deleted; scans; rows read. */
   tables: Record<string, TableCounters>;
   transactions: number;
   /** Redis commands by name; empty for a PostgreSQL queue. */
@@ -32,6 +32,8 @@ interface TableCounters {
   updated: number;
   deleted: number;
   indexScans: number;
+  /** Sequential scans: a hot statement that reads a whole table (or partition) shows here. */
+  seqScans: number;
   rowsRead: number;
 }
 
@@ -75,7 +77,7 @@ async function readCounters(deployment: Deployment, redis: Redis | undefined): P
   const { rows } = await deployment.pool.query<TableCounters & { name: string }>(
     `SELECT coalesce(parent.relname, t.relname) AS name,
        sum(t.n_tup_ins)::float8 AS inserted, sum(t.n_tup_upd)::float8 AS updated, sum(t.n_tup_del)::float8 AS deleted,
-       sum(coalesce(t.idx_scan, 0))::float8 AS "indexScans",
+       sum(coalesce(t.idx_scan, 0))::float8 AS "indexScans", sum(t.seq_scan)::float8 AS "seqScans",
        sum(coalesce(t.idx_tup_fetch, 0) + t.seq_tup_read)::float8 AS "rowsRead"
      FROM pg_stat_user_tables t
      LEFT JOIN pg_inherits i ON i.inhrelid = t.relid
@@ -111,6 +113,7 @@ function growth(before: Counters, after: Counters): Omit<CostScenario, 'name' | 
       updated: now.updated - (was?.updated ?? 0),
       deleted: now.deleted - (was?.deleted ?? 0),
       indexScans: now.indexScans - (was?.indexScans ?? 0),
+      seqScans: now.seqScans - (was?.seqScans ?? 0),
       rowsRead: now.rowsRead - (was?.rowsRead ?? 0),
     };
     if (Object.values(grew).some((value) => value > 0)) tables[name] = grew;
