@@ -132,7 +132,7 @@ function serviceLogs(deployment: Deployment) {
   return Object.fromEntries(
     [deployment.api, deployment.worker].map((proc) => [
       proc.name,
-      { linesAtWarnOrAbove: proc.loggedLines(), tail: proc.output().slice(-3000) },
+      { linesLogged: proc.loggedLines(), tail: proc.output().slice(-3000) },
     ]),
   );
 }

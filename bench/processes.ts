@@ -47,7 +47,7 @@ export interface RunningProcess {
   port: number;
   /** The last part of stdout+stderr, for failure reports. */
   output(): string;
-  /** Lines the process logged at warn level or above (LOG_LEVEL=warn keeps only those). */
+  /** Lines the process logged (info and above, the default level). */
   loggedLines(): number;
   stop(): Promise<void>;
 }
