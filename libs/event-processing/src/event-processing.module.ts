@@ -42,6 +42,7 @@ import { FanOutService } from './fan-out/fan-out.service.js';
 import { MaintenanceRun } from './maintenance/maintenance-run.js';
 import { MaintenanceSchedule } from './maintenance/maintenance-schedule.js';
 import { RecoverySweeper } from './recovery/recovery-sweeper.js';
+import { PartitionStatistics } from './maintenance/partition-statistics.js';
 import { STEP_HANDLER_PROVIDERS } from './steps/handlers/step-handlers.js';
 import { ProviderSender } from './steps/provider-sender.js';
 import { RunStepProcessor } from './steps/run-step.processor.js';
@@ -110,9 +111,10 @@ import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
     MessageStateService,
     MaintenanceRun,
     MaintenanceSchedule,
+    PartitionStatistics,
     RetentionPass,
     IdempotencyKeyExpiry,
   ],
-  exports: [RecoverySweeper, MaintenanceRun, EngineEvents],
+  exports: [RecoverySweeper, MaintenanceRun, PartitionStatistics, EngineEvents],
 })
 export class EventProcessingModule {}

@@ -4,3 +4,4 @@ export * from './engine-events.js';
 export * from './queue/queue-consumer.js';
 export * from './recovery/recovery-sweeper.js';
 export * from './maintenance/maintenance-run.js';
+export * from './maintenance/partition-statistics.js';

@@ -13,6 +13,9 @@ import { environmentsIn, jobStillNeeded, UNFINISHED_JOB, UNFINISHED_JOBS } from 
 export const PARTITIONED_TABLES = ['notifications', 'trigger_events', 'jobs', 'execution_details', 'messages'] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
+/** A partition this small is read whole in a page or two whatever its plan says. */
+const GROWN_MIN_PAGES = 8;
+
 /** How long a drop waits for its table's lock before the run fails (and is retried). */
 const LOCK_TIMEOUT = '5s';
 
@@ -55,6 +58,25 @@ export class ActivityPartitionRepository {
       SELECT coalesce(sum(activity_partitions_ensure(t, ${dayOf(from)}::date, ${dayOf(to)}::date)), 0)::int AS created
       FROM unnest(${`{${PARTITIONED_TABLES.join(',')}}`}::text[]) t`);
     return result.rows[0].created;
+  }
+
+  /**
+   * The partitions that have grown to more than twice the size their statistics describe (and past a
+   * few pages): the ones whose cached plans were made for a smaller table.
+   */
+  async grownSinceAnalyzed(): Promise<string[]> {
+    const result = await this.db.execute<{ name: string }>(sql`
+      SELECT c.relname AS name
+      FROM pg_inherits i
+      JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = ANY(${`{${PARTITIONED_TABLES.join(',')}}`}::regclass[])
+        AND pg_relation_size(c.oid) / current_setting('block_size')::int > greatest(${GROWN_MIN_PAGES}, 2 * c.relpages)`);
+    return result.rows.map((row) => row.name);
+  }
+
+  /** ANALYZE of the partitions; one another process is analyzing is skipped. */
+  async analyze(names: string[]): Promise<void> {
+    for (const name of names) await this.db.execute(sql`ANALYZE (SKIP_LOCKED) ${sql.identifier(name)}`);
   }
 
   /** `table`'s time-range partitions (not the default one), oldest first. */

@@ -18,13 +18,16 @@ export type StoredEventRef = Pick<TriggerEventRow, 'id' | 'environmentId'>;
  * organization, shared by every row of a request, are sent once.
  *
  * The transactionId is unique in each week partition (its own unique index: the conflict that makes
- * two concurrent requests with one transactionId insert one row) and looked for in the others here.
+ * two concurrent requests with one transactionId insert one row) and looked for in the others here,
+ * one index probe per row: `OFFSET 0` keeps the lookup a subquery run per row, where the planner could
+ * otherwise turn it into a join that reads every event of the environment to hash their transactionIds
+ * (what it chose on a partition of a few thousand rows, for a plan kept as the partition grew).
  */
 const INSERT_EVENTS = `
   INSERT INTO trigger_events (id, environment_id, organization_id, transaction_id, workflow_id, request)
   SELECT (r ->> 0)::uuid, $1::uuid, $2::uuid, r ->> 1, (r ->> 2)::uuid, r -> 3
   FROM jsonb_array_elements($3::jsonb) AS r
-  WHERE NOT EXISTS (SELECT 1 FROM trigger_events e WHERE e.environment_id = $1::uuid AND e.transaction_id = r ->> 1)
+  WHERE NOT EXISTS (SELECT 1 FROM trigger_events e WHERE e.environment_id = $1::uuid AND e.transaction_id = r ->> 1 OFFSET 0)
   ON CONFLICT DO NOTHING
   RETURNING id, environment_id`;
 
