@@ -3,6 +3,7 @@ import {
   CryptoModule,
   EmailLayoutsModule,
   EnvironmentVariablesCacheModule,
+  TranslationsCacheModule,
   IdempotencyKeyExpiry,
   MessageStateService,
   RetentionPass,
@@ -63,6 +64,7 @@ import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
     CryptoModule,
     EmailLayoutsModule,
     EnvironmentVariablesCacheModule,
+    TranslationsCacheModule,
     WebhookOutboxModule,
     DalModule.forRepositories([
       TriggerEventRepository,

@@ -38,6 +38,7 @@ export interface Localized<T> {
   value: T;
   /** Keys found in neither locale: they render as their key, and the run reports them. */
   missing: string[];
+  choice: LocaleChoice;
 }
 
 /**
@@ -65,11 +66,30 @@ export function localize<T>(template: T, choice: LocaleChoice): Localized<T> {
     if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, depth + 1)]));
   };
-  return { value: walk(template, 0) as T, missing: [...missing] };
+  return { value: walk(template, 0) as T, missing: [...missing], choice };
 }
 
 /** The execution detail (or preview warning) that names keys found in no locale. */
-export function missingKeysDetail(missing: string[], choice: Pick<LocaleChoice, 'locale' | 'defaultLocale'>): string {
+export function missingKeysDetail({ missing, choice }: Localized<unknown>): string {
   const where = choice.locale && choice.locale !== choice.defaultLocale ? `${choice.locale} nor ` : '';
   return `Translation keys not found in ${where}the default locale ${choice.defaultLocale}, rendered as their key: ${missing.join(', ')}`;
+}
+
+/** What a preview answers about keys found in no locale. */
+export interface MissingTranslations {
+  keys: string[];
+  /** The subscriber's locale that was tried first, when the preview gave one. */
+  locale?: string;
+  defaultLocale: string;
+}
+
+export function missingTranslations(...results: (Localized<unknown> | undefined)[]): MissingTranslations | undefined {
+  const found = results.filter((result) => result !== undefined && result.missing.length > 0) as Localized<unknown>[];
+  if (found.length === 0) return undefined;
+  const { locale, defaultLocale } = found[0].choice;
+  return {
+    keys: [...new Set(found.flatMap((result) => result.missing))],
+    ...(locale ? { locale } : {}),
+    defaultLocale,
+  };
 }

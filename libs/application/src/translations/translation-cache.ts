@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EnvironmentRepository, TranslationRepository, type TranslationContent, type TranslationResource } from '#dal';
 import { DEFAULT_LOCALE, subscriberLocale } from './translation-rules.js';
-import type { LocaleChoice } from './localize.js';
+import { localize, type LocaleChoice, type Localized } from './localize.js';
 
 const TTL_MS = 5_000;
 const MAX_ENVIRONMENTS = 1_000;
@@ -21,6 +21,11 @@ export class EnvironmentTranslations {
   choiceFor(resource: TranslationResource, enabled: boolean, locale: unknown): LocaleChoice {
     const locales = enabled ? (this.byResource.get(resourceKey(resource)) ?? NO_LOCALES) : NO_LOCALES;
     return { locales, locale: subscriberLocale(locale), defaultLocale: this.defaultLocale };
+  }
+
+  /** The template with its `{{t.key}}` references replaced for this subscriber's locale (see localize). */
+  localize<T>(template: T, resource: TranslationResource, enabled: boolean, locale: unknown): Localized<T> {
+    return localize(template, this.choiceFor(resource, enabled, locale));
   }
 }
 

@@ -15,6 +15,7 @@ export interface LayoutValues {
   name: string;
   controlValues: Record<string, unknown>;
   isDefault: boolean;
+  isTranslationEnabled?: boolean;
 }
 
 export interface LayoutListQuery {
@@ -109,7 +110,7 @@ export class LayoutRepository {
   async update(
     environmentId: string,
     id: string,
-    changes: Partial<Pick<LayoutRow, 'name' | 'controlValues' | 'isDefault'>>,
+    changes: Partial<Pick<LayoutRow, 'name' | 'controlValues' | 'isDefault' | 'isTranslationEnabled'>>,
   ): Promise<LayoutRow | undefined> {
     return this.db.transaction(async (tx) => {
       if (changes.isDefault) await this.unsetDefault(tx, environmentId, id);

@@ -59,13 +59,61 @@ export async function deleteResourceTranslations(
   return rows.length;
 }
 
+/** What an environment may hold after a write; a write past either bound is rolled back. */
+export interface TranslationBounds {
+  environmentBytes: number;
+  localesPerResource: number;
+}
+
+export type BoundedWrite = { rows: TranslationRow[] } | { exceeded: 'environmentBytes' | 'localesPerResource' };
+
+class BoundExceeded extends Error {
+  constructor(readonly bound: 'environmentBytes' | 'localesPerResource') {
+    super(bound);
+  }
+}
+
 @Injectable()
 export class TranslationRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /** Writes every value or none (one statement). */
-  upsert(scope: TranslationScope, values: TranslationValues[]): Promise<TranslationRow[]> {
-    return upsertTranslations(this.db, scope, values);
+  /**
+   * Writes every value or none, in one transaction that measures the environment afterwards: past a
+   * bound, nothing is written and the bound is named.
+   */
+  async upsertBounded(
+    scope: TranslationScope,
+    values: TranslationValues[],
+    bounds: TranslationBounds,
+  ): Promise<BoundedWrite> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const rows = await upsertTranslations(tx, scope, values);
+        const [usage] = await tx
+          .select({
+            bytes: sql<number>`coalesce(sum(octet_length(${translations.content}::text)), 0)::bigint`,
+            locales: sql<number>`coalesce(max(locale_count), 0)::int`,
+          })
+          .from(
+            tx
+              .select({
+                content: translations.content,
+                locale_count: sql<number>`count(*) over (partition by ${translations.resourceType}, ${translations.resourceId})`.as(
+                  'locale_count',
+                ),
+              })
+              .from(translations)
+              .where(eq(translations.environmentId, scope.environmentId))
+              .as('translations'),
+          );
+        if (Number(usage.bytes) > bounds.environmentBytes) throw new BoundExceeded('environmentBytes');
+        if (usage.locales > bounds.localesPerResource) throw new BoundExceeded('localesPerResource');
+        return { rows };
+      });
+    } catch (error) {
+      if (error instanceof BoundExceeded) return { exceeded: error.bound };
+      throw error;
+    }
   }
 
   async find(environmentId: string, resource: TranslationResource, locale: string): Promise<TranslationRow | undefined> {
@@ -93,15 +141,6 @@ export class TranslationRepository {
       .from(translations)
       .where(eq(translations.environmentId, environmentId))
       .orderBy(asc(translations.resourceType), asc(translations.resourceId), asc(translations.locale));
-  }
-
-  /** How many (resource, locale) rows the environment holds. */
-  async countAll(environmentId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(translations)
-      .where(eq(translations.environmentId, environmentId));
-    return row.count;
   }
 
   async delete(environmentId: string, resource: TranslationResource, locale: string): Promise<boolean> {
