@@ -172,7 +172,7 @@ export function toWorkflowV2Response(row: WorkflowRow): WorkflowV2Response {
     active: row.active && !row.draft,
     validatePayload: row.validatePayload,
     payloadSchema: row.payloadSchema ?? null,
-    isTranslationEnabled: false,
+    isTranslationEnabled: row.isTranslationEnabled,
     origin: originOf(row),
     status: statusOf(row),
     severity: 'none',

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { LOCALE_MESSAGE } from '#application';
 import { Type } from 'class-transformer';
 import {
   IsHexColor,
@@ -104,4 +105,10 @@ export class UpdateEnvironmentDto {
   @ValidateNested()
   @Type(() => RetentionOverridesDto)
   retention?: RetentionOverridesDto;
+
+  @ApiPropertyOptional({ description: "Not in Novu's API: the locale of translated content for subscribers whose locale has none", example: 'en_US' })
+  @OptionalNotNull()
+  @IsString()
+  @Matches(/^[a-z]{2,3}_[A-Z]{2}$/, { message: `defaultLocale ${LOCALE_MESSAGE}` })
+  defaultLocale?: string;
 }
