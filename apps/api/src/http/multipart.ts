@@ -34,7 +34,9 @@ export function installMultipart(fastify: FastifyInstance): void {
     async (request: FastifyRequest, body: Buffer): Promise<MultipartBody> => {
       let form: FormData;
       try {
-        form = await new Response(body, { headers: { 'content-type': request.headers['content-type'] ?? '' } }).formData();
+        form = await new Response(body, {
+          headers: { 'content-type': request.headers['content-type'] ?? '' },
+        }).formData();
       } catch {
         throw new DomainError('BAD_REQUEST', 'The multipart/form-data body could not be read');
       }

@@ -1,12 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/access-areas.js';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
@@ -97,7 +90,10 @@ export class TranslationsController {
   @Get('group/:resourceType/:resourceId')
   @ApiOperation({ summary: 'The locales of a workflow or layout, with their last update' })
   @ApiOkResponse({ type: TranslationGroupResponseDto })
-  group(@Auth() auth: AuthContext, @Param() params: TranslationResourceParamsDto): Promise<TranslationGroupResponseDto> {
+  group(
+    @Auth() auth: AuthContext,
+    @Param() params: TranslationResourceParamsDto,
+  ): Promise<TranslationGroupResponseDto> {
     return this.translations.group(auth, params);
   }
 

@@ -13,11 +13,7 @@ import {
   type WorkflowRow,
 } from '../schema/index.js';
 import type { LayoutValues } from './layout.repository.js';
-import {
-  deleteResourceTranslations,
-  upsertTranslations,
-  type TranslationResource,
-} from './translation.repository.js';
+import { deleteResourceTranslations, upsertTranslations, type TranslationResource } from './translation.repository.js';
 import type { WorkflowScope, WorkflowValues } from './workflow.repository.js';
 
 /** What an environment holds that publishing copies: its live workflows (with their group names) and layouts. */

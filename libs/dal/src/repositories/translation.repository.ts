@@ -3,7 +3,12 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { translations, type TranslationContent, type TranslationResourceType, type TranslationRow } from '../schema/index.js';
+import {
+  translations,
+  type TranslationContent,
+  type TranslationResourceType,
+  type TranslationRow,
+} from '../schema/index.js';
 
 export interface TranslationScope {
   environmentId: string;
@@ -98,9 +103,10 @@ export class TranslationRepository {
             tx
               .select({
                 content: translations.content,
-                locale_count: sql<number>`count(*) over (partition by ${translations.resourceType}, ${translations.resourceId})`.as(
-                  'locale_count',
-                ),
+                locale_count:
+                  sql<number>`count(*) over (partition by ${translations.resourceType}, ${translations.resourceId})`.as(
+                    'locale_count',
+                  ),
               })
               .from(translations)
               .where(eq(translations.environmentId, scope.environmentId))
@@ -116,7 +122,11 @@ export class TranslationRepository {
     }
   }
 
-  async find(environmentId: string, resource: TranslationResource, locale: string): Promise<TranslationRow | undefined> {
+  async find(
+    environmentId: string,
+    resource: TranslationResource,
+    locale: string,
+  ): Promise<TranslationRow | undefined> {
     const [row] = await this.db
       .select()
       .from(translations)

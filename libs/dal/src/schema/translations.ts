@@ -27,7 +27,9 @@ export const translations = pgTable(
       .default(sql`'{}'::jsonb`),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('translations_env_resource_locale_uq').on(t.environmentId, t.resourceType, t.resourceId, t.locale)],
+  (t) => [
+    uniqueIndex('translations_env_resource_locale_uq').on(t.environmentId, t.resourceType, t.resourceId, t.locale),
+  ],
 );
 
 export type TranslationRow = typeof translations.$inferSelect;

@@ -110,20 +110,22 @@ export class StepContextLoader {
     const channels = unique(jobs.map((job) => job.type).filter((type) => stepRegistration(type)?.usesIntegrations));
     const [triggers, subscribers, workflows, integrations, { earlier, digests }, variables, translations] =
       await Promise.all([
-      this.notifications.findTriggerContexts(env, unique(jobs.map((job) => job.notificationId))),
-      this.subscribers.findByIds(env, unique(jobs.map((job) => job.subscriberId))),
-      Promise.all(unique(jobs.map((job) => job.workflowId)).map((id) => this.workflows.byId(env, id))),
-      Promise.all(
-        channels.map(async (channel) => [channel, await this.integrations.listActiveByChannel(env, channel)] as const),
-      ),
-      this.earlierJobs(env, jobs).then(async (earlier) => ({
-        earlier,
-        digests: await this.digestEvents(env, jobs, earlier),
-      })),
-      // A batch belongs to one environment, hence to one organization.
-      jobs.length > 0 ? this.variables.of(jobs[0].organizationId, env) : undefined,
-      this.translationCache.of(env),
-    ]);
+        this.notifications.findTriggerContexts(env, unique(jobs.map((job) => job.notificationId))),
+        this.subscribers.findByIds(env, unique(jobs.map((job) => job.subscriberId))),
+        Promise.all(unique(jobs.map((job) => job.workflowId)).map((id) => this.workflows.byId(env, id))),
+        Promise.all(
+          channels.map(
+            async (channel) => [channel, await this.integrations.listActiveByChannel(env, channel)] as const,
+          ),
+        ),
+        this.earlierJobs(env, jobs).then(async (earlier) => ({
+          earlier,
+          digests: await this.digestEvents(env, jobs, earlier),
+        })),
+        // A batch belongs to one environment, hence to one organization.
+        jobs.length > 0 ? this.variables.of(jobs[0].organizationId, env) : undefined,
+        this.translationCache.of(env),
+      ]);
     const triggerById = byKey(triggers, (row) => row.id);
     const actorIds = unique(triggers.flatMap((row) => parseActor(row.actor)?.subscriberId ?? []));
     const tenantIds = unique(triggers.flatMap((row) => tenantIdentifierOf(row.tenant) ?? []));

@@ -106,7 +106,10 @@ export class UpdateEnvironmentDto {
   @Type(() => RetentionOverridesDto)
   retention?: RetentionOverridesDto;
 
-  @ApiPropertyOptional({ description: "Not in Novu's API: the locale of translated content for subscribers whose locale has none", example: 'en_US' })
+  @ApiPropertyOptional({
+    description: "Not in Novu's API: the locale of translated content for subscribers whose locale has none",
+    example: 'en_US',
+  })
   @OptionalNotNull()
   @IsString()
   @Matches(/^[a-z]{2,3}_[A-Z]{2}$/, { message: `defaultLocale ${LOCALE_MESSAGE}` })

@@ -86,7 +86,10 @@ export class EnvironmentResponseDto {
   @ApiProperty({ type: EnvironmentRetentionDto })
   retention: EnvironmentRetentionDto;
 
-  @ApiProperty({ description: 'The locale of translated content for subscribers whose locale has none', example: 'en_US' })
+  @ApiProperty({
+    description: 'The locale of translated content for subscribers whose locale has none',
+    example: 'en_US',
+  })
   defaultLocale: string;
 
   /** `defaults`: the deployment's retention (AppConfig), for the days of what the environment does not override. */

@@ -19,14 +19,20 @@ type MasterSection = keyof typeof MASTER_SECTIONS;
 function localeOfFile(file: UploadedFile, field: string): string {
   const locale = /^(.+)\.json$/.exec(file.fileName)?.[1];
   if (!isLocale(locale))
-    throw DomainError.validation(field, `${field} is named "${file.fileName}": a file is named <locale>.json, its locale ${LOCALE_MESSAGE}`);
+    throw DomainError.validation(
+      field,
+      `${field} is named "${file.fileName}": a file is named <locale>.json, its locale ${LOCALE_MESSAGE}`,
+    );
   return locale;
 }
 
 /** The file's JSON; a file over the size limit or that does not parse is a 422 naming it. */
 function jsonOfFile(file: UploadedFile, field: string): unknown {
   if (file.bytes > TRANSLATION_LIMITS.contentBytes)
-    throw DomainError.validation(field, `${field} (${file.fileName}) is over ${TRANSLATION_LIMITS.contentBytes / 1024} KB`);
+    throw DomainError.validation(
+      field,
+      `${field} (${file.fileName}) is over ${TRANSLATION_LIMITS.contentBytes / 1024} KB`,
+    );
   try {
     return JSON.parse(file.text) as unknown;
   } catch (error) {
@@ -65,7 +71,13 @@ export class TranslationFilesUseCase {
       const locale = localeOfFile(file, field);
       if (seen.has(locale)) throw DomainError.validation(field, `${field}: two files are named ${locale}.json`);
       seen.add(locale);
-      return { resourceType: resource.resourceType, resourceId: resource.resourceId, locale, content: jsonOfFile(file, field), field };
+      return {
+        resourceType: resource.resourceType,
+        resourceId: resource.resourceId,
+        locale,
+        content: jsonOfFile(file, field),
+        field,
+      };
     });
     await this.writer.write(auth, inputs);
     return { totalFiles: files.length, successfulUploads: files.length, failedUploads: 0, errors: [] };
@@ -84,16 +96,26 @@ export class TranslationFilesUseCase {
     return master;
   }
 
-  async importMaster(auth: AuthContext, locale: string, masterJson: unknown, field = 'masterJson'): Promise<ImportMasterJsonResponseDto> {
+  async importMaster(
+    auth: AuthContext,
+    locale: string,
+    masterJson: unknown,
+    field = 'masterJson',
+  ): Promise<ImportMasterJsonResponseDto> {
     if (!isObject(masterJson)) throw DomainError.validation(field, `${field} must be an object`);
     const inputs: TranslationInput[] = [];
     const unknown: string[] = [];
     for (const [section, entries] of Object.entries(masterJson)) {
       const resourceType = MASTER_SECTIONS[section as MasterSection] as 'workflow' | 'layout' | undefined;
-      if (!resourceType) throw DomainError.validation(`${field}.${section}`, `${field} holds only workflows and layouts`);
-      if (!isObject(entries)) throw DomainError.validation(`${field}.${section}`, `${field}.${section} must be an object`);
+      if (!resourceType)
+        throw DomainError.validation(`${field}.${section}`, `${field} holds only workflows and layouts`);
+      if (!isObject(entries))
+        throw DomainError.validation(`${field}.${section}`, `${field}.${section} must be an object`);
       if (Object.keys(entries).length > TRANSLATION_LIMITS.keys)
-        throw DomainError.validation(`${field}.${section}`, `${field}.${section} holds at most ${TRANSLATION_LIMITS.keys} entries`);
+        throw DomainError.validation(
+          `${field}.${section}`,
+          `${field}.${section} holds at most ${TRANSLATION_LIMITS.keys} entries`,
+        );
       for (const [key, content] of Object.entries(entries)) {
         const resource = await this.writer.find(auth.environmentId, resourceType, key);
         if (!resource) unknown.push(`${section}.${key}`);
@@ -102,7 +124,10 @@ export class TranslationFilesUseCase {
     }
     // Nothing partial: a master JSON naming a resource this environment lacks is refused whole.
     if (unknown.length > 0)
-      throw DomainError.validation(field, `${field} names resources this environment does not have: ${unknown.join(', ')}`);
+      throw DomainError.validation(
+        field,
+        `${field} names resources this environment does not have: ${unknown.join(', ')}`,
+      );
     if (inputs.length === 0) return { success: false, message: 'No supported resources found in the master JSON' };
     await this.writer.write(auth, inputs);
     return {

@@ -39,11 +39,16 @@ export class TranslationWriter {
   /** The resource by workflowId / layoutId or internal id; 404 when the environment has none (another's included). */
   async resource(auth: AuthContext, resourceType: 'workflow' | 'layout', key: string): Promise<FoundResource> {
     const found = await this.find(auth.environmentId, resourceType, key);
-    if (!found) throw new DomainError('NOT_FOUND', `${resourceType === 'workflow' ? 'Workflow' : 'Layout'} ${key} not found`);
+    if (!found)
+      throw new DomainError('NOT_FOUND', `${resourceType === 'workflow' ? 'Workflow' : 'Layout'} ${key} not found`);
     return found;
   }
 
-  async find(environmentId: string, resourceType: 'workflow' | 'layout', key: string): Promise<FoundResource | undefined> {
+  async find(
+    environmentId: string,
+    resourceType: 'workflow' | 'layout',
+    key: string,
+  ): Promise<FoundResource | undefined> {
     if (resourceType === 'workflow') {
       const row = await this.workflows.findByIdOrIdentifier(environmentId, key);
       return row && { resourceType, resourceId: row.identifier, name: row.name };

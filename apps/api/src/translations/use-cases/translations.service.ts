@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
 import { TranslationRepository, type TranslationRow } from '#dal';
 import type { AuthContext } from '../../auth/auth-context.js';
-import type { CreateTranslationDto, TranslationLocaleParamsDto, TranslationResourceParamsDto } from '../dto/translation-input.dto.js';
+import type {
+  CreateTranslationDto,
+  TranslationLocaleParamsDto,
+  TranslationResourceParamsDto,
+} from '../dto/translation-input.dto.js';
 import type { TranslationGroupResponseDto } from '../dto/translation-response.dto.js';
 import { TranslationWriter } from './translation-writer.js';
 
@@ -17,7 +21,13 @@ export class TranslationsService {
   async create(auth: AuthContext, body: CreateTranslationDto): Promise<TranslationRow> {
     const resource = await this.writer.resource(auth, body.resourceType, body.resourceId);
     const [row] = await this.writer.write(auth, [
-      { resourceType: resource.resourceType, resourceId: resource.resourceId, locale: body.locale, content: body.content, field: 'content' },
+      {
+        resourceType: resource.resourceType,
+        resourceId: resource.resourceId,
+        locale: body.locale,
+        content: body.content,
+        field: 'content',
+      },
     ]);
     return row;
   }
@@ -25,14 +35,21 @@ export class TranslationsService {
   async get(auth: AuthContext, params: TranslationLocaleParamsDto): Promise<TranslationRow> {
     const resource = await this.writer.resource(auth, params.resourceType, params.resourceId);
     const row = await this.translations.find(auth.environmentId, resource, params.locale);
-    if (!row) throw new DomainError('NOT_FOUND', `No ${params.locale} translation for ${params.resourceType} ${params.resourceId}`);
+    if (!row)
+      throw new DomainError(
+        'NOT_FOUND',
+        `No ${params.locale} translation for ${params.resourceType} ${params.resourceId}`,
+      );
     return row;
   }
 
   async delete(auth: AuthContext, params: TranslationLocaleParamsDto): Promise<void> {
     const resource = await this.writer.resource(auth, params.resourceType, params.resourceId);
     if (!(await this.writer.delete(auth, resource, params.locale)))
-      throw new DomainError('NOT_FOUND', `No ${params.locale} translation for ${params.resourceType} ${params.resourceId}`);
+      throw new DomainError(
+        'NOT_FOUND',
+        `No ${params.locale} translation for ${params.resourceType} ${params.resourceId}`,
+      );
   }
 
   async group(auth: AuthContext, params: TranslationResourceParamsDto): Promise<TranslationGroupResponseDto> {
