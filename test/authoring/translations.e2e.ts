@@ -249,7 +249,9 @@ describe('@novu/api: translations', () => {
     });
     const untranslated = await deliver(off, subscriber('off-reader', 'en_US'));
     expect(untranslated.email.subject).toBe('subject');
-    expect(untranslated.details).toContainEqual(expect.stringContaining('subject, body.greeting'));
+    const reported = untranslated.details.find((detail) => detail.startsWith('Translations are off'));
+    expect(reported).toContain('subject');
+    expect(reported).toContain('body.greeting');
   });
 
   it('generatePreview renders in the locale of the preview subscriber and reports missing keys', async () => {
@@ -343,6 +345,10 @@ describe('@novu/api: translations', () => {
     ]) {
       await invalid(create('de_DE', content));
     }
+    // Values are templates: one that does not parse is refused when saved.
+    expect(await invalid(create('de_DE', { a: 'Hallo {{ subscriber.firstName | nosuchfilter }}' }))).toContain(
+      'nosuchfilter',
+    );
     const tooLong = await invalid(create('de_DE', { a: 'x'.repeat(64 * 1024 + 1) }));
     expect(tooLong).toContain('64 KB');
     await create('de_DE', { a: 'x'.repeat(64 * 1024) });

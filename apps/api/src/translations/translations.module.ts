@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TranslationsCacheModule } from '#application';
+import { TemplatesModule, TranslationsCacheModule } from '#application';
 import { DalModule, LayoutRepository, TranslationRepository, WorkflowRepository } from '#dal';
 import { TranslationsController } from './translations.controller.js';
 import { TranslationFilesUseCase } from './use-cases/translation-files.use-case.js';
@@ -8,6 +8,7 @@ import { TranslationsService } from './use-cases/translations.service.js';
 
 @Module({
   imports: [
+    TemplatesModule,
     TranslationsCacheModule,
     DalModule.forRepositories([TranslationRepository, WorkflowRepository, LayoutRepository]),
   ],

@@ -32,6 +32,8 @@ export interface LocaleChoice {
   /** The subscriber's locale, when it is one in language_REGION form. */
   locale?: string;
   defaultLocale: string;
+  /** False when the resource has translations turned off: no key is looked up. */
+  enabled: boolean;
 }
 
 export interface Localized<T> {
@@ -71,6 +73,7 @@ export function localize<T>(template: T, choice: LocaleChoice): Localized<T> {
 
 /** The execution detail (or preview warning) that names keys found in no locale. */
 export function missingKeysDetail({ missing, choice }: Localized<unknown>): string {
+  if (!choice.enabled) return `Translations are off, so these keys rendered as their key: ${missing.join(', ')}`;
   const where = choice.locale && choice.locale !== choice.defaultLocale ? `${choice.locale} nor ` : '';
   return `Translation keys not found in ${where}the default locale ${choice.defaultLocale}, rendered as their key: ${missing.join(', ')}`;
 }

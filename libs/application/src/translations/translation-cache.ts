@@ -20,7 +20,7 @@ export class EnvironmentTranslations {
    */
   choiceFor(resource: TranslationResource, enabled: boolean, locale: unknown): LocaleChoice {
     const locales = enabled ? (this.byResource.get(resourceKey(resource)) ?? NO_LOCALES) : NO_LOCALES;
-    return { locales, locale: subscriberLocale(locale), defaultLocale: this.defaultLocale };
+    return { locales, locale: subscriberLocale(locale), defaultLocale: this.defaultLocale, enabled };
   }
 
   /** The template with its `{{t.key}}` references replaced for this subscriber's locale (see localize). */

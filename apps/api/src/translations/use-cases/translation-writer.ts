@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { contentError, TRANSLATION_LIMITS, TranslationCache, asContent } from '#application';
+import { asContent, contentError, TemplateEngine, TRANSLATION_LIMITS, TranslationCache } from '#application';
 import { DomainError } from '#common';
 import {
   LayoutRepository,
@@ -34,6 +34,7 @@ export class TranslationWriter {
     private readonly workflows: WorkflowRepository,
     private readonly layouts: LayoutRepository,
     private readonly cache: TranslationCache,
+    private readonly templates: TemplateEngine,
   ) {}
 
   /** The resource by workflowId / layoutId or internal id; 404 when the environment has none (another's included). */
@@ -62,6 +63,9 @@ export class TranslationWriter {
     const values: TranslationValues[] = inputs.map((input) => {
       const error = contentError(input.content);
       if (error) throw DomainError.validation(input.field, `${input.field} ${error}`);
+      // Values are template source, checked as a step's templates are when saved.
+      const templateErrors = Object.entries(this.templates.errorsOf(input.content, input.field));
+      if (templateErrors.length > 0) throw DomainError.validation(templateErrors[0][0], templateErrors[0][1]);
       return { ...input, content: asContent(input.content) };
     });
     const written = await this.translations.upsertBounded(
