@@ -4,6 +4,8 @@ import { inboxRows, socketCeilingRows } from './inbox-report.js';
 import { noisyRows } from './noisy-report.js';
 import type { NoisyResult } from './noisy-neighbour.js';
 import { webhookRows } from './webhooks-report.js';
+import { translationRows } from './translations-report.js';
+import type { TranslationsResult } from './translations.js';
 import { lifecycleRows } from './lifecycle-report.js';
 import type { LifecycleResult } from './lifecycle.js';
 import type { WebhooksResult } from './webhooks.js';
@@ -21,6 +23,7 @@ export interface PhaseResults {
   inbox?: InboxResult;
   noisy?: NoisyResult;
   webhooks?: WebhooksResult;
+  translations?: TranslationsResult;
   lifecycle?: LifecycleResult;
 }
 
@@ -217,6 +220,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
   if (redis.inbox) rows.push(...inboxRows('redis', redis.inbox, ceilings));
   if (redis.noisy) rows.push(...noisyRows('redis', redis.noisy));
   if (redis.webhooks) rows.push(...webhookRows('redis', redis.webhooks, fastify));
+  if (redis.translations) rows.push(...translationRows('redis', redis.translations, fastify));
   if (redis.lifecycle) rows.push(...lifecycleRows('redis, 60 days kept', redis.lifecycle, fastify));
   phase('pg-queue', pgQueue, ceilings.bullmqPostgres, false);
   return rows;
