@@ -150,6 +150,22 @@ describe('@novu/api: translations', () => {
       sdk.novu.translations.delete({ resourceType: 'workflow', resourceId: workflowId, locale: 'es_ES' }),
       404,
     );
+    // Deleting the workflow deletes its translations: a new workflow of the same id starts without them.
+    await sdk.novu.workflows.delete(workflowId);
+    expect(
+      await sdk.t.db
+        .select()
+        .from(translations)
+        .where(and(eq(translations.environmentId, sdk.t.environment.id), eq(translations.resourceId, workflowId))),
+    ).toEqual([]);
+    await createTranslatedWorkflow('Crud');
+    await refused(sdk.novu.translations.groups.retrieve('workflow', workflowId));
+    await sdk.novu.translations.create({
+      resourceId: workflowId,
+      resourceType: 'workflow',
+      locale: 'de_DE',
+      content: GERMAN,
+    });
     await sdk.novu.translations.groups.delete('workflow', workflowId);
     await refused(sdk.novu.translations.groups.retrieve('workflow', workflowId), 404);
     const left = await sdk.t.db

@@ -4,6 +4,7 @@ import { isId, newId } from '#common';
 import { isUniqueViolation, type Database, type DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { layouts, workflows, type LayoutRow } from '../schema/index.js';
+import { deleteResourceTranslations } from './translation.repository.js';
 
 export interface LayoutScope {
   environmentId: string;
@@ -141,6 +142,8 @@ export class LayoutRepository {
         .update(layouts)
         .set({ deleted: true, isDefault: false, updatedAt: new Date() })
         .where(and(eq(layouts.environmentId, environmentId), eq(layouts.id, layout.id)));
+      // A later layout of the same layoutId starts without them.
+      await deleteResourceTranslations(tx, environmentId, { resourceType: 'layout', resourceId: layout.layoutId });
       return { deleted: true, users };
     });
   }

@@ -89,7 +89,7 @@ export class TranslationFilesUseCase {
     const rows = (await this.translations.listAll(auth.environmentId)).filter((row) => row.locale === chosen);
     const master: MasterJsonResponseDto = { workflows: {}, layouts: {} };
     for (const row of rows) {
-      // Translations outlive a deleted resource (a new one of the same key gets them back); they are not exported.
+      // Deleting a resource deletes its translations; any left by a resource gone another way are not exported.
       if (!(await this.writer.find(auth.environmentId, row.resourceType, row.resourceId))) continue;
       master[row.resourceType === 'workflow' ? 'workflows' : 'layouts'][row.resourceId] = row.content;
     }
