@@ -37,6 +37,11 @@ describe('localize', () => {
     expect(localize(template, choice(undefined, locales)).value.subject).toBe('Hello');
   });
 
+  it('returns a template without references as it is', () => {
+    const template = { subject: 'Plain', content: ['{{ payload.t }}', { label: 'x' }] };
+    expect(localize(template, choice('de_DE', locales)).value).toBe(template);
+  });
+
   it('renders a key found in no locale as the key and names it once', () => {
     const result = localize({ a: '{{t.gone}} {{t.gone}}', b: '{{ payload.t }}' }, choice('de_DE', locales));
     expect(result.value).toEqual({ a: 'gone gone', b: '{{ payload.t }}' });

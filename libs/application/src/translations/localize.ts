@@ -62,11 +62,17 @@ export function localize<T>(template: T, choice: LocaleChoice): Localized<T> {
           return key;
         })
       : source;
+  // Every delivery walks its template: parts without a reference are returned as they are, not copied.
   const walk = (value: unknown, depth: number): unknown => {
     if (typeof value === 'string') return replace(value);
     if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, depth + 1)]));
+    if (Array.isArray(value)) {
+      const items = value.map((item) => walk(item, depth + 1));
+      return items.every((item, index) => item === value[index]) ? value : items;
+    }
+    const entries = Object.entries(value);
+    const walked = entries.map(([key, item]) => [key, walk(item, depth + 1)] as const);
+    return walked.every(([, item], index) => item === entries[index][1]) ? value : Object.fromEntries(walked);
   };
   return { value: walk(template, 0) as T, missing: [...missing], choice };
 }
