@@ -218,7 +218,10 @@ export class WorkflowRepository {
       .returning();
     // A later workflow of the same identifier starts without them.
     if (row)
-      await deleteResourceTranslations(executor, environmentId, { resourceType: 'workflow', resourceId: row.identifier });
+      await deleteResourceTranslations(executor, environmentId, {
+        resourceType: 'workflow',
+        resourceId: row.identifier,
+      });
     return row;
   }
 
