@@ -77,6 +77,14 @@ describe('@novu/api: translations', () => {
     return { email, inApp, details: (await detailsOf(sdk.t, emailJob.id)).map((row) => row.detail) };
   }
 
+  /** Stores one locale of a workflow's (or layout's) translations through the SDK. */
+  const translate = (
+    resourceId: string,
+    locale: string,
+    content: Record<string, unknown>,
+    resourceType: 'workflow' | 'layout' = 'workflow',
+  ) => sdk.novu.translations.create({ resourceId, resourceType, locale, content });
+
   const subscriber = (id: string, locale?: string) => ({
     subscriberId: id,
     email: `${id}@l10n.test`,
@@ -107,12 +115,7 @@ describe('@novu/api: translations', () => {
 
   it('create, retrieve, upload, groups and delete pass the SDK', async () => {
     const workflowId = await createTranslatedWorkflow('Crud');
-    const created = await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'de_DE',
-      content: GERMAN,
-    });
+    const created = await translate(workflowId, 'de_DE', GERMAN);
     expect(created).toMatchObject({
       resourceId: workflowId,
       resourceType: 'workflow',
@@ -160,12 +163,7 @@ describe('@novu/api: translations', () => {
     ).toEqual([]);
     await createTranslatedWorkflow('Crud');
     await refused(sdk.novu.translations.groups.retrieve('workflow', workflowId));
-    await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'de_DE',
-      content: GERMAN,
-    });
+    await translate(workflowId, 'de_DE', GERMAN);
     await sdk.novu.translations.groups.delete('workflow', workflowId);
     await refused(sdk.novu.translations.groups.retrieve('workflow', workflowId), 404);
     const left = await sdk.t.db
@@ -177,30 +175,10 @@ describe('@novu/api: translations', () => {
 
   it('each subscriber reads their locale, falling back to the default; subject, layout and action labels are translated', async () => {
     const workflowId = await createTranslatedWorkflow('Greeting');
-    await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'de_DE',
-      content: GERMAN,
-    });
-    await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'en_US',
-      content: ENGLISH,
-    });
-    await sdk.novu.translations.create({
-      resourceId: 'l10n-frame',
-      resourceType: 'layout',
-      locale: 'de_DE',
-      content: { footer: 'Fußzeile' },
-    });
-    await sdk.novu.translations.create({
-      resourceId: 'l10n-frame',
-      resourceType: 'layout',
-      locale: 'en_US',
-      content: { footer: 'Footer' },
-    });
+    await translate(workflowId, 'de_DE', GERMAN);
+    await translate(workflowId, 'en_US', ENGLISH);
+    await translate('l10n-frame', 'de_DE', { footer: 'Fußzeile' }, 'layout');
+    await translate('l10n-frame', 'en_US', { footer: 'Footer' }, 'layout');
 
     const german = await deliver(workflowId, subscriber('de-reader', 'de_DE'));
     expect(german.email.subject).toBe('Willkommen, Ada');
@@ -233,18 +211,8 @@ describe('@novu/api: translations', () => {
 
   it("the environment's default locale is settable; a workflow with translations off reports its keys", async () => {
     const workflowId = await createTranslatedWorkflow('Default locale');
-    await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'de_DE',
-      content: GERMAN,
-    });
-    await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'en_US',
-      content: ENGLISH,
-    });
+    await translate(workflowId, 'de_DE', GERMAN);
+    await translate(workflowId, 'en_US', ENGLISH);
     const set = await sdk.t.api('put', `/v1/environments/${sdk.t.environment.id}`).send({ defaultLocale: 'de_DE' });
     expect([set.status, set.body.defaultLocale]).toEqual([200, 'de_DE']);
     const bad = await sdk.t.api('put', `/v1/environments/${sdk.t.environment.id}`).send({ defaultLocale: 'german' });
@@ -257,12 +225,7 @@ describe('@novu/api: translations', () => {
     }
 
     const off = await createTranslatedWorkflow('Translations off', false);
-    await sdk.novu.translations.create({
-      resourceId: off,
-      resourceType: 'workflow',
-      locale: 'en_US',
-      content: ENGLISH,
-    });
+    await translate(off, 'en_US', ENGLISH);
     const untranslated = await deliver(off, subscriber('off-reader', 'en_US'));
     expect(untranslated.email.subject).toBe('subject');
     const reported = untranslated.details.find((detail) => detail.startsWith('Translations are off'));
@@ -284,12 +247,7 @@ describe('@novu/api: translations', () => {
       ],
     });
     expect(workflow.isTranslationEnabled).toBe(true);
-    await sdk.novu.translations.create({
-      resourceId: 'l10n-preview',
-      resourceType: 'workflow',
-      locale: 'de_DE',
-      content: GERMAN,
-    });
+    await translate('l10n-preview', 'de_DE', GERMAN);
     const { result } = await sdk.novu.workflows.steps.generatePreview({
       workflowId: 'l10n-preview',
       stepId: 'email',
@@ -311,12 +269,7 @@ describe('@novu/api: translations', () => {
 
   it('master JSON: export, edit, import and upload round-trip', async () => {
     const workflowId = await createTranslatedWorkflow('Master');
-    await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'de_DE',
-      content: GERMAN,
-    });
+    await translate(workflowId, 'de_DE', GERMAN);
     const exported = await sdk.novu.translations.master.retrieve('de_DE');
     expect(exported.workflows[workflowId]).toEqual(GERMAN);
     expect(exported.layouts['l10n-frame']).toEqual({ footer: 'Fußzeile' });
@@ -348,7 +301,7 @@ describe('@novu/api: translations', () => {
   it('bad input is a 4xx with the reason, and a rejected upload stores nothing', async () => {
     const workflowId = await createTranslatedWorkflow('Bad input');
     const create = (locale: string, content: Record<string, unknown>, resourceId = workflowId) =>
-      sdk.novu.translations.create({ resourceId, resourceType: 'workflow', locale, content });
+      translate(resourceId, locale, content);
     for (const locale of ['de-DE', 'german', 'DE_de', 'de_DE_x']) {
       expect(await invalid(create(locale, { a: 'b' }))).toContain('language_REGION');
     }
@@ -406,12 +359,7 @@ describe('@novu/api: translations', () => {
 
   it("another environment's key can neither read nor change them", async () => {
     const workflowId = await createTranslatedWorkflow('Isolated');
-    await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'de_DE',
-      content: GERMAN,
-    });
+    await translate(workflowId, 'de_DE', GERMAN);
     for (const other of [prod, foreign]) {
       await refused(
         other.translations.retrieve({ resourceType: 'workflow', resourceId: workflowId, locale: 'de_DE' }),
@@ -451,12 +399,7 @@ describe('@novu/api: translations', () => {
 
   it('diff and publish carry translations to the target environment', async () => {
     const workflowId = await createTranslatedWorkflow('Published');
-    await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'de_DE',
-      content: GERMAN,
-    });
+    await translate(workflowId, 'de_DE', GERMAN);
     await sdk.novu.environments.publish({ sourceEnvironmentId: sdk.t.environment.id }, production.environment.id);
     const inProduction = await prod.translations.retrieve({
       resourceType: 'workflow',
@@ -473,12 +416,7 @@ describe('@novu/api: translations', () => {
 
     // A change of translations alone is a change of the workflow; publishing it replaces the target's locales.
     await sdk.novu.translations.delete({ resourceType: 'workflow', resourceId: workflowId, locale: 'de_DE' });
-    await sdk.novu.translations.create({
-      resourceId: workflowId,
-      resourceType: 'workflow',
-      locale: 'en_US',
-      content: ENGLISH,
-    });
+    await translate(workflowId, 'en_US', ENGLISH);
     const { result: diff } = await sdk.novu.environments.diff({}, production.environment.id);
     const changed = diff.resources.find((resource) => resource.sourceResource?.id === workflowId);
     expect(changed?.changes[0]).toMatchObject({ action: 'modified' });

@@ -42,6 +42,13 @@ function canonical(value: unknown): string {
 
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
+/** What publishing does to one compared part, given its content in the target and in the source. */
+function actionOf(previous: Record<string, unknown> | null, next: Record<string, unknown> | null): ChangeAction {
+  if (!previous) return 'added';
+  if (!next) return 'deleted';
+  return same(previous, next) ? 'unchanged' : 'modified';
+}
+
 /** A step without the ids each environment gives its own steps. */
 export function stepContent(step: StoredStep): Record<string, unknown> {
   const { _id: _id, _templateId: _templateId, _parentId: _parentId, uuid: _uuid, variants, ...content } = step;
@@ -93,13 +100,7 @@ function stepChanges(source: StoredStep[], target: StoredStep[]): ResourceChange
   for (let index = 0; index < Math.max(source.length, target.length); index++) {
     const next = source[index] ? stepContent(source[index]) : null;
     const previous = target[index] ? stepContent(target[index]) : null;
-    const action: ChangeAction = !previous
-      ? 'added'
-      : !next
-        ? 'deleted'
-        : same(previous, next)
-          ? 'unchanged'
-          : 'modified';
+    const action = actionOf(previous, next);
     changes.push({
       part: 'step',
       action,
@@ -122,7 +123,7 @@ function workflowDiff(
   const next = source ? workflowContent(source, content.source) : null;
   const previous = target ? workflowContent(target, content.target) : null;
   const steps = stepChanges(source?.steps ?? [], target?.steps ?? []);
-  const own: ChangeAction = !previous ? 'added' : !next ? 'deleted' : same(previous, next) ? 'unchanged' : 'modified';
+  const own = actionOf(previous, next);
   if (own === 'unchanged' && steps.every((step) => step.action === 'unchanged')) return undefined;
   const action: ResourceAction = own === 'unchanged' ? 'modified' : own;
   return {
@@ -143,13 +144,7 @@ function layoutDiff(
 ): LayoutDiff | undefined {
   const next = source ? layoutContent(source, content.source) : null;
   const previous = target ? layoutContent(target, content.target) : null;
-  const action: ChangeAction = !previous
-    ? 'added'
-    : !next
-      ? 'deleted'
-      : same(previous, next)
-        ? 'unchanged'
-        : 'modified';
+  const action = actionOf(previous, next);
   if (action === 'unchanged') return undefined;
   return { kind: 'layout', key, action, source, target, changes: [{ part: 'layout', action, previous, next }] };
 }

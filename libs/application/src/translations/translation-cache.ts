@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EnvironmentRepository, TranslationRepository, type TranslationContent, type TranslationResource } from '#dal';
+import { ExpiringLoads } from '../cache/expiring-loads.js';
 import { DEFAULT_LOCALE, subscriberLocale } from './translation-rules.js';
 import { localize, type LocaleChoice, type Localized } from './localize.js';
 
@@ -40,7 +41,7 @@ const resourceKey = (resource: TranslationResource) => `${resource.resourceType}
  */
 @Injectable()
 export class TranslationCache {
-  private readonly entries = new Map<string, { expiresAt: number; translations: Promise<EnvironmentTranslations> }>();
+  private readonly entries = new ExpiringLoads(TTL_MS, MAX_ENVIRONMENTS, (environmentId) => this.load(environmentId));
 
   constructor(
     private readonly translations: TranslationRepository,
@@ -48,21 +49,11 @@ export class TranslationCache {
   ) {}
 
   of(environmentId: string): Promise<EnvironmentTranslations> {
-    const now = Date.now();
-    const cached = this.entries.get(environmentId);
-    if (cached && cached.expiresAt > now) return cached.translations;
-    this.entries.delete(environmentId);
-    const translations = this.load(environmentId);
-    this.entries.set(environmentId, { expiresAt: now + TTL_MS, translations });
-    translations.catch(() => {
-      if (this.entries.get(environmentId)?.translations === translations) this.entries.delete(environmentId);
-    });
-    if (this.entries.size > MAX_ENVIRONMENTS) this.entries.delete(this.entries.keys().next().value!);
-    return translations;
+    return this.entries.get(environmentId);
   }
 
   invalidate(environmentId: string): void {
-    this.entries.delete(environmentId);
+    this.entries.invalidate(environmentId);
   }
 
   private async load(environmentId: string): Promise<EnvironmentTranslations> {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { LOCALE_MESSAGE } from '#application';
+import { IsLocale } from '../../translations/dto/translation-input.dto.js';
 import { Type } from 'class-transformer';
 import {
   IsHexColor,
@@ -111,7 +111,6 @@ export class UpdateEnvironmentDto {
     example: 'en_US',
   })
   @OptionalNotNull()
-  @IsString()
-  @Matches(/^[a-z]{2,3}_[A-Z]{2}$/, { message: `defaultLocale ${LOCALE_MESSAGE}` })
+  @IsLocale()
   defaultLocale?: string;
 }

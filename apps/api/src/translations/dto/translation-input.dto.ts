@@ -1,26 +1,35 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LOCALE_MESSAGE } from '#application';
 
 export const RESOURCE_TYPES = ['workflow', 'layout'] as const;
-const LOCALE = /^[a-z]{2,3}_[A-Z]{2}$/;
 const RESOURCE_ID_MAX = 255;
 
-export class CreateTranslationDto {
-  @ApiProperty({ description: "The workflow's workflowId (trigger identifier) or the layout's layoutId" })
-  @IsString()
-  @MaxLength(RESOURCE_ID_MAX)
-  resourceId: string;
+/** A `language_REGION` locale (`de_DE`). */
+export const IsLocale = () =>
+  applyDecorators(IsString(), Matches(/^[a-z]{2,3}_[A-Z]{2}$/, { message: `locale ${LOCALE_MESSAGE}` }));
 
+/** The path of one resource's translations. */
+export class TranslationResourceParamsDto {
   @ApiProperty({ enum: RESOURCE_TYPES })
   @IsIn(RESOURCE_TYPES)
   resourceType: (typeof RESOURCE_TYPES)[number];
 
-  @ApiProperty({ example: 'de_DE' })
+  @ApiProperty({ description: "The workflow's workflowId (trigger identifier) or the layout's layoutId" })
   @IsString()
-  @Matches(LOCALE, { message: `locale ${LOCALE_MESSAGE}` })
-  locale: string;
+  @MaxLength(RESOURCE_ID_MAX)
+  resourceId: string;
+}
 
+/** The path of one locale of one resource. */
+export class TranslationLocaleParamsDto extends TranslationResourceParamsDto {
+  @ApiProperty({ example: 'de_DE' })
+  @IsLocale()
+  locale: string;
+}
+
+export class CreateTranslationDto extends TranslationLocaleParamsDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
@@ -30,38 +39,16 @@ export class CreateTranslationDto {
   content: Record<string, unknown>;
 }
 
-/** The path of one resource's translations. */
-export class TranslationResourceParamsDto {
-  @ApiProperty({ enum: RESOURCE_TYPES })
-  @IsIn(RESOURCE_TYPES)
-  resourceType: (typeof RESOURCE_TYPES)[number];
-
-  @ApiProperty()
-  @IsString()
-  @MaxLength(RESOURCE_ID_MAX)
-  resourceId: string;
-}
-
-/** The path of one locale of one resource. */
-export class TranslationLocaleParamsDto extends TranslationResourceParamsDto {
-  @ApiProperty({ example: 'de_DE' })
-  @IsString()
-  @Matches(LOCALE, { message: `locale ${LOCALE_MESSAGE}` })
-  locale: string;
-}
-
 export class MasterJsonQueryDto {
   @ApiPropertyOptional({ description: "The locale to export; the environment's default locale when absent" })
   @IsOptional()
-  @IsString()
-  @Matches(LOCALE, { message: `locale ${LOCALE_MESSAGE}` })
+  @IsLocale()
   locale?: string;
 }
 
 export class ImportMasterJsonDto {
   @ApiProperty({ example: 'de_DE' })
-  @IsString()
-  @Matches(LOCALE, { message: `locale ${LOCALE_MESSAGE}` })
+  @IsLocale()
   locale: string;
 
   @ApiProperty({
