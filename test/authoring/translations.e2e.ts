@@ -247,6 +247,8 @@ describe('@novu/api: translations', () => {
       ],
     });
     expect(workflow.isTranslationEnabled).toBe(true);
+    const { result: listed } = await sdk.novu.workflows.list({ limit: 100 });
+    expect(listed.workflows.find((item) => item.workflowId === 'l10n-preview')?.isTranslationEnabled).toBe(true);
     await translate('l10n-preview', 'de_DE', GERMAN);
     const { result } = await sdk.novu.workflows.steps.generatePreview({
       workflowId: 'l10n-preview',

@@ -65,6 +65,7 @@ export class WorkflowV2ListItemDto implements WorkflowV2ListItem {
   @ApiProperty({ enum: ORIGINS }) origin: (typeof ORIGINS)[number];
   @ApiProperty({ enum: ['ACTIVE', 'INACTIVE'] }) status: 'ACTIVE' | 'INACTIVE';
   @ApiProperty({ type: [String] }) stepTypeOverviews: string[];
+  @ApiProperty() isTranslationEnabled: boolean;
   @ApiProperty({ type: [WorkflowV2StepOverviewDto] }) steps: WorkflowV2StepOverviewDto[];
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
