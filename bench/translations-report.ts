@@ -6,7 +6,9 @@ export function translationRows(section: string, r: TranslationsResult, fastify:
   const runs: [string, TranslationsResult['without']][] = [
     ['translations: sustained end to end, plain workflow', r.without],
     ['translations: sustained end to end, {{t.key}} workflow', r.withTranslations],
+    ['translations: sustained end to end, plain workflow again', r.withoutAgain],
   ];
+  const plain = (r.without.triggersPerSecond + r.withoutAgain.triggersPerSecond) / 2;
   return [
     ...runs.map(([metric, run]) => ({
       section,
@@ -18,8 +20,8 @@ export function translationRows(section: string, r: TranslationsResult, fastify:
     })),
     {
       section,
-      metric: 'translations: difference in end-to-end throughput',
-      value: Math.abs(1 - r.withTranslations.triggersPerSecond / r.without.triggersPerSecond) * 100,
+      metric: 'translations: difference in end-to-end throughput (to the mean of the plain runs)',
+      value: Math.abs(1 - r.withTranslations.triggersPerSecond / plain) * 100,
       unit: '%',
       target: { op: '<=', value: 5 },
     },

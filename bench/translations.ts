@@ -4,15 +4,17 @@ import type { BenchOptions } from './options.js';
 import { sustainedTriggers, type SustainedRun } from './sustained.js';
 
 export interface TranslationsResult {
-  /** The sustained end-to-end run (existing subscribers) with the plain workflow, then with the translated one. */
+  /** The sustained end-to-end runs (existing subscribers) with the plain workflow, before and after the translated one. */
   without: SustainedRun;
+  withoutAgain: SustainedRun;
   withTranslations: SustainedRun;
 }
 
 /**
  * What translations cost end to end: the sustained run with the plain in_app workflow, then with one
- * whose step says `{{t.greeting}}` (translations on, en_US and de_DE stored), same deployment. The
- * translated value is the plain workflow's text, so both runs render and store the same message;
+ * whose step says `{{t.greeting}}` (translations on, en_US and de_DE stored), then the plain one again,
+ * same deployment; the plain runs on both sides cancel the drift of a deployment whose tables grow.
+ * The translated value is the plain workflow's text, so every run renders and stores the same message;
  * the difference is the lookup (the per-environment cache, no query per delivery).
  */
 export async function translations(deployment: Deployment, options: BenchOptions): Promise<TranslationsResult> {
@@ -33,5 +35,6 @@ export async function translations(deployment: Deployment, options: BenchOptions
     }
     return workflow;
   });
-  return { without, withTranslations };
+  const withoutAgain = await sustainedTriggers(deployment, options, 'existing', '-untranslated-again');
+  return { without, withoutAgain, withTranslations };
 }
