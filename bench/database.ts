@@ -71,6 +71,9 @@ export async function seedTopic(pool: pg.Pool, scope: Scope, key: string, size: 
   await pool.query('ANALYZE topic_subscribers');
 }
 
+/** What the sustained workflows' in_app step says, as a template. */
+export const SUSTAINED_CONTENT = 'Hello {{subscriber.firstName}}, order {{payload.orderId}} is on its way';
+
 const inAppStep = (content: string) => ({
   template: { type: 'in_app', content },
 });
@@ -84,12 +87,15 @@ export async function createWorkflow(
   scope: Scope,
   api: ApiClient,
   identifier: string,
+  /** `{{t.greeting}}` instead of its text, looked up in the workflow's translations (see translations.ts). */
+  translated = false,
 ): Promise<{ id: string; via: 'api' | 'sql' }> {
-  const content = 'Hello {{subscriber.firstName}}, order {{payload.orderId}} is on its way';
+  const content = translated ? '{{t.greeting}}' : SUSTAINED_CONTENT;
   const res = await api.request('POST', '/v1/workflows', {
     name: identifier,
     identifier,
     active: true,
+    ...(translated ? { isTranslationEnabled: true } : {}),
     steps: [inAppStep(content)],
   });
   if (res.status === 201 || res.status === 200) {

@@ -21,6 +21,7 @@ import { noisyNeighbour, QUIET_RATE } from './noisy-neighbour.js';
 import { feedUnderLoad, sustainedTriggers } from './sustained.js';
 import { webhooks } from './webhooks.js';
 import { costPerDelivery } from './cost.js';
+import { translations } from './translations.js';
 import { lifecycle, LIFECYCLE_RETENTION_DAYS } from './lifecycle.js';
 
 const errors: { step: string; message: string }[] = [];
@@ -124,6 +125,12 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
     `${label}: cost per trigger and delivery (CPU, statements, rows, queue commands)`,
     () => costPerDelivery(deployment, options),
   );
+  if (deployment.queueKind === 'redis')
+    results.translations = await run(
+      'translations',
+      `${label}: sustained end to end with a plain and with a {{t.key}} workflow`,
+      () => translations(deployment, options),
+    );
   return results;
 }
 
@@ -163,7 +170,9 @@ async function main(): Promise<number> {
   const stamp = Date.now().toString(36);
 
   // The sustained part's ratios need these two from the same run.
-  const needsFastify = ['ceilings', 'sustained', 'webhooks', 'lifecycle'].some((part) => options.parts.has(part));
+  const needsFastify = ['ceilings', 'sustained', 'webhooks', 'translations', 'lifecycle'].some((part) =>
+    options.parts.has(part),
+  );
   if (needsFastify) {
     ceilings.fastify = await step('ceiling: bare Fastify', () => bareFastify(options.connections, options.duration));
     if (options.backends.has('redis')) {

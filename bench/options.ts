@@ -5,8 +5,8 @@
 export interface BenchOptions {
   quick: boolean;
   /**
-   * Which parts run: sustained, ceilings, accept, fanout, singles, feed, inbox, noisy, webhooks, lifecycle
-   * (feed, inbox, noisy, webhooks and the sustained part's feed measurement on the Redis deployment only;
+   * Which parts run: sustained, ceilings, accept, fanout, singles, feed, inbox, noisy, webhooks, translations,
+   * lifecycle (feed, inbox, noisy, webhooks, translations and the sustained part's feed measurement on the Redis deployment only;
    * lifecycle on a Redis deployment of its own, keeping 60 days).
    */
   parts: Set<string>;
@@ -69,6 +69,7 @@ const PARTS = [
   'inbox',
   'noisy',
   'webhooks',
+  'translations',
   'lifecycle',
   'cost',
 ];

@@ -6,6 +6,8 @@ import type { NoisyResult } from './noisy-neighbour.js';
 import { webhookRows } from './webhooks-report.js';
 import { costRows } from './cost-report.js';
 import type { CostResult } from './cost.js';
+import { translationRows } from './translations-report.js';
+import type { TranslationsResult } from './translations.js';
 import { lifecycleRows } from './lifecycle-report.js';
 import type { LifecycleResult } from './lifecycle.js';
 import type { WebhooksResult } from './webhooks.js';
@@ -23,6 +25,7 @@ export interface PhaseResults {
   inbox?: InboxResult;
   noisy?: NoisyResult;
   webhooks?: WebhooksResult;
+  translations?: TranslationsResult;
   lifecycle?: LifecycleResult;
   cost?: CostResult;
 }
@@ -220,6 +223,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
   if (redis.inbox) rows.push(...inboxRows('redis', redis.inbox, ceilings));
   if (redis.noisy) rows.push(...noisyRows('redis', redis.noisy));
   if (redis.webhooks) rows.push(...webhookRows('redis', redis.webhooks, fastify));
+  if (redis.translations) rows.push(...translationRows('redis', redis.translations, fastify));
   if (redis.lifecycle) rows.push(...lifecycleRows('redis, 60 days kept', redis.lifecycle, fastify));
   if (redis.cost) rows.push(...costRows('redis', redis.cost));
   phase('pg-queue', pgQueue, ceilings.bullmqPostgres, false);

@@ -98,9 +98,11 @@ export async function sustainedTriggers(
   recipients: Recipients,
   /** Tells this run's workflow apart when one deployment runs the scenario more than once. */
   runLabel = '',
+  /** Prepares the run's workflow (by default the plain one-step in_app workflow). */
+  prepareWorkflow = (name: string) => createWorkflow(deployment.pool, deployment.scope, deployment.client, name),
 ): Promise<SustainedRun> {
   const name = sustainedWorkflowName(recipients, runLabel);
-  const workflow = await createWorkflow(deployment.pool, deployment.scope, deployment.client, name);
+  const workflow = await prepareWorkflow(name);
   const runId = randomUUID().slice(0, 8);
   const bodyFor = (n: number) =>
     JSON.stringify({

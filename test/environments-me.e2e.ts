@@ -24,6 +24,7 @@ describe('GET /v1/environments/me', () => {
       requireHmac: false,
       inboxTopics: { allow: [], maxPerSubscriber: 20 },
       retention: { activityDays: 30, messagesDays: 90, activityDaysOverride: null, messagesDaysOverride: null },
+      defaultLocale: 'en_US',
     });
     expect(res.body.identifier).toBe(t.environment.identifier);
     expect(res.body.identifier).toMatch(/^[A-Za-z0-9_-]{16}$/);

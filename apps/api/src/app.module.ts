@@ -30,6 +30,7 @@ import { InboxModule } from './inbox/inbox.module.js';
 import { InboxSocketModule } from './realtime/inbox-socket.module.js';
 import { InboxDemoModule } from './inbox-demo/inbox-demo.module.js';
 import { LayoutsModule } from './layouts/layouts.module.js';
+import { TranslationsModule } from './translations/translations.module.js';
 import { EnvironmentVariablesModule } from './environment-variables/environment-variables.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { DashboardAccountsModule } from './dashboard-accounts/dashboard-accounts.module.js';
@@ -59,6 +60,7 @@ const API_MODULES: NonNullable<ModuleMetadata['imports']> = [
   InboxSocketModule,
   InboxDemoModule,
   LayoutsModule,
+  TranslationsModule,
   EnvironmentVariablesModule,
   WebhooksModule,
   DashboardAccountsModule,

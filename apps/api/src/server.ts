@@ -6,6 +6,7 @@ import { DomainError, httpRequestDuration, newId, PinoNestLogger, type Clock } f
 import { AppModule } from './app.module.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
 import { parseQueryString } from './http/query-arrays.js';
+import { installMultipart } from './http/multipart.js';
 import {
   assertAcceptableBody,
   assertAcceptableUrl,
@@ -74,6 +75,7 @@ export async function createServer(
     assertAcceptableUrl(request.url);
   });
   installLoadShedding(fastify, config.maxInFlightRequests);
+  installMultipart(fastify);
   await registerInboxHttp(app, config);
   fastify.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     assertAcceptableBody(request.body);

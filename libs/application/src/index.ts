@@ -33,3 +33,4 @@ export * from './environments/index.js';
 export * from './retention/index.js';
 export * from './webhooks/index.js';
 export * from './dashboard-accounts/index.js';
+export * from './translations/index.js';

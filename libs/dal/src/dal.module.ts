@@ -24,6 +24,7 @@ import type { SubscriberRepository } from './repositories/subscriber.repository.
 import type { SubscriberPresenceRepository } from './repositories/subscriber-presence.repository.js';
 import type { TenantRepository } from './repositories/tenant.repository.js';
 import type { TopicRepository } from './repositories/topic.repository.js';
+import type { TranslationRepository } from './repositories/translation.repository.js';
 import type { TriggerEventRepository } from './repositories/trigger-event.repository.js';
 import type { WorkflowRepository } from './repositories/workflow.repository.js';
 import type { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository.js';
@@ -56,6 +57,7 @@ export type RepositoryClass =
   | typeof SubscriberPresenceRepository
   | typeof TenantRepository
   | typeof TopicRepository
+  | typeof TranslationRepository
   | typeof TriggerEventRepository
   | typeof WebhookDeliveryRepository
   | typeof WebhookEndpointRepository

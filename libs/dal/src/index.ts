@@ -10,6 +10,7 @@ export * from './repositories/tenant.repository.js';
 export * from './repositories/dashboard-user.repository.js';
 export * from './repositories/dashboard-session.repository.js';
 export * from './repositories/context.repository.js';
+export * from './repositories/translation.repository.js';
 export * from './repositories/preference.repository.js';
 export * from './repositories/trigger-event.repository.js';
 export * from './repositories/notification.repository.js';

@@ -3,6 +3,7 @@ import {
   CryptoModule,
   EmailLayoutsModule,
   EnvironmentVariablesCacheModule,
+  TranslationsCacheModule,
   IdempotencyKeyExpiry,
   MessageStateService,
   RetentionPass,
@@ -64,6 +65,7 @@ import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
     CryptoModule,
     EmailLayoutsModule,
     EnvironmentVariablesCacheModule,
+    TranslationsCacheModule,
     WebhookOutboxModule,
     DalModule.forRepositories([
       TriggerEventRepository,

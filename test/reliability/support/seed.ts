@@ -85,6 +85,15 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
   );
   const layoutId = `seed-layout-${label}`;
   expectCreated(await t.api('post', '/v2/layouts', apiKey).send({ layoutId, name: 'Seed layout' }), 'layout');
+  expectCreated(
+    await t.api('post', '/v2/translations', apiKey).send({
+      resourceType: 'workflow',
+      resourceId: workflow.triggers[0].identifier,
+      locale: 'en_US',
+      content: { greeting: 'Hello {{subscriber.firstName}}' },
+    }),
+    'translation',
+  );
   const variableKey = `SEED_${label.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
   const variableSecret = `variable-secret-${newId()}`;
   credentialValues.push(variableSecret);
@@ -153,6 +162,10 @@ export function seededParam(name: string, seeded: SeededResources): string {
     externalSubscriberId: seeded.subscriberId,
     providerId: 'slack',
     layoutId: seeded.layoutId,
+    // /v2/translations/{resourceType}/{resourceId}/{locale}: the seeded workflow's en_US translation.
+    resourceType: 'workflow',
+    resourceId: seeded.workflowIdentifier,
+    locale: 'en_US',
     variableKey: seeded.variableKey,
     environmentId: seeded.environmentId,
     targetEnvironmentId: seeded.environmentId,

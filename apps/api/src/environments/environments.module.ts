@@ -4,6 +4,7 @@ import {
   CryptoModule,
   EnvironmentSyncService,
   TenancyService,
+  TranslationsCacheModule,
   WorkflowCacheModule,
   WebhookOutboxModule,
 } from '#application';
@@ -22,6 +23,7 @@ import { UpdateEnvironmentUseCase } from './use-cases/update-environment.use-cas
     CryptoModule,
     ApiKeyCacheModule,
     WorkflowCacheModule,
+    TranslationsCacheModule,
     DalModule.forRepositories([EnvironmentRepository, EnvironmentContentRepository]),
   ],
   controllers: [EnvironmentsController, EnvironmentsV2Controller],

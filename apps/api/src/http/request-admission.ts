@@ -47,6 +47,9 @@ export const MAX_BULK_EVENTS = 100;
 /** Bulk subscriber upserts carry up to 500 full subscriber objects. */
 const BULK_SUBSCRIBERS_LIMIT = 2 * 1024 * 1024;
 
+/** Translation uploads carry up to 50 files of at most 1 MB each (checked per file by the route). */
+const TRANSLATION_UPLOADS_LIMIT = 8 * 1024 * 1024;
+
 /**
  * Per-route body limits (BEHAVIOR "Body limits"): triggers may carry large payloads, everything else
  * is small. Returns the limit that applies to a request path.
@@ -55,6 +58,7 @@ export function bodyLimitFor(path: string, config: AppConfig): number {
   if (path.startsWith('/v1/events/trigger/bulk')) return config.triggerBodyLimit * MAX_BULK_EVENTS;
   if (path.startsWith('/v1/events/trigger')) return config.triggerBodyLimit;
   if (path.startsWith('/v1/subscribers/bulk')) return Math.max(config.bodyLimit, BULK_SUBSCRIBERS_LIMIT);
+  if (path.startsWith('/v2/translations')) return Math.max(config.bodyLimit, TRANSLATION_UPLOADS_LIMIT);
   return config.bodyLimit;
 }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import {
   EmailLayoutsModule,
   EnvironmentVariablesCacheModule,
+  TranslationsCacheModule,
   TemplatesModule,
   WebhookOutboxModule,
   WorkflowCacheModule,
@@ -24,6 +25,7 @@ import { WorkflowsV2Service } from './v2/workflows-v2.service.js';
     WorkflowCacheModule,
     EmailLayoutsModule,
     EnvironmentVariablesCacheModule,
+    TranslationsCacheModule,
     WebhookOutboxModule,
     DalModule.forRepositories([WorkflowRepository, EnvironmentRepository]),
   ],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EnvironmentVariableRepository } from '#dal';
+import { ExpiringLoads } from '../cache/expiring-loads.js';
 import { CredentialsCipher } from '../crypto/credentials-cipher.js';
 import { MASKED_VALUE, openValue } from './variable-values.js';
 
@@ -24,7 +25,9 @@ const EMPTY: EnvironmentValues = { plain: {}, masked: {} };
  */
 @Injectable()
 export class EnvironmentVariableCache {
-  private readonly entries = new Map<string, { expiresAt: number; values: Promise<OrganizationValues> }>();
+  private readonly entries = new ExpiringLoads(TTL_MS, MAX_ORGANIZATIONS, (organizationId) =>
+    this.load(organizationId),
+  );
 
   constructor(
     private readonly variables: EnvironmentVariableRepository,
@@ -32,25 +35,11 @@ export class EnvironmentVariableCache {
   ) {}
 
   async of(organizationId: string, environmentId: string): Promise<EnvironmentValues> {
-    return (await this.organization(organizationId)).get(environmentId) ?? EMPTY;
+    return (await this.entries.get(organizationId)).get(environmentId) ?? EMPTY;
   }
 
   invalidate(organizationId: string): void {
-    this.entries.delete(organizationId);
-  }
-
-  private organization(organizationId: string): Promise<OrganizationValues> {
-    const now = Date.now();
-    const cached = this.entries.get(organizationId);
-    if (cached && cached.expiresAt > now) return cached.values;
-    this.entries.delete(organizationId);
-    const values = this.load(organizationId);
-    this.entries.set(organizationId, { expiresAt: now + TTL_MS, values });
-    values.catch(() => {
-      if (this.entries.get(organizationId)?.values === values) this.entries.delete(organizationId);
-    });
-    if (this.entries.size > MAX_ORGANIZATIONS) this.entries.delete(this.entries.keys().next().value!);
-    return values;
+    this.entries.invalidate(organizationId);
   }
 
   private async load(organizationId: string): Promise<OrganizationValues> {

@@ -32,6 +32,7 @@ function workflow(identifier: string, fields: Partial<WorkflowRow> = {}): Workfl
     origin: 'novu-cloud-v1',
     payloadSchema: null,
     validatePayload: false,
+    isTranslationEnabled: false,
     preferences: null,
     notificationGroupId: 'group',
     creatorId: null,
@@ -53,6 +54,7 @@ function layout(layoutId: string, fields: Partial<LayoutRow> = {}): LayoutRow {
     name: layoutId,
     isDefault: false,
     controlValues: {},
+    isTranslationEnabled: false,
     deleted: false,
     createdAt: at,
     updatedAt: at,
@@ -64,6 +66,7 @@ const content = (workflows: WorkflowRow[], layouts: LayoutRow[] = [], group = 'G
   workflows,
   layouts,
   groupNames: new Map([['group', group]]),
+  translations: new Map(),
 });
 
 describe('diffEnvironments', () => {

@@ -1,4 +1,4 @@
-import type { EnvironmentContent, LayoutRow, StoredStep, WorkflowRow } from '#dal';
+import { translationsKey, type EnvironmentContent, type LayoutRow, type StoredStep, type WorkflowRow } from '#dal';
 
 export type ResourceKind = 'workflow' | 'layout';
 export type ResourceAction = 'added' | 'modified' | 'deleted';
@@ -42,14 +42,29 @@ function canonical(value: unknown): string {
 
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
+/** What publishing does to one compared part, given its content in the target and in the source. */
+function actionOf(previous: Record<string, unknown> | null, next: Record<string, unknown> | null): ChangeAction {
+  if (!previous) return 'added';
+  if (!next) return 'deleted';
+  return same(previous, next) ? 'unchanged' : 'modified';
+}
+
 /** A step without the ids each environment gives its own steps. */
 export function stepContent(step: StoredStep): Record<string, unknown> {
   const { _id: _id, _templateId: _templateId, _parentId: _parentId, uuid: _uuid, variants, ...content } = step;
   return variants ? { ...content, variants: variants.map(stepContent) } : content;
 }
 
-/** The fields of a workflow that publishing copies (its group by name: group ids differ per environment). */
-export function workflowContent(row: WorkflowRow, groupNames: Map<string, string>): Record<string, unknown> {
+/** A resource's translations by locale, as publishing copies them. */
+function translationsOf(content: EnvironmentContent, resourceType: 'workflow' | 'layout', resourceId: string) {
+  return content.translations.get(translationsKey({ resourceType, resourceId })) ?? {};
+}
+
+/**
+ * The fields of a workflow that publishing copies (its group by name: group ids differ per
+ * environment), with its translations.
+ */
+export function workflowContent(row: WorkflowRow, content: EnvironmentContent): Record<string, unknown> {
   return {
     name: row.name,
     description: row.description,
@@ -63,12 +78,20 @@ export function workflowContent(row: WorkflowRow, groupNames: Map<string, string
     payloadSchema: row.payloadSchema,
     validatePayload: row.validatePayload,
     preferences: row.preferences,
-    notificationGroup: groupNames.get(row.notificationGroupId) ?? DEFAULT_GROUP,
+    notificationGroup: content.groupNames.get(row.notificationGroupId) ?? DEFAULT_GROUP,
+    isTranslationEnabled: row.isTranslationEnabled,
+    translations: translationsOf(content, 'workflow', row.identifier),
   };
 }
 
-export function layoutContent(row: LayoutRow): Record<string, unknown> {
-  return { name: row.name, isDefault: row.isDefault, controlValues: row.controlValues };
+export function layoutContent(row: LayoutRow, content: EnvironmentContent): Record<string, unknown> {
+  return {
+    name: row.name,
+    isDefault: row.isDefault,
+    controlValues: row.controlValues,
+    isTranslationEnabled: row.isTranslationEnabled,
+    translations: translationsOf(content, 'layout', row.layoutId),
+  };
 }
 
 /** Steps compared position by position: the target keeps its own step ids, so ids cannot pair them. */
@@ -77,13 +100,7 @@ function stepChanges(source: StoredStep[], target: StoredStep[]): ResourceChange
   for (let index = 0; index < Math.max(source.length, target.length); index++) {
     const next = source[index] ? stepContent(source[index]) : null;
     const previous = target[index] ? stepContent(target[index]) : null;
-    const action: ChangeAction = !previous
-      ? 'added'
-      : !next
-        ? 'deleted'
-        : same(previous, next)
-          ? 'unchanged'
-          : 'modified';
+    const action = actionOf(previous, next);
     changes.push({
       part: 'step',
       action,
@@ -103,10 +120,10 @@ function workflowDiff(
   target: WorkflowRow | undefined,
   content: { source: EnvironmentContent; target: EnvironmentContent },
 ): WorkflowDiff | undefined {
-  const next = source ? workflowContent(source, content.source.groupNames) : null;
-  const previous = target ? workflowContent(target, content.target.groupNames) : null;
+  const next = source ? workflowContent(source, content.source) : null;
+  const previous = target ? workflowContent(target, content.target) : null;
   const steps = stepChanges(source?.steps ?? [], target?.steps ?? []);
-  const own: ChangeAction = !previous ? 'added' : !next ? 'deleted' : same(previous, next) ? 'unchanged' : 'modified';
+  const own = actionOf(previous, next);
   if (own === 'unchanged' && steps.every((step) => step.action === 'unchanged')) return undefined;
   const action: ResourceAction = own === 'unchanged' ? 'modified' : own;
   return {
@@ -119,16 +136,15 @@ function workflowDiff(
   };
 }
 
-function layoutDiff(key: string, source: LayoutRow | undefined, target: LayoutRow | undefined): LayoutDiff | undefined {
-  const next = source ? layoutContent(source) : null;
-  const previous = target ? layoutContent(target) : null;
-  const action: ChangeAction = !previous
-    ? 'added'
-    : !next
-      ? 'deleted'
-      : same(previous, next)
-        ? 'unchanged'
-        : 'modified';
+function layoutDiff(
+  key: string,
+  source: LayoutRow | undefined,
+  target: LayoutRow | undefined,
+  content: { source: EnvironmentContent; target: EnvironmentContent },
+): LayoutDiff | undefined {
+  const next = source ? layoutContent(source, content.source) : null;
+  const previous = target ? layoutContent(target, content.target) : null;
+  const action = actionOf(previous, next);
   if (action === 'unchanged') return undefined;
   return { kind: 'layout', key, action, source, target, changes: [{ part: 'layout', action, previous, next }] };
 }
@@ -153,7 +169,7 @@ export function diffEnvironments(source: EnvironmentContent, target: Environment
   const sourceLayouts = byKey(source.layouts, (row) => row.layoutId);
   const targetLayouts = byKey(target.layouts, (row) => row.layoutId);
   const layoutDiffs = unionKeys(sourceLayouts, targetLayouts).map((key) =>
-    layoutDiff(key, sourceLayouts.get(key), targetLayouts.get(key)),
+    layoutDiff(key, sourceLayouts.get(key), targetLayouts.get(key), content),
   );
   const workflowDiffs = unionKeys(sourceWorkflows, targetWorkflows).map((key) =>
     workflowDiff(key, sourceWorkflows.get(key), targetWorkflows.get(key), content),

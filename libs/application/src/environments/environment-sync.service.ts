@@ -5,6 +5,7 @@ import {
   EnvironmentContentRepository,
   EnvironmentRepository,
   isDatabaseUnavailable,
+  translationsKey,
   type Environment,
   type EnvironmentContent,
   type NewWebhookEvent,
@@ -15,6 +16,7 @@ import {
 } from '#dal';
 import { webhookEvent } from '../webhooks/webhook-event.js';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import { TranslationCache } from '../translations/translation-cache.js';
 import { WorkflowCache } from '../workflows/workflow-cache.js';
 import { toWorkflowV2Response } from '../workflows/workflow-v2-response.js';
 import { diffEnvironments, type ResourceDiff } from './environment-diff.js';
@@ -69,6 +71,7 @@ function workflowValues(source: WorkflowRow, target: WorkflowRow | undefined, gr
     origin: source.origin,
     payloadSchema: source.payloadSchema,
     validatePayload: source.validatePayload,
+    isTranslationEnabled: source.isTranslationEnabled,
     preferences: source.preferences,
     notificationGroupId: groupId,
     creatorId: target ? target.creatorId : source.creatorId,
@@ -82,6 +85,7 @@ export class EnvironmentSyncService {
     private readonly environments: EnvironmentRepository,
     private readonly content: EnvironmentContentRepository,
     private readonly cache: WorkflowCache,
+    private readonly translations: TranslationCache,
     private readonly clock: Clock,
     private readonly outbox: WebhookOutbox,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -142,6 +146,7 @@ export class EnvironmentSyncService {
       return [...rolledBack(selected, error.diff), ...unmatched];
     } finally {
       this.cache.invalidate(target.id);
+      this.translations.invalidate(target.id);
     }
     return [...planned, ...unmatched];
   }
@@ -177,11 +182,16 @@ export class EnvironmentSyncService {
     publisherId: string,
     now: Date,
   ): Promise<WorkflowRow | undefined> {
+    // A resource carries its translations: the target's become the source's (none when it is deleted).
+    await writer.replaceTranslations(
+      { resourceType: diff.kind, resourceId: diff.key },
+      sourceContent.translations.get(translationsKey({ resourceType: diff.kind, resourceId: diff.key })) ?? {},
+    );
     if (diff.kind === 'layout') {
       if (diff.action === 'deleted') await writer.softDeleteLayout(diff.target!.id);
       else {
-        const { layoutId, name, isDefault, controlValues } = diff.source!;
-        await writer.upsertLayout(diff.target?.id, { layoutId, name, isDefault, controlValues });
+        const { layoutId, name, isDefault, controlValues, isTranslationEnabled } = diff.source!;
+        await writer.upsertLayout(diff.target?.id, { layoutId, name, isDefault, controlValues, isTranslationEnabled });
       }
       return undefined;
     }

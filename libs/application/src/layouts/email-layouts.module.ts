@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DalModule, LayoutRepository } from '#dal';
 import { TemplatesModule } from '../templates/templates.module.js';
+import { TranslationsCacheModule } from '../translations/translations-cache.module.js';
 import { EmailLayouts } from './email-layouts.js';
 import { LayoutCache } from './layout-cache.js';
 
@@ -9,7 +10,7 @@ import { LayoutCache } from './layout-cache.js';
  * the layout routes (which invalidate the cache) and the worker share the same cache.
  */
 @Module({
-  imports: [TemplatesModule, DalModule.forRepositories([LayoutRepository])],
+  imports: [TemplatesModule, TranslationsCacheModule, DalModule.forRepositories([LayoutRepository])],
   providers: [LayoutCache, EmailLayouts],
   exports: [LayoutCache, EmailLayouts],
 })

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { LayoutRow } from '#dal';
 import { TemplateEngine, type TemplateVariables } from '../templates/template-engine.js';
+import type { Localized } from '../translations/localize.js';
+import { TranslationCache } from '../translations/translation-cache.js';
 import { LayoutCache } from './layout-cache.js';
+
+/** An email in its layout; `untranslated` names the layout's `{{t.key}}` found in no locale, when there are some. */
+export interface LayoutRendering {
+  html: string;
+  untranslated?: Localized<string>;
+}
 
 /** The HTML of a layout's email controls, or undefined when it has none. */
 export function layoutBody(controlValues: Record<string, unknown> | null | undefined): string | undefined {
@@ -32,6 +40,7 @@ export class EmailLayouts {
   constructor(
     private readonly cache: LayoutCache,
     private readonly templates: TemplateEngine,
+    private readonly translations: TranslationCache,
   ) {}
 
   /** The layout the step uses in this environment, if any (a named layout that no longer exists: none). */
@@ -51,14 +60,26 @@ export class EmailLayouts {
     step: { template?: unknown; controlValues?: unknown },
     bodyHtml: string,
     variables: TemplateVariables,
-  ): Promise<string> {
+  ): Promise<LayoutRendering> {
     const layout = await this.resolve(environmentId, step);
-    return layout ? this.render(layout, bodyHtml, variables) : bodyHtml;
+    return layout ? this.render(layout, bodyHtml, variables) : { html: bodyHtml };
   }
 
-  /** The body in this layout (unchanged when the layout has no email body). */
-  render(layout: LayoutRow, bodyHtml: string, variables: TemplateVariables): Promise<string> {
+  /**
+   * The body in this layout (unchanged when the layout has no email body), the layout's `{{t.key}}`
+   * in the locale of `variables.subscriber`, from the layout's own translations.
+   */
+  async render(layout: LayoutRow, bodyHtml: string, variables: TemplateVariables): Promise<LayoutRendering> {
     const source = layoutBody(layout.controlValues);
-    return source === undefined ? Promise.resolve(bodyHtml) : this.templates.renderLayout(source, bodyHtml, variables);
+    if (source === undefined) return { html: bodyHtml };
+    const translations = await this.translations.of(layout.environmentId);
+    const localized = translations.localize(
+      source,
+      { resourceType: 'layout', resourceId: layout.layoutId },
+      layout.isTranslationEnabled,
+      variables.subscriber.locale,
+    );
+    const html = await this.templates.renderLayout(localized.value, bodyHtml, variables);
+    return localized.missing.length > 0 ? { html, untranslated: localized } : { html };
   }
 }

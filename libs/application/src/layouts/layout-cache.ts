@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LayoutRepository, type LayoutRow } from '#dal';
+import { ExpiringLoads } from '../cache/expiring-loads.js';
 
 const TTL_MS = 5_000;
 const MAX_ENVIRONMENTS = 1_000;
@@ -18,26 +19,16 @@ export interface EnvironmentLayouts {
  */
 @Injectable()
 export class LayoutCache {
-  private readonly entries = new Map<string, { expiresAt: number; layouts: Promise<EnvironmentLayouts> }>();
+  private readonly entries = new ExpiringLoads(TTL_MS, MAX_ENVIRONMENTS, (environmentId) => this.load(environmentId));
 
   constructor(private readonly layouts: LayoutRepository) {}
 
   of(environmentId: string): Promise<EnvironmentLayouts> {
-    const now = Date.now();
-    const cached = this.entries.get(environmentId);
-    if (cached && cached.expiresAt > now) return cached.layouts;
-    this.entries.delete(environmentId);
-    const layouts = this.load(environmentId);
-    this.entries.set(environmentId, { expiresAt: now + TTL_MS, layouts });
-    layouts.catch(() => {
-      if (this.entries.get(environmentId)?.layouts === layouts) this.entries.delete(environmentId);
-    });
-    if (this.entries.size > MAX_ENVIRONMENTS) this.entries.delete(this.entries.keys().next().value!);
-    return layouts;
+    return this.entries.get(environmentId);
   }
 
   invalidate(environmentId: string): void {
-    this.entries.delete(environmentId);
+    this.entries.invalidate(environmentId);
   }
 
   private async load(environmentId: string): Promise<EnvironmentLayouts> {

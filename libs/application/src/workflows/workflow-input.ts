@@ -41,6 +41,8 @@ export interface WorkflowInput {
   /** A JSON Schema of the trigger payload, checked at trigger when validatePayload is on; null clears it. */
   payloadSchema?: Record<string, unknown> | null;
   validatePayload?: boolean;
+  /** Whether `{{t.key}}` in its steps is looked up in its translations. */
+  isTranslationEnabled?: boolean;
   /** Novu's v2 preferences (`user`, `workflow`); null clears them. */
   preferences?: Record<string, unknown> | null;
 }

@@ -59,6 +59,7 @@ export interface WorkflowV2ListItem {
   origin: WorkflowOrigin;
   status: 'ACTIVE' | 'INACTIVE';
   stepTypeOverviews: string[];
+  isTranslationEnabled: boolean;
   steps: { slug: string; type: string }[];
   createdAt: string;
   updatedAt: string;
@@ -172,7 +173,7 @@ export function toWorkflowV2Response(row: WorkflowRow): WorkflowV2Response {
     active: row.active && !row.draft,
     validatePayload: row.validatePayload,
     payloadSchema: row.payloadSchema ?? null,
-    isTranslationEnabled: false,
+    isTranslationEnabled: row.isTranslationEnabled,
     origin: originOf(row),
     status: statusOf(row),
     severity: 'none',
@@ -195,6 +196,7 @@ export function toWorkflowV2ListItem(row: WorkflowRow): WorkflowV2ListItem {
     origin: full.origin,
     status: full.status,
     stepTypeOverviews: full.steps.map((step) => step.type),
+    isTranslationEnabled: full.isTranslationEnabled,
     steps: full.steps.map((step) => ({ slug: step.slug, type: step.type })),
     createdAt: full.createdAt,
     updatedAt: full.updatedAt,

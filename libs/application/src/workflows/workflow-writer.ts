@@ -265,6 +265,7 @@ export class WorkflowWriter {
       origin: definition.origin ?? 'novu-cloud-v1',
       payloadSchema: definition.payloadSchema ? plain(definition.payloadSchema) : null,
       validatePayload: definition.validatePayload ?? false,
+      isTranslationEnabled: definition.isTranslationEnabled ?? false,
       preferences: definition.preferences ? plain(definition.preferences) : null,
     };
   }

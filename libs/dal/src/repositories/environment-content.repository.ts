@@ -3,8 +3,17 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { layouts, notificationGroups, workflows, type LayoutRow, type WorkflowRow } from '../schema/index.js';
+import {
+  layouts,
+  notificationGroups,
+  translations,
+  workflows,
+  type LayoutRow,
+  type TranslationContent,
+  type WorkflowRow,
+} from '../schema/index.js';
 import type { LayoutValues } from './layout.repository.js';
+import { deleteResourceTranslations, upsertTranslations, type TranslationResource } from './translation.repository.js';
 import type { WorkflowScope, WorkflowValues } from './workflow.repository.js';
 
 /** What an environment holds that publishing copies: its live workflows (with their group names) and layouts. */
@@ -13,7 +22,12 @@ export interface EnvironmentContent {
   /** notification group id → name, for the groups the workflows reference. */
   groupNames: Map<string, string>;
   layouts: LayoutRow[];
+  /** `workflow:<identifier>` or `layout:<layoutId>` → locale → content. */
+  translations: Map<string, Record<string, TranslationContent>>;
 }
+
+/** The key of a resource's translations in EnvironmentContent. */
+export const translationsKey = (resource: TranslationResource) => `${resource.resourceType}:${resource.resourceId}`;
 
 const sqlUnnestTags = sql<string>`unnest(${workflows.tags})`;
 
@@ -82,6 +96,16 @@ export class PublishWriter {
     await this.tx.insert(layouts).values({ id: newId(), ...this.target, ...values });
   }
 
+  /** The resource's translations become exactly these locales (none: all removed). */
+  async replaceTranslations(resource: TranslationResource, locales: Record<string, TranslationContent>): Promise<void> {
+    await deleteResourceTranslations(this.tx, this.target.environmentId, resource);
+    await upsertTranslations(
+      this.tx,
+      this.target,
+      Object.entries(locales).map(([locale, content]) => ({ ...resource, locale, content })),
+    );
+  }
+
   async softDeleteLayout(id: string): Promise<void> {
     await this.tx
       .update(layouts)
@@ -109,7 +133,7 @@ export class EnvironmentContentRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async contentOf(environmentId: string): Promise<EnvironmentContent> {
-    const [workflowRows, layoutRows] = await Promise.all([
+    const [workflowRows, layoutRows, translationRows] = await Promise.all([
       this.db
         .select()
         .from(workflows)
@@ -120,7 +144,13 @@ export class EnvironmentContentRepository {
         .from(layouts)
         .where(and(eq(layouts.environmentId, environmentId), eq(layouts.deleted, false)))
         .orderBy(asc(layouts.createdAt), asc(layouts.id)),
+      this.db.select().from(translations).where(eq(translations.environmentId, environmentId)),
     ]);
+    const byResource = new Map<string, Record<string, TranslationContent>>();
+    for (const row of translationRows) {
+      const key = translationsKey(row);
+      byResource.set(key, { ...byResource.get(key), [row.locale]: row.content });
+    }
     const groupIds = [...new Set(workflowRows.map((row) => row.notificationGroupId))];
     const groups = groupIds.length
       ? await this.db
@@ -132,6 +162,7 @@ export class EnvironmentContentRepository {
       workflows: workflowRows,
       groupNames: new Map(groups.map((group) => [group.id, group.name])),
       layouts: layoutRows,
+      translations: byResource,
     };
   }
 

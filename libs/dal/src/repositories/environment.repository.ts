@@ -68,6 +68,7 @@ export interface EnvironmentChanges {
   parentId?: string;
   retentionActivityDays?: number | null;
   retentionMessagesDays?: number | null;
+  defaultLocale?: string;
 }
 
 /** Organizations, environments and API keys: the tenancy every other row hangs off. */

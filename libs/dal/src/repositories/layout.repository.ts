@@ -4,6 +4,7 @@ import { isId, newId } from '#common';
 import { isUniqueViolation, type Database, type DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { layouts, workflows, type LayoutRow } from '../schema/index.js';
+import { deleteResourceTranslations } from './translation.repository.js';
 
 export interface LayoutScope {
   environmentId: string;
@@ -15,6 +16,7 @@ export interface LayoutValues {
   name: string;
   controlValues: Record<string, unknown>;
   isDefault: boolean;
+  isTranslationEnabled?: boolean;
 }
 
 export interface LayoutListQuery {
@@ -109,7 +111,7 @@ export class LayoutRepository {
   async update(
     environmentId: string,
     id: string,
-    changes: Partial<Pick<LayoutRow, 'name' | 'controlValues' | 'isDefault'>>,
+    changes: Partial<Pick<LayoutRow, 'name' | 'controlValues' | 'isDefault' | 'isTranslationEnabled'>>,
   ): Promise<LayoutRow | undefined> {
     return this.db.transaction(async (tx) => {
       if (changes.isDefault) await this.unsetDefault(tx, environmentId, id);
@@ -140,6 +142,8 @@ export class LayoutRepository {
         .update(layouts)
         .set({ deleted: true, isDefault: false, updatedAt: new Date() })
         .where(and(eq(layouts.environmentId, environmentId), eq(layouts.id, layout.id)));
+      // A later layout of the same layoutId starts without them.
+      await deleteResourceTranslations(tx, environmentId, { resourceType: 'layout', resourceId: layout.layoutId });
       return { deleted: true, users };
     });
   }

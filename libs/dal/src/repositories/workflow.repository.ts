@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, arrayOverlaps, asc, count, desc, eq, ilike, inArray, not, or, sql, type SQL } from 'drizzle-orm';
 import { isId, newId } from '#common';
 import { isUniqueViolation, type Database, type DbExecutor } from '../database/database.js';
+import { deleteResourceTranslations } from './translation.repository.js';
 import { DATABASE } from '../database/database.tokens.js';
 import {
   notificationGroups,
@@ -215,6 +216,12 @@ export class WorkflowRepository {
       .set({ deleted: true, deletedAt: now, deletedBy, updatedAt: now })
       .where(and(live(environmentId), eq(workflows.id, id)))
       .returning();
+    // A later workflow of the same identifier starts without them.
+    if (row)
+      await deleteResourceTranslations(executor, environmentId, {
+        resourceType: 'workflow',
+        resourceId: row.identifier,
+      });
     return row;
   }
 

@@ -19,6 +19,8 @@ export const layouts = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /** When off, `{{t.key}}` in its body is not looked up in its translations. */
+    isTranslationEnabled: boolean('is_translation_enabled').notNull().default(false),
     deleted: boolean('deleted').notNull().default(false),
     ...timestamps(),
   },

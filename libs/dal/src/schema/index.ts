@@ -12,3 +12,4 @@ export * from './maintenance.js';
 export * from './webhooks.js';
 export * from './activity-ids.js';
 export * from './dashboard-accounts.js';
+export * from './translations.js';

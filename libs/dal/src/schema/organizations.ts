@@ -35,6 +35,8 @@ export const environments = pgTable(
     retentionActivityDays: integer('retention_activity_days'),
     /** Days this environment keeps its messages (RETENTION_MESSAGES_DAYS when null). */
     retentionMessagesDays: integer('retention_messages_days'),
+    /** The locale of translated content for subscribers without a locale or with one that has no translation. */
+    defaultLocale: text('default_locale').notNull().default('en_US'),
     ...timestamps(),
   },
   (t) => [

@@ -62,6 +62,8 @@ export const workflows = pgTable(
     /** JSON Schema of the trigger payload; checked at trigger when validatePayload is on. */
     payloadSchema: jsonb('payload_schema').$type<Record<string, unknown> | null>(),
     validatePayload: boolean('validate_payload').notNull().default(false),
+    /** When off, `{{t.key}}` in its steps is not looked up in its translations (Novu's isTranslationEnabled). */
+    isTranslationEnabled: boolean('is_translation_enabled').notNull().default(false),
     /** Novu's v2 preferences (`user` and `workflow` levels with readOnly); null: derived from preferenceSettings and critical. */
     preferences: jsonb('preferences').$type<Record<string, unknown> | null>(),
     notificationGroupId: uuid('notification_group_id').notNull(),

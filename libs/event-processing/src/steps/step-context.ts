@@ -6,8 +6,10 @@ import {
   parseActor,
   tenantIdentifierOf,
   toSubscriberResponse,
+  TranslationCache,
   WorkflowCache,
   type ContextEntry,
+  type EnvironmentTranslations,
   type TemplateVariables,
 } from '#application';
 import {
@@ -50,6 +52,8 @@ export interface StepContext {
   integrations?: IntegrationRow[];
   /** The organization's environment variables with this environment's values (`env.<KEY>`), loaded once per batch. */
   env?: Record<string, string>;
+  /** The environment's translations (`{{t.key}}`), loaded once per batch from the process's cache. */
+  translations?: EnvironmentTranslations;
   now: Date;
   /** Execution details recorded during the run, written with the job's final status. */
   details: StepDetail[];
@@ -97,26 +101,31 @@ export class StepContextLoader {
     private readonly integrations: IntegrationRepository,
     private readonly jobs: JobRepository,
     private readonly variables: EnvironmentVariableCache,
+    private readonly translationCache: TranslationCache,
   ) {}
 
   /** The context of each job, by job id; none for a job whose notification no longer exists. */
   async load(environmentId: string, jobs: JobRow[], now: Date): Promise<Map<string, StepContext>> {
     const env = environmentId;
     const channels = unique(jobs.map((job) => job.type).filter((type) => stepRegistration(type)?.usesIntegrations));
-    const [triggers, subscribers, workflows, integrations, { earlier, digests }, variables] = await Promise.all([
-      this.notifications.findTriggerContexts(env, unique(jobs.map((job) => job.notificationId))),
-      this.subscribers.findByIds(env, unique(jobs.map((job) => job.subscriberId))),
-      Promise.all(unique(jobs.map((job) => job.workflowId)).map((id) => this.workflows.byId(env, id))),
-      Promise.all(
-        channels.map(async (channel) => [channel, await this.integrations.listActiveByChannel(env, channel)] as const),
-      ),
-      this.earlierJobs(env, jobs).then(async (earlier) => ({
-        earlier,
-        digests: await this.digestEvents(env, jobs, earlier),
-      })),
-      // A batch belongs to one environment, hence to one organization.
-      jobs.length > 0 ? this.variables.of(jobs[0].organizationId, env) : undefined,
-    ]);
+    const [triggers, subscribers, workflows, integrations, { earlier, digests }, variables, translations] =
+      await Promise.all([
+        this.notifications.findTriggerContexts(env, unique(jobs.map((job) => job.notificationId))),
+        this.subscribers.findByIds(env, unique(jobs.map((job) => job.subscriberId))),
+        Promise.all(unique(jobs.map((job) => job.workflowId)).map((id) => this.workflows.byId(env, id))),
+        Promise.all(
+          channels.map(
+            async (channel) => [channel, await this.integrations.listActiveByChannel(env, channel)] as const,
+          ),
+        ),
+        this.earlierJobs(env, jobs).then(async (earlier) => ({
+          earlier,
+          digests: await this.digestEvents(env, jobs, earlier),
+        })),
+        // A batch belongs to one environment, hence to one organization.
+        jobs.length > 0 ? this.variables.of(jobs[0].organizationId, env) : undefined,
+        this.translationCache.of(env),
+      ]);
     const triggerById = byKey(triggers, (row) => row.id);
     const actorIds = unique(triggers.flatMap((row) => parseActor(row.actor)?.subscriberId ?? []));
     const tenantIds = unique(triggers.flatMap((row) => tenantIdentifierOf(row.tenant) ?? []));
@@ -151,6 +160,7 @@ export class StepContextLoader {
         steps: stepResults(job, earlier),
         integrations: integrationsOf.get(job.type),
         env: variables?.plain,
+        translations,
         now,
         details: [],
       });

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsLocale } from '../../translations/dto/translation-input.dto.js';
 import { Type } from 'class-transformer';
 import {
   IsHexColor,
@@ -104,4 +105,12 @@ export class UpdateEnvironmentDto {
   @ValidateNested()
   @Type(() => RetentionOverridesDto)
   retention?: RetentionOverridesDto;
+
+  @ApiPropertyOptional({
+    description: "Not in Novu's API: the locale of translated content for subscribers whose locale has none",
+    example: 'en_US',
+  })
+  @OptionalNotNull()
+  @IsLocale()
+  defaultLocale?: string;
 }

@@ -86,6 +86,12 @@ export class EnvironmentResponseDto {
   @ApiProperty({ type: EnvironmentRetentionDto })
   retention: EnvironmentRetentionDto;
 
+  @ApiProperty({
+    description: 'The locale of translated content for subscribers whose locale has none',
+    example: 'en_US',
+  })
+  defaultLocale: string;
+
   /** `defaults`: the deployment's retention (AppConfig), for the days of what the environment does not override. */
   static from(row: Environment, defaults: RetentionDays): EnvironmentResponseDto {
     return {
@@ -103,6 +109,7 @@ export class EnvironmentResponseDto {
         activityDaysOverride: row.retentionActivityDays,
         messagesDaysOverride: row.retentionMessagesDays,
       },
+      defaultLocale: row.defaultLocale,
     };
   }
 }

@@ -52,7 +52,10 @@ export class CreateLayoutDto {
   @MaxLength(255)
   name: string;
 
-  @ApiPropertyOptional({ description: 'Accepted; translations are not supported, so it reads back false' })
+  @ApiPropertyOptional({
+    description: 'Whether `{{t.key}}` in the layout is looked up in its translations',
+    default: false,
+  })
   @IsOptional()
   @IsBoolean()
   isTranslationEnabled?: boolean;

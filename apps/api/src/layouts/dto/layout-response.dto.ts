@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { layoutBody, slugify } from '#application';
 import type { LayoutRow } from '#dal';
 import { LayoutEmailControlsDto } from './layout-input.dto.js';
+import { MissingTranslationsDto } from '../../translations/dto/translation-response.dto.js';
 
 export class LayoutControlValuesResponseDto {
   @ApiPropertyOptional({ type: LayoutEmailControlsDto }) email?: LayoutEmailControlsDto;
@@ -63,7 +64,7 @@ export class LayoutResponseDto {
       slug: `${slugify(row.name) || 'layout'}_${row.layoutId}`,
       name: row.name,
       isDefault: row.isDefault,
-      isTranslationEnabled: false,
+      isTranslationEnabled: row.isTranslationEnabled,
       updatedAt: row.updatedAt.toISOString(),
       createdAt: row.createdAt.toISOString(),
       origin: 'novu-cloud',
@@ -112,4 +113,6 @@ export class LayoutPreviewResponseDto {
     unknown
   > | null;
   @ApiProperty({ type: LayoutPreviewResultDto }) result: LayoutPreviewResultDto;
+  @ApiPropertyOptional({ type: MissingTranslationsDto, description: '`{{t.key}}` found in no locale, when some are' })
+  missingTranslations?: MissingTranslationsDto;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   EmailLayouts,
   EnvironmentVariableCache,
+  missingTranslations,
   TemplateEngine,
   TemplateRenderError,
   type TemplateVariables,
@@ -75,7 +76,7 @@ export class LayoutPreviewUseCase {
       step: {},
       env: (await this.variables.of(auth.organizationId, auth.environmentId)).masked,
     };
-    const rendered = await this.emailLayouts
+    const { html, untranslated } = await this.emailLayouts
       .render(controlValues ? { ...layout, controlValues } : layout, SAMPLE_CONTENT, variables)
       .catch((error: unknown) => {
         // A template that parses can still fail to render (a limit, a filter given a bad value): the caller's input.
@@ -86,7 +87,8 @@ export class LayoutPreviewUseCase {
     return {
       previewPayloadExample: { subscriber },
       schema: null,
-      result: { type: 'email', preview: { body: rendered } },
+      result: { type: 'email', preview: { body: html } },
+      ...(untranslated ? { missingTranslations: missingTranslations(untranslated) } : {}),
     };
   }
 }

@@ -27,6 +27,7 @@ export class LayoutsService {
       name: body.name,
       controlValues: STARTING_CONTROL_VALUES,
       isDefault: body.isDefault ?? false,
+      isTranslationEnabled: body.isTranslationEnabled ?? false,
     });
     if (!row) throw new DomainError('CONFLICT', `Layout with layoutId ${body.layoutId} already exists`);
     this.cache.invalidate(auth.environmentId);
@@ -62,6 +63,7 @@ export class LayoutsService {
       name: body.name,
       ...(controlValues ? { controlValues } : {}),
       ...(body.isDefault ? { isDefault: true } : {}),
+      ...(body.isTranslationEnabled !== undefined ? { isTranslationEnabled: body.isTranslationEnabled } : {}),
     });
     if (!row) throw new DomainError('NOT_FOUND', `Layout ${layoutId} not found`);
     this.cache.invalidate(auth.environmentId);
@@ -77,6 +79,7 @@ export class LayoutsService {
       name: body.name,
       controlValues: source.controlValues,
       isDefault: false,
+      isTranslationEnabled: body.isTranslationEnabled ?? source.isTranslationEnabled,
     });
     if (!row) throw new DomainError('CONFLICT', `Layout with layoutId ${newLayoutId} already exists`);
     this.cache.invalidate(auth.environmentId);

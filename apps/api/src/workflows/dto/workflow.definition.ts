@@ -71,6 +71,14 @@ export class WorkflowDefinition implements WorkflowInput {
   @IsObject()
   data?: Record<string, unknown>;
 
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Whether `{{t.key}}` in the steps is looked up in the workflow’s translations',
+  })
+  @IsOptional()
+  @IsBoolean()
+  isTranslationEnabled?: boolean;
+
   @ApiPropertyOptional({ format: 'uuid', description: 'Defaults to the "General" group, created on demand' })
   @IsOptional()
   @IsUUID()

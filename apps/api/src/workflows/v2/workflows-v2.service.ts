@@ -68,7 +68,7 @@ export class WorkflowsV2Service {
 
   async patch(auth: AuthContext, key: string, body: PatchWorkflowV2Dto): Promise<WorkflowV2Response> {
     const current = await this.find(auth.environmentId, key);
-    const { isTranslationEnabled: _notSupported, active, ...fields } = body;
+    const { active, ...fields } = body;
     // As /v1/workflows/{id}/status: activating publishes, deactivating makes a draft again.
     const status = active === undefined ? {} : { active, draft: !active };
     const { row } = await this.writer.update(auth, current, { ...fields, ...status, origin: 'novu-cloud' });

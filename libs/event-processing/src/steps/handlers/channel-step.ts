@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { contextKeysOf, renderedText, renderStepTemplate, TemplateEngine } from '#application';
+import { contextKeysOf, missingKeysDetail, renderedText, renderStepTemplate, TemplateEngine } from '#application';
 import { MessageRepository, messageIdOf, type NewMessageRow } from '#dal';
 import { record, templateVariables, type StepContext } from '../step-context.js';
 import { outcome, type StepOutcome } from '../step-outcome.js';
@@ -70,7 +70,24 @@ export class ChannelPreparation {
       record(context, { status: 'Success', detail: 'Message was already sent by an earlier run of this step' });
       return { done: outcome.completed() };
     }
-    const rendered = await renderStepTemplate(this.templates, job.step.template, templateVariables(context));
+    const rendered = await renderStepTemplate(this.templates, localizedTemplate(context), templateVariables(context));
     return { rendered, earlier };
   }
+}
+
+/**
+ * The step's template with `{{t.key}}` replaced in the subscriber's locale from the workflow's
+ * translations; keys found in no locale are reported in the execution details.
+ */
+function localizedTemplate(context: StepContext): StepContext['job']['step']['template'] {
+  const { job, workflow, translations } = context;
+  if (!workflow || !translations) return job.step.template;
+  const localized = translations.localize(
+    job.step.template,
+    { resourceType: 'workflow', resourceId: workflow.identifier },
+    workflow.isTranslationEnabled,
+    context.subscriber?.locale,
+  );
+  if (localized.missing.length > 0) record(context, { status: 'Warning', detail: missingKeysDetail(localized) });
+  return localized.value;
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EmailLayouts, emailBody } from '#application';
+import { EmailLayouts, emailBody, missingKeysDetail } from '#application';
 import { isEmailAddress } from '#common';
-import { templateVariables, type StepContext } from '../step-context.js';
+import type { LayoutRow } from '#dal';
+import { record, templateVariables, type StepContext } from '../step-context.js';
 import type { StepOutcome } from '../step-outcome.js';
 import { text, type Rendered, ChannelPreparation } from './channel-step.js';
 import { DirectDelivery, type DirectChannel } from './direct-delivery.js';
@@ -43,17 +44,18 @@ export class EmailStep implements StepHandler {
     const { job } = context;
     const layout = await this.layouts.resolve(job.environmentId, job.step);
     // In a layout, the message keeps the whole HTML the subscriber received, as Novu stores it.
-    const rendered = layout
-      ? {
-          ...prepared.rendered,
-          content: await this.layouts.render(
-            layout,
-            emailBody(prepared.rendered.content).html,
-            templateVariables(context),
-          ),
-        }
-      : prepared.rendered;
+    const rendered = layout ? await this.inLayout(context, layout, prepared.rendered) : prepared.rendered;
     return this.delivery.deliver(context, rendered, EMAIL);
+  }
+
+  private async inLayout(context: StepContext, layout: LayoutRow, rendered: Rendered): Promise<Rendered> {
+    const { html, untranslated } = await this.layouts.render(
+      layout,
+      emailBody(rendered.content).html,
+      templateVariables(context),
+    );
+    if (untranslated) record(context, { status: 'Warning', detail: `Layout: ${missingKeysDetail(untranslated)}` });
+    return { ...rendered, content: html };
   }
 
   resume(context: StepContext): Promise<StepOutcome> {

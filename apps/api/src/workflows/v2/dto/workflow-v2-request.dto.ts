@@ -87,7 +87,10 @@ export class CreateWorkflowV2Dto {
   @IsObject()
   payloadSchema?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ default: false, description: 'Accepted; translations are not supported (always false)' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Whether `{{t.key}}` in the steps is looked up in the workflow’s translations',
+  })
   @IsOptional()
   @IsBoolean()
   isTranslationEnabled?: boolean;

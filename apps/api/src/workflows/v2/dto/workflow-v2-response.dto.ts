@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { StepV2Response, WorkflowV2ListItem, WorkflowV2Response } from '#application';
+import { MissingTranslationsDto } from '../../../translations/dto/translation-response.dto.js';
 import { ORIGINS } from './workflow-v2-request.dto.js';
 import { WorkflowV2PreferencesResponseDto } from './workflow-v2-preferences.dto.js';
 
@@ -64,6 +65,7 @@ export class WorkflowV2ListItemDto implements WorkflowV2ListItem {
   @ApiProperty({ enum: ORIGINS }) origin: (typeof ORIGINS)[number];
   @ApiProperty({ enum: ['ACTIVE', 'INACTIVE'] }) status: 'ACTIVE' | 'INACTIVE';
   @ApiProperty({ type: [String] }) stepTypeOverviews: string[];
+  @ApiProperty() isTranslationEnabled: boolean;
   @ApiProperty({ type: [WorkflowV2StepOverviewDto] }) steps: WorkflowV2StepOverviewDto[];
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
@@ -92,4 +94,6 @@ export class WorkflowV2PreviewDto {
     string,
     unknown
   > | null;
+  @ApiPropertyOptional({ type: MissingTranslationsDto, description: '`{{t.key}}` found in no locale, when some are' })
+  missingTranslations?: MissingTranslationsDto;
 }

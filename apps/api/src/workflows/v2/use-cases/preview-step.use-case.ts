@@ -3,9 +3,13 @@ import {
   controlPath,
   EmailLayouts,
   EnvironmentVariableCache,
+  missingTranslations,
   previewStep,
+  TranslationCache,
   TemplateEngine,
   TemplateRenderError,
+  type MissingTranslations,
+  type LayoutRendering,
   type StepPreview,
   type TemplateVariables,
 } from '#application';
@@ -31,13 +35,15 @@ export interface PreviewAnswer {
   result: StepPreview;
   previewPayloadExample: Record<string, unknown>;
   schema: Record<string, unknown>;
+  missingTranslations?: MissingTranslations;
 }
 
 /**
  * Renders one step for a payload and subscriber through the delivery path's rendering
  * (previewStep, and an email's layout through EmailLayouts) and sends nothing: no job, no message
  * row, no provider call. Controls sent with the request are previewed instead of the stored ones,
- * after the checks a save would make. Secret environment variables show masked.
+ * after the checks a save would make. Secret environment variables show masked. `{{t.key}}` resolves
+ * in the locale of `previewPayload.subscriber.locale`, as for a subscriber of that locale.
  */
 @Injectable()
 export class PreviewStepUseCase {
@@ -47,6 +53,7 @@ export class PreviewStepUseCase {
     private readonly templates: TemplateEngine,
     private readonly layouts: EmailLayouts,
     private readonly environmentVariables: EnvironmentVariableCache,
+    private readonly translations: TranslationCache,
   ) {}
 
   async execute(auth: AuthContext, key: string, stepKey: string, body: GeneratePreviewV2Dto): Promise<PreviewAnswer> {
@@ -67,11 +74,26 @@ export class PreviewStepUseCase {
       step: {},
       env: (await this.environmentVariables.of(auth.organizationId, auth.environmentId)).masked,
     };
+    const localized = (await this.translations.of(auth.environmentId)).localize(
+      step.template,
+      { resourceType: 'workflow', resourceId: row.identifier },
+      row.isTranslationEnabled,
+      example.subscriber.locale,
+    );
     try {
-      const result = await previewStep(this.templates, step, variables);
-      if (result.type === 'email' && typeof result.preview.body === 'string')
-        result.preview.body = await this.layouts.wrap(auth.environmentId, step, result.preview.body, variables);
-      return { result, previewPayloadExample: example, schema: VARIABLES_SCHEMA };
+      const result = await previewStep(this.templates, { ...step, template: localized.value }, variables);
+      let layout: LayoutRendering | undefined;
+      if (result.type === 'email' && typeof result.preview.body === 'string') {
+        layout = await this.layouts.wrap(auth.environmentId, step, result.preview.body, variables);
+        result.preview.body = layout.html;
+      }
+      const missing = missingTranslations(localized, layout?.untranslated);
+      return {
+        result,
+        previewPayloadExample: example,
+        schema: VARIABLES_SCHEMA,
+        ...(missing ? { missingTranslations: missing } : {}),
+      };
     } catch (error) {
       if (!(error instanceof TemplateRenderError)) throw error;
       const field = `controlValues.${controlPath(error.field)}`;

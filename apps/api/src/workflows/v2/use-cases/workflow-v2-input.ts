@@ -95,6 +95,7 @@ export class WorkflowV2Input {
       origin: 'novu-cloud',
       payloadSchema: body.payloadSchema ?? null,
       validatePayload: body.validatePayload ?? false,
+      ...(body.isTranslationEnabled !== undefined ? { isTranslationEnabled: body.isTranslationEnabled } : {}),
       preferences: preferences as Record<string, unknown> | null,
       ...preferenceColumns(preferences ?? {}),
     };
