@@ -135,24 +135,24 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
         .where(ofTransactions(transactionIds))
         .orderBy(...inStepOrder),
     );
-  /** What a wait checks at each signal: the jobs' statuses and the event's, two light statements. */
+  /**
+   * What a wait checks at each signal: the event's status, then its jobs' statuses (two light
+   * statements). In that order: the jobs are written in the transaction that marks the event done, so
+   * jobs read after a `done` are all there; read the other way round (or at once), a check could see
+   * the event done and none of its jobs, which every() takes for all ended.
+   */
   const progressOf = async (transactionIds: string[]) => {
-    const [jobRows, events] = await Promise.all([
-      db
-        .select({ id: jobs.id, transactionId: jobs.transactionId, status: jobs.status })
-        .from(jobs)
-        .where(ofTransactions(transactionIds))
-        .orderBy(...inStepOrder),
-      db
-        .select({ transactionId: triggerEvents.transactionId, status: triggerEvents.status })
-        .from(triggerEvents)
-        .where(
-          and(
-            eq(triggerEvents.environmentId, auth.environmentId),
-            inArray(triggerEvents.transactionId, transactionIds),
-          ),
-        ),
-    ]);
+    const events = await db
+      .select({ transactionId: triggerEvents.transactionId, status: triggerEvents.status })
+      .from(triggerEvents)
+      .where(
+        and(eq(triggerEvents.environmentId, auth.environmentId), inArray(triggerEvents.transactionId, transactionIds)),
+      );
+    const jobRows = await db
+      .select({ id: jobs.id, transactionId: jobs.transactionId, status: jobs.status })
+      .from(jobs)
+      .where(ofTransactions(transactionIds))
+      .orderBy(...inStepOrder);
     const statuses = new Map(events.map((row) => [row.transactionId, row.status]));
     const jobsOf = byTransaction(transactionIds, jobRows);
     return transactionIds.map((id, index) => ({ id, jobs: jobsOf[index], eventStatus: statuses.get(id) }));
