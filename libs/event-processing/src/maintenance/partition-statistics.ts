@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { LOGGER } from '#common';
 import { ActivityPartitionRepository } from '#dal';
 
-const INTERVAL_MS = 30_000;
+const INTERVAL_MS = 5_000;
 
 /**
  * Keeps the statistics of the activity partitions in step with their size. A connection keeps the plan
