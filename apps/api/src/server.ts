@@ -14,6 +14,7 @@ import {
   largestBodyLimit,
 } from './http/request-admission.js';
 import { setupSwagger } from './http/swagger.js';
+import { registerDashboardApp } from './dashboard-app/dashboard-app.js';
 import { registerInboxHttp } from './inbox/inbox-http.js';
 import { createValidationPipe } from './http/validation.js';
 import type { Runtime } from './runtime.js';
@@ -75,6 +76,7 @@ export async function createServer(
   });
   installLoadShedding(fastify, config.maxInFlightRequests);
   await registerInboxHttp(app, config);
+  await registerDashboardApp(app, config, logger);
   fastify.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     assertAcceptableBody(request.body);
     done();

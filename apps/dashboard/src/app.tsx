@@ -1,0 +1,31 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { Shell } from './layout/shell';
+import { ActivityPage } from './pages/activity/activity-page';
+import { NotificationPage } from './pages/activity/notification-page';
+import { NotFoundPage } from './pages/not-found-page';
+import { LoginPage } from './pages/sign-in/login-page';
+import { SetupPage } from './pages/sign-in/setup-page';
+import { UsersPage } from './pages/users/users-page';
+import { AdminOnly } from './session/admin-only';
+import { SignedIn } from './session/signed-in';
+
+/** Every page has a path of its own under /dashboard, so any view can be linked to and reloaded. */
+export function App() {
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/setup" element={<SetupPage />} />
+      <Route element={<SignedIn />}>
+        <Route element={<Shell />}>
+          <Route index element={<Navigate to="/activity" replace />} />
+          <Route path="/activity" element={<ActivityPage />} />
+          <Route path="/activity/:notificationId" element={<NotificationPage />} />
+          <Route element={<AdminOnly />}>
+            <Route path="/users" element={<UsersPage />} />
+          </Route>
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
+}
