@@ -27,8 +27,8 @@ describe('bootBanner', () => {
       'Notification service ready at http://localhost:3000',
       '  API docs     http://localhost:3000/api-docs',
       '  Inbox demo   http://localhost:3000/inbox-demo?applicationIdentifier=abc&subscriberId=demo-user',
-      '  Dashboard    http://localhost:3000/dashboard',
       '  Development API key (shown once, keep it): f00d',
+      '  Dashboard    http://localhost:3000/dashboard',
       '  Dashboard setup link (shown once, valid 24 hours; creates the first admin): http://localhost:3000/dashboard/setup#token=t0k3n',
     ]);
     expect(KEY_PATTERN.exec(banner)?.[1]).toBe('f00d');

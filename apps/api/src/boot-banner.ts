@@ -34,8 +34,8 @@ export function bootBanner(summary: BootSummary): string {
   const lines = [`Notification service ready at ${summary.url}`];
   if (summary.role !== 'worker') lines.push(`  API docs     ${summary.url}/api-docs`);
   if (summary.inboxDemoUrl) lines.push(`  Inbox demo   ${summary.inboxDemoUrl}`);
-  if (summary.dashboardUrl) lines.push(`  Dashboard    ${summary.dashboardUrl}`);
   if (summary.developmentKey) lines.push(`  ${developmentKeyLine(summary.developmentKey)}`);
+  if (summary.dashboardUrl) lines.push(`  Dashboard    ${summary.dashboardUrl}`);
   if (summary.dashboardSetupUrl) lines.push(`  ${dashboardSetupLine(summary.dashboardSetupUrl)}`);
   return `\n${lines.join('\n')}\n\n`;
 }
