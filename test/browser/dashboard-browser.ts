@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { expect } from '@jest/globals';
+import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { launchChromium } from './chromium.js';
 
 export const UI_TIMEOUT_MS = 10_000;
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface DashboardUnderTest {
   t: TestApp;
@@ -56,10 +53,10 @@ export async function startDashboard(): Promise<DashboardUnderTest> {
 /** axe-core's serious and critical violations on the page as it stands, as "rule: element" lines. */
 export async function expectAccessible(page: Page): Promise<void> {
   // Through the DevTools protocol, which the page's Content-Security-Policy does not govern.
-  await page.evaluate(AXE_SOURCE);
+  await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run();
+    const inPage = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await inPage.run();
     return result.violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);

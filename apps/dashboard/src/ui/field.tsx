@@ -32,3 +32,13 @@ export function Field({
 export function describedBy(id: string, messages?: string[]) {
   return messages?.length ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
 }
+
+/** A message about the whole form (a refused save, a wrong password), announced when it appears. */
+export function FormError({ message }: { message?: string }) {
+  if (!message) return null;
+  return (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  );
+}

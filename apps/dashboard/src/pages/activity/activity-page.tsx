@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api, queryString } from '../../api/client';
 import type { NotificationPage } from '../../api/types';
 import { useSession } from '../../session/session';
+import { ListTable } from '../../ui/list-table';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { ActivityFilterForm, filtersFrom, type ActivityFilters } from './activity-filters';
 import { formatTime, notificationStatus } from './notification-status';
@@ -29,38 +30,30 @@ function notificationsPath(filters: ActivityFilters, page: number): string {
   })}`;
 }
 
+const NOTIFICATION_COLUMNS = ['Time', 'Workflow', 'Subscriber', 'Channels', 'Status', 'Transaction'].map((label) => ({
+  label,
+}));
+
 function NotificationRows({ page }: { page: NotificationPage }) {
   return (
-    <table className="list">
-      <thead>
-        <tr>
-          <th scope="col">Time</th>
-          <th scope="col">Workflow</th>
-          <th scope="col">Subscriber</th>
-          <th scope="col">Channels</th>
-          <th scope="col">Status</th>
-          <th scope="col">Transaction</th>
+    <ListTable columns={NOTIFICATION_COLUMNS}>
+      {page.data.map((notification) => (
+        <tr key={notification._id}>
+          <td>
+            <Link to={`/activity/${notification._id}`}>{formatTime(notification.createdAt)}</Link>
+          </td>
+          <td>{notification.template?.name ?? '—'}</td>
+          <td>{notification.subscriber?.subscriberId ?? '—'}</td>
+          <td>{notification.channels.join(', ')}</td>
+          <td>
+            <span className={`status status-${notificationStatus(notification).replace(' ', '-')}`}>
+              {notificationStatus(notification)}
+            </span>
+          </td>
+          <td className="mono">{notification.transactionId}</td>
         </tr>
-      </thead>
-      <tbody>
-        {page.data.map((notification) => (
-          <tr key={notification._id}>
-            <td>
-              <Link to={`/activity/${notification._id}`}>{formatTime(notification.createdAt)}</Link>
-            </td>
-            <td>{notification.template?.name ?? '—'}</td>
-            <td>{notification.subscriber?.subscriberId ?? '—'}</td>
-            <td>{notification.channels.join(', ')}</td>
-            <td>
-              <span className={`status status-${notificationStatus(notification).replace(' ', '-')}`}>
-                {notificationStatus(notification)}
-              </span>
-            </td>
-            <td className="mono">{notification.transactionId}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { UseFormRegister } from 'react-hook-form';
-import { Field, describedBy } from '../../ui/field';
+import { Field, FormError, describedBy } from '../../ui/field';
 import type { SaveFailure } from '../../ui/form-error';
 
 export interface Credentials {
@@ -41,11 +41,7 @@ export function CredentialFields({
           {...register('password', { required: true })}
         />
       </Field>
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure.message}
-        </p>
-      ) : null}
+      <FormError message={failure?.message} />
     </>
   );
 }

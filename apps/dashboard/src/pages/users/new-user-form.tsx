@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Role } from '../../api/types';
-import { Field, describedBy } from '../../ui/field';
+import { Field, FormError, describedBy } from '../../ui/field';
 import { saveFailure, type SaveFailure } from '../../ui/form-error';
 import { ROLES } from './roles';
 import { useCreateUser } from './users-api';
@@ -49,11 +49,7 @@ export function NewUserForm() {
           ))}
         </select>
       </Field>
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure.message}
-        </p>
-      ) : null}
+      <FormError message={failure?.message} />
       <button type="submit" disabled={create.isPending}>
         Add user
       </button>

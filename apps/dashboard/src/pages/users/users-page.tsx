@@ -2,10 +2,14 @@ import { useState } from 'react';
 import type { DashboardUser, Role } from '../../api/types';
 import { useSession } from '../../session/session';
 import { ConfirmButton } from '../../ui/confirm-button';
+import { FormError } from '../../ui/field';
+import { ListTable } from '../../ui/list-table';
 import { ErrorState, Loading } from '../../ui/states';
 import { NewUserForm } from './new-user-form';
 import { ROLES } from './roles';
 import { useRemoveUser, useSetRole, useUsers } from './users-api';
+
+const USER_COLUMNS = [{ label: 'Email' }, { label: 'Role' }, { label: 'Added' }, { label: 'Actions', hidden: true }];
 
 function UserRow({ user, onError }: { user: DashboardUser; onError: (error: unknown) => void }) {
   const setRole = useSetRole();
@@ -54,29 +58,13 @@ export function UsersPage() {
       <h1 id="users-title">Users</h1>
       {users.isPending ? <Loading label="Loading users" /> : null}
       {users.isError ? <ErrorState error={users.error} /> : null}
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      ) : null}
+      <FormError message={failure} />
       {users.data ? (
-        <table className="list">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Added</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map((user) => (
-              <UserRow key={user.id} user={user} onError={onError} />
-            ))}
-          </tbody>
-        </table>
+        <ListTable columns={USER_COLUMNS}>
+          {users.data.map((user) => (
+            <UserRow key={user.id} user={user} onError={onError} />
+          ))}
+        </ListTable>
       ) : null}
       <NewUserForm />
     </section>
