@@ -15,8 +15,10 @@ export interface DashboardUnderTest {
   url: string;
   /** A page in a fresh browser context (its own cookies), recording its errors for the failure message. */
   newPage(): Promise<Page>;
-  /** What went wrong in any page so far: script errors, console errors, failed requests. */
+  /** What went wrong in any page so far: script errors, console errors. */
   problems: string[];
+  /** Runs a test's steps; a failure carries the pages' problems, which explain more than a missing element. */
+  explained(run: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startDashboard(): Promise<DashboardUnderTest> {
     problems,
     newPage: async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      context.setDefaultTimeout(UI_TIMEOUT_MS);
       const page = await context.newPage();
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       page.on('console', (message) => {
@@ -42,6 +45,14 @@ export async function startDashboard(): Promise<DashboardUnderTest> {
           problems.push(`console: ${message.text()}`);
       });
       return page;
+    },
+    explained: async (run) => {
+      try {
+        await run();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`${message}\n${problems.join('\n')}`, { cause: error });
+      }
     },
     close: async () => {
       await browser.close();

@@ -41,19 +41,8 @@ describe('the dashboard in Chromium', () => {
     await d?.close();
   });
 
-  /** The page's problems (script errors, failed requests) beside a failed expectation. */
-  async function explained(run: () => Promise<void>): Promise<void> {
-    try {
-      await run();
-    } catch (error) {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${d.problems.join('\n')}`, {
-        cause: error,
-      });
-    }
-  }
-
   it('creates the first admin from the setup link, keeping the input of a refused try, within the JavaScript budget', () =>
-    explained(async () => {
+    d.explained(async () => {
       const token = await d.t.app.get(DashboardUsersService).issueSetupToken();
       expect(token).toBeDefined();
       const scripts = recordScripts(admin);
@@ -91,7 +80,7 @@ describe('the dashboard in Chromium', () => {
     }));
 
   it('shows a triggered notification in Activity without a reload, filters it by URL, and opens its timeline', () =>
-    explained(async () => {
+    d.explained(async () => {
       await createSubscriber(d.t, { subscriberId: 'dash-reader', firstName: 'Ada' });
       const workflow = await createWorkflow(d.t, {
         steps: [inApp('Order {{payload.orderId}} shipped, {{subscriber.firstName}}')],
@@ -134,7 +123,7 @@ describe('the dashboard in Chromium', () => {
     }));
 
   it('scopes every call to the environment picked in the header', () =>
-    explained(async () => {
+    d.explained(async () => {
       await admin.getByRole('link', { name: 'Activity', exact: true }).click();
       await admin.getByRole('row', { name: /dash-reader/ }).waitFor({ timeout: UI_TIMEOUT_MS });
       const production = (await d.t.createKeyFor('Production')).environment;
@@ -150,7 +139,7 @@ describe('the dashboard in Chromium', () => {
     }));
 
   it('lets the admin add a viewer, showing the API’s field message and keeping the input on a refused save', () =>
-    explained(async () => {
+    d.explained(async () => {
       await admin.getByRole('link', { name: 'Users' }).click();
       await admin.getByRole('cell', { name: ADMIN.email }).waitFor({ timeout: UI_TIMEOUT_MS });
       await admin.getByLabel('Email').fill(VIEWER.email);
@@ -174,7 +163,7 @@ describe('the dashboard in Chromium', () => {
     }));
 
   it('sends a viewer from a deep link through the login and back, shows no admin controls, and the API refuses a forged write', () =>
-    explained(async () => {
+    d.explained(async () => {
       viewer = await d.newPage();
       await viewer.goto(`${d.url}/activity?subscriberId=dash-reader`);
       await viewer.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor({ timeout: UI_TIMEOUT_MS });
@@ -213,7 +202,7 @@ describe('the dashboard in Chromium', () => {
     }));
 
   it('sends a signed-in page back to the login once its session is revoked', () =>
-    explained(async () => {
+    d.explained(async () => {
       await viewer.goto(`${d.url}/activity`);
       await viewer.getByRole('row', { name: /dash-reader/ }).waitFor({ timeout: UI_TIMEOUT_MS });
       await admin.getByRole('link', { name: 'Users' }).click();
@@ -228,7 +217,7 @@ describe('the dashboard in Chromium', () => {
     }));
 
   it('signs out: the login page shows, and the cookie opens nothing any more', () =>
-    explained(async () => {
+    d.explained(async () => {
       const cookie = (await admin.context().cookies()).find((one) => one.name === 'dashboard_session');
       expect(cookie).toBeDefined();
       await admin.getByRole('button', { name: 'Sign out' }).click();

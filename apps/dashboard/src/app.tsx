@@ -6,6 +6,8 @@ import { NotFoundPage } from './pages/not-found-page';
 import { LoginPage } from './pages/sign-in/login-page';
 import { SetupPage } from './pages/sign-in/setup-page';
 import { UsersPage } from './pages/users/users-page';
+import { WorkflowPage } from './pages/workflows/workflow-page';
+import { WorkflowsPage } from './pages/workflows/workflows-page';
 import { AdminOnly } from './session/admin-only';
 import { SignedIn } from './session/signed-in';
 
@@ -20,6 +22,8 @@ export function App() {
           <Route index element={<Navigate to="/activity" replace />} />
           <Route path="/activity" element={<ActivityPage />} />
           <Route path="/activity/:notificationId" element={<NotificationPage />} />
+          <Route path="/workflows" element={<WorkflowsPage />} />
+          <Route path="/workflows/:workflowId" element={<WorkflowPage />} />
           <Route element={<AdminOnly />}>
             <Route path="/users" element={<UsersPage />} />
           </Route>

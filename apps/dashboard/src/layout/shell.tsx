@@ -1,7 +1,10 @@
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { useRoleAtLeast, useSession } from '../session/session';
 
-const PAGES = [{ to: '/activity', label: 'Activity' }] as const;
+const PAGES = [
+  { to: '/activity', label: 'Activity' },
+  { to: '/workflows', label: 'Workflows' },
+] as const;
 
 function EnvironmentPicker() {
   const { environments, environment, chooseEnvironment } = useSession();
