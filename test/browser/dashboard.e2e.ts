@@ -4,6 +4,7 @@ import { DashboardUsersService } from '#application';
 import { createSubscriber } from '../support/builders.js';
 import { signIn } from '../support/dashboard.js';
 import { createWorkflow, inApp } from '../support/engine-fixtures.js';
+import { waitFor } from '../support/wait.js';
 import {
   expectAccessible,
   recordScripts,
@@ -120,6 +121,33 @@ describe('the dashboard in Chromium', () => {
       // The page's address is a deep link: loaded afresh, it shows the same notification.
       await admin.reload();
       await admin.getByText('Order A-7731 shipped, Ada').waitFor({ timeout: UI_TIMEOUT_MS });
+    }));
+
+  it('finds the subscriber and shows their inbox as they see it; a click there marks the message read', () =>
+    d.explained(async () => {
+      await admin.getByRole('link', { name: 'Subscribers', exact: true }).click();
+      await admin.getByLabel('Subscriber id contains').fill('dash-');
+      await admin.getByRole('button', { name: 'Search' }).click();
+      await admin.getByRole('link', { name: 'dash-reader' }).click();
+      await admin.getByRole('heading', { name: 'Subscriber dash-reader' }).waitFor();
+      await expect(admin.locator('.facts').textContent()).resolves.toContain('Ada');
+      await expectAccessible(admin);
+
+      // Novu's Inbox UI, talking to this service as a product's page does.
+      await admin.locator('.nv-inbox__popoverTrigger').click();
+      const message = admin.getByText('Order A-7731 shipped, Ada');
+      await message.waitFor();
+      await expect(admin.locator('.nv-notificationDot').count()).resolves.toBe(1);
+      await message.click();
+      await admin.locator('.nv-notificationDot').waitFor({ state: 'detached' });
+      await waitFor(
+        async () => {
+          const feed = await d.t.api('get', '/v2/subscribers/dash-reader/notifications');
+          return feed.body.data?.length === 1 && feed.body.data[0].isRead === true;
+        },
+        { timeoutMs: UI_TIMEOUT_MS, description: 'the API to show the message read' },
+      );
+      await admin.keyboard.press('Escape');
     }));
 
   it('scopes every call to the environment picked in the header', () =>

@@ -5,6 +5,8 @@ import { NotificationPage } from './pages/activity/notification-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { LoginPage } from './pages/sign-in/login-page';
 import { SetupPage } from './pages/sign-in/setup-page';
+import { SubscriberPage } from './pages/subscribers/subscriber-page';
+import { SubscribersPage } from './pages/subscribers/subscribers-page';
 import { UsersPage } from './pages/users/users-page';
 import { WorkflowPage } from './pages/workflows/workflow-page';
 import { WorkflowsPage } from './pages/workflows/workflows-page';
@@ -24,6 +26,8 @@ export function App() {
           <Route path="/activity/:notificationId" element={<NotificationPage />} />
           <Route path="/workflows" element={<WorkflowsPage />} />
           <Route path="/workflows/:workflowId" element={<WorkflowPage />} />
+          <Route path="/subscribers" element={<SubscribersPage />} />
+          <Route path="/subscribers/:subscriberId" element={<SubscriberPage />} />
           <Route element={<AdminOnly />}>
             <Route path="/users" element={<UsersPage />} />
           </Route>

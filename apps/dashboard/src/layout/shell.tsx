@@ -4,6 +4,7 @@ import { useRoleAtLeast, useSession } from '../session/session';
 const PAGES = [
   { to: '/activity', label: 'Activity' },
   { to: '/workflows', label: 'Workflows' },
+  { to: '/subscribers', label: 'Subscribers' },
 ] as const;
 
 function EnvironmentPicker() {
