@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from '@jest/globals';
 import axe from 'axe-core';
@@ -79,6 +80,15 @@ interface AxeViolation {
   id: string;
   impact: string | null;
   nodes: { target: string[] }[];
+}
+
+/**
+ * With DASHBOARD_SCREENSHOTS_DIR set (`docs/images` for the README), saves the page as it stands there; the
+ * README's pictures are the tests' own views.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const directory = process.env.DASHBOARD_SCREENSHOTS_DIR;
+  if (directory) await page.screenshot({ path: join(directory, `dashboard-${name}.png`) });
 }
 
 /** The JavaScript a page load fetched, each file's size once gzipped (level 9, as the build stores it). */

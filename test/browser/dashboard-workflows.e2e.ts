@@ -3,7 +3,13 @@ import type { Locator, Page } from 'playwright-core';
 import { createSubscriber } from '../support/builders.js';
 import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard.js';
 import { waitFor } from '../support/wait.js';
-import { expectAccessible, startDashboard, UI_TIMEOUT_MS, type DashboardUnderTest } from './dashboard-browser.js';
+import {
+  expectAccessible,
+  screenshot,
+  startDashboard,
+  UI_TIMEOUT_MS,
+  type DashboardUnderTest,
+} from './dashboard-browser.js';
 
 const WORKFLOW_ID = 'order-shipped';
 /** The target: a preview shows an edit this soon after the typing stops. */
@@ -112,6 +118,7 @@ describe('workflows in the dashboard', () => {
       const previewMs = Date.now() - edited;
       process.stdout.write(`workflow preview after an edit: ${previewMs} ms\n`);
       expect(previewMs).toBeLessThanOrEqual(PREVIEW_BUDGET_MS);
+      await screenshot(editor, 'workflow');
       // Previewing saved nothing.
       expect((await storedWorkflow(d)).body.steps[1].controlValues.body).toContain('has shipped');
     }));

@@ -8,6 +8,7 @@ import { waitFor } from '../support/wait.js';
 import {
   expectAccessible,
   recordScripts,
+  screenshot,
   startDashboard,
   UI_TIMEOUT_MS,
   type DashboardUnderTest,
@@ -115,6 +116,7 @@ describe('the dashboard in Chromium', () => {
       await admin.getByText('Order A-7731 shipped, Ada').waitFor({ timeout: UI_TIMEOUT_MS });
       const job = admin.locator('.job', { hasText: 'in_app' });
       await job.getByText('completed', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await screenshot(admin, 'notification');
       await expect(job.locator('.details li').count()).resolves.toBeGreaterThan(0);
       await expectAccessible(admin);
 
@@ -138,6 +140,7 @@ describe('the dashboard in Chromium', () => {
       const message = admin.getByText('Order A-7731 shipped, Ada');
       await message.waitFor();
       await expect(admin.locator('.nv-notificationDot').count()).resolves.toBe(1);
+      await screenshot(admin, 'subscriber');
       await message.click();
       await admin.locator('.nv-notificationDot').waitFor({ state: 'detached' });
       await waitFor(
@@ -150,10 +153,24 @@ describe('the dashboard in Chromium', () => {
       await admin.keyboard.press('Escape');
     }));
 
+  it('shows the process’s health, queue depth and delivery counts on the System page', () =>
+    d.explained(async () => {
+      await admin.getByRole('link', { name: 'System', exact: true }).click();
+      await expect(admin.getByLabel('Health').textContent()).resolves.toMatch(/"status": "(ok|degraded)"/);
+      const deliveries = admin.getByRole('region', { name: 'Deliveries' });
+      await deliveries
+        .getByRole('row', { name: /in_app/ })
+        .first()
+        .waitFor();
+      await admin.getByRole('region', { name: 'Queue depth' }).getByRole('table').waitFor();
+      await expectAccessible(admin);
+    }));
+
   it('scopes every call to the environment picked in the header', () =>
     d.explained(async () => {
       await admin.getByRole('link', { name: 'Activity', exact: true }).click();
       await admin.getByRole('row', { name: /dash-reader/ }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await screenshot(admin, 'activity');
       const production = (await d.t.createKeyFor('Production')).environment;
       const scoped = admin.waitForRequest(
         (request) =>
@@ -182,6 +199,7 @@ describe('the dashboard in Chromium', () => {
       await admin.getByLabel(/^Password/).fill(VIEWER.password);
       await admin.getByRole('button', { name: 'Add user' }).click();
       await admin.getByRole('cell', { name: VIEWER.email }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await screenshot(admin, 'users');
       await expect(admin.locator('#new-password-error').count()).resolves.toBe(0);
       await expectAccessible(admin);
 

@@ -7,6 +7,7 @@ import { LoginPage } from './pages/sign-in/login-page';
 import { SetupPage } from './pages/sign-in/setup-page';
 import { SubscriberPage } from './pages/subscribers/subscriber-page';
 import { SubscribersPage } from './pages/subscribers/subscribers-page';
+import { SystemPage } from './pages/system/system-page';
 import { UsersPage } from './pages/users/users-page';
 import { WorkflowPage } from './pages/workflows/workflow-page';
 import { WorkflowsPage } from './pages/workflows/workflows-page';
@@ -28,6 +29,7 @@ export function App() {
           <Route path="/workflows/:workflowId" element={<WorkflowPage />} />
           <Route path="/subscribers" element={<SubscribersPage />} />
           <Route path="/subscribers/:subscriberId" element={<SubscriberPage />} />
+          <Route path="/system" element={<SystemPage />} />
           <Route element={<AdminOnly />}>
             <Route path="/users" element={<UsersPage />} />
           </Route>
