@@ -166,6 +166,43 @@ describe('the dashboard in Chromium', () => {
       await expectAccessible(admin);
     }));
 
+  it('creates an environment showing its key once, refuses a bad retention next to its field, and deletes it', () =>
+    d.explained(async () => {
+      await admin.getByRole('link', { name: 'Environments', exact: true }).click();
+      await admin.getByLabel('Environment name').fill('Staging');
+      await admin.getByRole('button', { name: 'Create environment' }).click();
+      const shown = admin.getByText(/API key of Staging \(shown once/);
+      await shown.waitFor();
+      const key = (await shown.locator('code').textContent())!;
+      const me = await d.t.api('get', '/v1/environments/me', key);
+      expect([me.status, me.body.name]).toEqual([200, 'Staging']);
+      await admin
+        .getByRole('combobox', { name: /^Environment/ })
+        .locator('option', { hasText: 'Staging' })
+        .waitFor({ state: 'attached' });
+      await expectAccessible(admin);
+
+      const retention = admin.getByRole('form', { name: 'Retention of Staging' });
+      await retention.getByLabel(/^Activity days/).fill('0');
+      await retention.getByRole('button', { name: 'Save retention' }).click();
+      await retention.locator('.field-error').waitFor();
+      expect(await retention.getByLabel(/^Activity days/).inputValue()).toBe('0');
+      await retention.getByLabel(/^Activity days/).fill('7');
+      await retention.getByRole('button', { name: 'Save retention' }).click();
+      await retention.getByText('Activity days (7 in force)').waitFor();
+      const listed = await d.t.api('get', '/v1/environments');
+      const staging = listed.body.find((environment: { name: string }) => environment.name === 'Staging');
+      expect(staging.retention.activityDaysOverride).toBe(7);
+
+      await admin
+        .getByRole('row', { name: /Staging/ })
+        .getByRole('button', { name: 'Delete' })
+        .click();
+      await admin.getByRole('alertdialog').getByRole('button', { name: 'Delete environment' }).click();
+      await admin.getByRole('row', { name: /Staging/ }).waitFor({ state: 'detached' });
+      expect((await d.t.api('get', '/v1/environments/me', key)).status).toBe(401);
+    }));
+
   it('scopes every call to the environment picked in the header', () =>
     d.explained(async () => {
       await admin.getByRole('link', { name: 'Activity', exact: true }).click();
@@ -208,7 +245,7 @@ describe('the dashboard in Chromium', () => {
       expect(users.body.find((user: { email: string }) => user.email === VIEWER.email)?.role).toBe('viewer');
     }));
 
-  it('sends a viewer from a deep link through the login and back, shows no admin controls, and the API refuses a forged write', () =>
+  it('sends a viewer from a deep link through the login and back, shows no admin or edit controls, and the API refuses a forged write', () =>
     d.explained(async () => {
       viewer = await d.newPage();
       await viewer.goto(`${d.url}/activity?subscriberId=dash-reader`);
@@ -226,6 +263,10 @@ describe('the dashboard in Chromium', () => {
       await viewer.goto(`${d.url}/users`);
       await viewer.getByText('This page is for admins.').waitFor({ timeout: UI_TIMEOUT_MS });
       await expect(viewer.getByRole('button', { name: 'Add user' }).count()).resolves.toBe(0);
+      await viewer.getByRole('link', { name: 'Environments', exact: true }).click();
+      await viewer.getByRole('cell', { name: 'Production' }).waitFor();
+      for (const name of ['Create environment', 'Save retention', 'Delete'])
+        await expect(viewer.getByRole('button', { name }).count()).resolves.toBe(0);
 
       const forged = await viewer.evaluate(async () => {
         const session = (await (await fetch('/v1/dashboard/session')).json()) as {

@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Shell } from './layout/shell';
 import { ActivityPage } from './pages/activity/activity-page';
 import { NotificationPage } from './pages/activity/notification-page';
+import { EnvironmentsPage } from './pages/environments/environments-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { LoginPage } from './pages/sign-in/login-page';
 import { SetupPage } from './pages/sign-in/setup-page';
@@ -29,6 +30,7 @@ export function App() {
           <Route path="/workflows/:workflowId" element={<WorkflowPage />} />
           <Route path="/subscribers" element={<SubscribersPage />} />
           <Route path="/subscribers/:subscriberId" element={<SubscriberPage />} />
+          <Route path="/environments" element={<EnvironmentsPage />} />
           <Route path="/system" element={<SystemPage />} />
           <Route element={<AdminOnly />}>
             <Route path="/users" element={<UsersPage />} />
