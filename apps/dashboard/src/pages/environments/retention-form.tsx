@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { describedBy } from '../../ui/field';
-import { saveFailure, type SaveFailure } from '../../ui/form-error';
+import { useSave } from '../../ui/use-save';
 import { useUpdateRetention, type Environment } from './environments-api';
 
 interface Days {
@@ -15,7 +14,6 @@ const days = (value: string): number | null => (value.trim() === '' ? null : Num
 /** One environment's retention overrides, edited in its row of the list. */
 export function RetentionForm({ environment }: { environment: Environment }) {
   const update = useUpdateRetention();
-  const [failure, setFailure] = useState<SaveFailure>();
   const { retention } = environment;
   const { register, handleSubmit } = useForm<Days>({
     defaultValues: {
@@ -23,18 +21,16 @@ export function RetentionForm({ environment }: { environment: Environment }) {
       messagesDays: retention.messagesDaysOverride?.toString() ?? '',
     },
   });
-  const submit = handleSubmit(async (input) => {
-    try {
-      await update.mutateAsync({
+  const { failure, submit: save } = useSave(
+    (input: Days) =>
+      update.mutateAsync({
         id: environment._id,
         activityDays: days(input.activityDays),
         messagesDays: days(input.messagesDays),
-      });
-      setFailure(undefined);
-    } catch (error) {
-      setFailure(saveFailure(error));
-    }
-  });
+      }),
+    () => undefined,
+  );
+  const submit = handleSubmit(save);
   const id = (field: string) => `${environment._id}-${field}`;
   const messages = (field: keyof Days) => failure?.fields[`retention.${field}`];
   const labelled = (field: keyof Days, label: string) => (

@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { CredentialFields, type Credentials } from './credential-fields';
-import { saveFailure, type SaveFailure } from '../../ui/form-error';
+import { useSave } from '../../ui/use-save';
 import { useSessionQuery, useSignIn } from '../../session/session-query';
 
 /** Where to go after signing in: back to the deep link that sent the visitor here, else Activity. */
@@ -16,24 +15,18 @@ export function LoginPage() {
   const signIn = useSignIn();
   const navigate = useNavigate();
   const returnPath = useReturnPath();
-  const [failure, setFailure] = useState<SaveFailure>();
   const { register, handleSubmit, formState } = useForm<Credentials>();
+  const { failure, submit } = useSave(
+    ({ email, password }: Credentials) => signIn(email, password),
+    () => navigate(returnPath, { replace: true }),
+  );
 
   if (session.data) return <Navigate to={returnPath} replace />;
-
-  const submit = handleSubmit(async ({ email, password }) => {
-    try {
-      await signIn(email, password);
-      await navigate(returnPath, { replace: true });
-    } catch (error) {
-      setFailure(saveFailure(error));
-    }
-  });
 
   return (
     <main className="sign-in">
       <h1>Sign in to the dashboard</h1>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form onSubmit={(event) => void handleSubmit(submit)(event)} noValidate>
         <CredentialFields register={register} failure={failure} />
         <button type="submit" disabled={formState.isSubmitting}>
           Sign in

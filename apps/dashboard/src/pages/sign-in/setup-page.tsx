@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { useSignIn } from '../../session/session-query';
 import { CredentialFields, type Credentials } from './credential-fields';
-import { saveFailure, type SaveFailure } from '../../ui/form-error';
+import { useSave } from '../../ui/use-save';
 
 /** The token of the link the first boot printed: in the fragment, which the browser never sends. */
 function setupToken(): string {
@@ -16,18 +16,14 @@ export function SetupPage() {
   const [token] = useState(setupToken);
   const signIn = useSignIn();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<SaveFailure>();
   const { register, handleSubmit, formState } = useForm<Credentials>();
-
-  const submit = handleSubmit(async ({ email, password }) => {
-    try {
+  const { failure, submit } = useSave(
+    async ({ email, password }: Credentials) => {
       await api('POST', '/v1/dashboard/setup', { token, email, password });
       await signIn(email, password);
-      await navigate('/activity', { replace: true });
-    } catch (error) {
-      setFailure(saveFailure(error));
-    }
-  });
+    },
+    () => navigate('/activity', { replace: true }),
+  );
 
   return (
     <main className="sign-in">
@@ -37,7 +33,7 @@ export function SetupPage() {
           This page needs the setup link the service printed at its first boot (it ends in #token=…).
         </p>
       )}
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form onSubmit={(event) => void handleSubmit(submit)(event)} noValidate>
         <CredentialFields register={register} failure={failure} newPassword />
         <button type="submit" disabled={formState.isSubmitting || !token}>
           Create admin and sign in

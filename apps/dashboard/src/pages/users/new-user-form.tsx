@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Role } from '../../api/types';
-import { Field, FormError, describedBy } from '../../ui/field';
-import { saveFailure, type SaveFailure } from '../../ui/form-error';
+import { Field, describedBy } from '../../ui/field';
+import { InlineForm } from '../../ui/inline-form';
+import { useSave } from '../../ui/use-save';
 import { ROLES } from './roles';
 import { useCreateUser } from './users-api';
 
@@ -15,21 +15,19 @@ interface NewUser {
 /** Adds a user; a refused save shows the API's messages by their fields and keeps what was typed. */
 export function NewUserForm() {
   const create = useCreateUser();
-  const [failure, setFailure] = useState<SaveFailure>();
   const { register, handleSubmit, reset } = useForm<NewUser>({ defaultValues: { role: 'viewer' } });
-  const submit = handleSubmit(async (input) => {
-    try {
-      await create.mutateAsync(input);
-      setFailure(undefined);
-      reset();
-    } catch (error) {
-      setFailure(saveFailure(error));
-    }
-  });
+  const { failure, submit: save } = useSave(create.mutateAsync, () => reset());
+  const submit = handleSubmit(save);
   const fields = failure?.fields;
   return (
-    <form className="inline-form" onSubmit={(event) => void submit(event)} aria-labelledby="new-user-title" noValidate>
-      <h2 id="new-user-title">Add a user</h2>
+    <InlineForm
+      id="new-user"
+      title="Add a user"
+      submitLabel="Add user"
+      busy={create.isPending}
+      error={failure?.message}
+      onSubmit={submit}
+    >
       <Field id="new-email" label="Email" messages={fields?.email}>
         <input id="new-email" type="email" {...describedBy('new-email', fields?.email)} {...register('email')} />
       </Field>
@@ -49,10 +47,6 @@ export function NewUserForm() {
           ))}
         </select>
       </Field>
-      <FormError message={failure?.message} />
-      <button type="submit" disabled={create.isPending}>
-        Add user
-      </button>
-    </form>
+    </InlineForm>
   );
 }

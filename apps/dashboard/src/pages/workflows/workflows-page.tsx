@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { useRoleAtLeast } from '../../session/session';
-import { Field, FormError, describedBy } from '../../ui/field';
-import { saveFailure, type SaveFailure } from '../../ui/form-error';
+import { Field, describedBy } from '../../ui/field';
+import { InlineForm } from '../../ui/inline-form';
+import { useSave } from '../../ui/use-save';
 import { ListTable } from '../../ui/list-table';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useCreateWorkflow, useWorkflows } from './workflows-api';
@@ -13,25 +13,21 @@ const COLUMNS = ['Name', 'Trigger identifier', 'Steps', 'Status', 'Updated'].map
 function NewWorkflowForm() {
   const create = useCreateWorkflow();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<SaveFailure>();
   const { register, handleSubmit } = useForm<{ name: string; workflowId: string }>();
-  const submit = handleSubmit(async (input) => {
-    try {
-      const workflow = await create.mutateAsync(input);
-      await navigate(`/workflows/${encodeURIComponent(workflow.workflowId)}`);
-    } catch (error) {
-      setFailure(saveFailure(error));
-    }
-  });
+  const { failure, submit: save } = useSave(create.mutateAsync, (workflow) =>
+    navigate(`/workflows/${encodeURIComponent(workflow.workflowId)}`),
+  );
+  const submit = handleSubmit(save);
   const fields = failure?.fields;
   return (
-    <form
-      className="inline-form"
-      onSubmit={(event) => void submit(event)}
-      aria-labelledby="new-workflow-title"
-      noValidate
+    <InlineForm
+      id="new-workflow"
+      title="New workflow"
+      submitLabel="Create workflow"
+      busy={create.isPending}
+      error={failure?.message}
+      onSubmit={submit}
     >
-      <h2 id="new-workflow-title">New workflow</h2>
       <Field id="new-workflow-name" label="Name" messages={fields?.name}>
         <input id="new-workflow-name" {...describedBy('new-workflow-name', fields?.name)} {...register('name')} />
       </Field>
@@ -42,11 +38,7 @@ function NewWorkflowForm() {
           {...register('workflowId')}
         />
       </Field>
-      <FormError message={failure?.message} />
-      <button type="submit" disabled={create.isPending}>
-        Create workflow
-      </button>
-    </form>
+    </InlineForm>
   );
 }
 
