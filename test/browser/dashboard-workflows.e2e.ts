@@ -102,6 +102,12 @@ describe('workflows in the dashboard', () => {
       });
       expect(stored.body.steps[1].controlValues.subject).toBe('Order {{payload.orderId}}');
       expect(stored.body.preferences.default.all.readOnly).toBe(true);
+
+      // The JSON view shows the form's workflow as it stands.
+      await editor.getByText('JSON', { exact: true }).click();
+      const asJson = editor.getByRole('textbox', { name: 'The workflow as JSON' });
+      await expect(asJson.textContent()).resolves.toContain('"type": "email"');
+      await editor.getByText('JSON', { exact: true }).click();
     }));
 
   it('previews the selected step as the API renders it, and again within the budget after an edit', () =>
@@ -119,6 +125,11 @@ describe('workflows in the dashboard', () => {
       process.stdout.write(`workflow preview after an edit: ${previewMs} ms\n`);
       expect(previewMs).toBeLessThanOrEqual(PREVIEW_BUDGET_MS);
       await screenshot(editor, 'workflow');
+
+      // The sample payload is a JSON editor; the preview follows it too.
+      await editor.getByRole('textbox', { name: 'Sample payload (JSON)' }).fill('{ "orderId": "B-2002" }');
+      await previewContains(frame, 'B-2002');
+      await expect(editor.locator('.preview-subject').textContent()).resolves.toBe('Order B-2002');
       // Previewing saved nothing.
       expect((await storedWorkflow(d)).body.steps[1].controlValues.body).toContain('has shipped');
     }));

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useRoleAtLeast } from '../../session/session';
 import { Field, FormError, describedBy } from '../../ui/field';
+import { LazyJsonEditor } from '../../ui/lazy-json-editor';
 import { saveFailure, type SaveFailure } from '../../ui/form-error';
 import { PublishPanel } from './publish-panel';
 import { SendTest } from './send-test';
@@ -93,13 +94,8 @@ export function WorkflowEditor({ workflow }: { workflow: Workflow }) {
         </fieldset>
         <section aria-labelledby="preview-title" className="preview-column">
           <h2 id="preview-title">Preview</h2>
-          <label htmlFor="sample-payload">Sample payload (JSON)</label>
-          <textarea
-            id="sample-payload"
-            rows={4}
-            value={payloadText}
-            onChange={(event) => setPayloadText(event.target.value)}
-          />
+          <h3>Sample payload</h3>
+          <LazyJsonEditor label="Sample payload (JSON)" value={payloadText} onChange={setPayloadText} />
           {!canEdit ? <p className="muted">Previews and tests need the editor role.</p> : null}
           {canEdit && step ? <StepPreview workflowId={workflow.workflowId} step={step} payload={payload} /> : null}
           {canEdit ? <SendTest workflowId={workflow.workflowId} payload={payload} /> : null}
@@ -114,7 +110,7 @@ export function WorkflowEditor({ workflow }: { workflow: Workflow }) {
       ) : null}
       <details>
         <summary>JSON</summary>
-        <pre>{JSON.stringify(values, null, 2)}</pre>
+        <LazyJsonEditor label="The workflow as JSON" value={JSON.stringify(values, null, 2)} />
       </details>
       {canEdit ? <PublishPanel workflowId={workflow.workflowId} /> : null}
     </form>
