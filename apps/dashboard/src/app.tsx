@@ -9,6 +9,8 @@ import { SetupPage } from './pages/sign-in/setup-page';
 import { SubscriberPage } from './pages/subscribers/subscriber-page';
 import { SubscribersPage } from './pages/subscribers/subscribers-page';
 import { SystemPage } from './pages/system/system-page';
+import { TopicPage } from './pages/topics/topic-page';
+import { TopicsPage } from './pages/topics/topics-page';
 import { UsersPage } from './pages/users/users-page';
 import { WorkflowPage } from './pages/workflows/workflow-page';
 import { WorkflowsPage } from './pages/workflows/workflows-page';
@@ -30,6 +32,8 @@ export function App() {
           <Route path="/workflows/:workflowId" element={<WorkflowPage />} />
           <Route path="/subscribers" element={<SubscribersPage />} />
           <Route path="/subscribers/:subscriberId" element={<SubscriberPage />} />
+          <Route path="/topics" element={<TopicsPage />} />
+          <Route path="/topics/:topicKey" element={<TopicPage />} />
           <Route path="/environments" element={<EnvironmentsPage />} />
           <Route path="/system" element={<SystemPage />} />
           <Route element={<AdminOnly />}>

@@ -5,6 +5,7 @@ const PAGES = [
   { to: '/activity', label: 'Activity' },
   { to: '/workflows', label: 'Workflows' },
   { to: '/subscribers', label: 'Subscribers' },
+  { to: '/topics', label: 'Topics' },
   { to: '/environments', label: 'Environments' },
   { to: '/system', label: 'System' },
 ] as const;
