@@ -48,6 +48,6 @@ export default defineConfig({
   },
   server: {
     // `npx vite --config apps/dashboard/vite.config.ts` beside `npm start`: the API on the same origin.
-    proxy: { '/v1': 'http://localhost:3000', '/health': 'http://localhost:3000' },
+    proxy: { '/v1': 'http://localhost:3000', '/health': 'http://localhost:3000', '/metrics': 'http://localhost:3000' },
   },
 });
