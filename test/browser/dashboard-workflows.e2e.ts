@@ -178,6 +178,22 @@ describe('workflows in the dashboard', () => {
       ]);
     }));
 
+  it('saves a step’s condition typed as JSON, refusing broken JSON next to its field', () =>
+    d.explained(async () => {
+      await editor.getByRole('button', { name: /^2\. In-app notice/ }).click();
+      const condition = control(editor, 'Skip when (JSON Logic, optional)');
+      await condition.fill('{"==": [{"var": "payload.vip"}, true]');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await editor.locator('#step-1-skip-error').waitFor();
+      expect(await condition.inputValue()).toBe('{"==": [{"var": "payload.vip"}, true]');
+
+      await condition.fill('{"==": [{"var": "payload.vip"}, true]}');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await editor.getByText('Saved.').waitFor();
+      const stored = (await storedWorkflow(d)).body;
+      expect(stored.steps[1].controlValues.skip).toEqual({ '==': [{ var: 'payload.vip' }, true] });
+    }));
+
   it('sends a test to a subscriber and follows it into Activity', () =>
     d.explained(async () => {
       await createSubscriber(d.t, { subscriberId: 'wf-tester', firstName: 'Grace' });

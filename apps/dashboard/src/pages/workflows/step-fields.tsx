@@ -4,6 +4,12 @@ import { Field, describedBy } from '../../ui/field';
 import { STEP_FORMS, type ControlField, type StepType } from './step-forms';
 import type { WorkflowInput } from './workflows-api';
 
+const CONDITION: ControlField = {
+  key: 'skip',
+  label: 'Skip when (JSON Logic, optional)',
+  kind: 'textarea',
+};
+
 function ControlInput({
   field,
   id,
@@ -55,7 +61,7 @@ export function StepFields({
           {...register(`steps.${index}.name`)}
         />
       </Field>
-      {controls.map((field) => {
+      {[...controls, CONDITION].map((field) => {
         const id = `step-${index}-${field.key}`;
         const messages = fields[`steps[${index}].controlValues.${field.key}`];
         return (

@@ -77,7 +77,7 @@ export function StepList({
               steps.append({
                 name: `${type} ${steps.fields.length + 1}`,
                 type,
-                controlValues: { ...NEW_STEP_CONTROLS[type] },
+                controlValues: { ...NEW_STEP_CONTROLS[type], skip: '' },
               });
               onSelect(steps.fields.length);
             }}

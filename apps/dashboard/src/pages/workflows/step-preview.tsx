@@ -7,6 +7,11 @@ import { previewStep, type WorkflowStep } from './workflows-api';
 
 const TYPING_PAUSE_MS = 120;
 
+function withoutCondition(step: WorkflowStep): Record<string, unknown> {
+  const { skip: _skip, ...controls } = step.controlValues;
+  return controls;
+}
+
 function PreviewBody({ type, preview }: { type: string; preview: Record<string, unknown> }) {
   const subject = typeof preview.subject === 'string' ? preview.subject : undefined;
   const body = typeof preview.body === 'string' ? preview.body : JSON.stringify(preview.body ?? preview, null, 2);
@@ -41,7 +46,8 @@ export function StepPreview({
   const stepId = step.stepId;
   const preview = useQuery({
     queryKey: ['preview', environment.id, workflowId, stepId, input],
-    queryFn: () => previewStep(workflowId, stepId ?? '', step.controlValues, payload ?? {}),
+    // The condition decides whether the step runs, not what it renders: a half-typed one does not stop the preview.
+    queryFn: () => previewStep(workflowId, stepId ?? '', withoutCondition(step), payload ?? {}),
     enabled: Boolean(stepId) && PREVIEWABLE.has(step.type) && payload !== undefined,
     placeholderData: keepPreviousData,
   });

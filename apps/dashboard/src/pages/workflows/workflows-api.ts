@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
+import { conditionAsText, controlsWithCondition } from './step-condition';
 
 export interface WorkflowStep {
   _id?: string;
@@ -34,7 +35,13 @@ export type WorkflowInput = Pick<Workflow, 'name' | 'description' | 'active' | '
 
 export function toInput(workflow: Workflow): WorkflowInput {
   const { name, description, active, steps } = workflow;
-  return { name, description, active, steps, critical: workflow.preferences.default.all.readOnly };
+  return {
+    name,
+    description,
+    active,
+    steps: steps.map(conditionAsText),
+    critical: workflow.preferences.default.all.readOnly,
+  };
 }
 
 /**
@@ -46,6 +53,7 @@ function toRequest(stored: Workflow, input: WorkflowInput) {
   const defaults = stored.preferences.default;
   return {
     ...shown,
+    steps: shown.steps.map((step, index) => ({ ...step, controlValues: controlsWithCondition(step, index) })),
     tags: stored.tags,
     payloadSchema: stored.payloadSchema,
     validatePayload: stored.validatePayload,
