@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/client';
-import type { WorkflowStep } from './workflows-api';
+import type { WorkflowStep } from './workflow-types';
 
 /**
  * A step's condition is `controlValues.skip`, a JSON Logic rule: the step is skipped when it holds. The form

@@ -2,7 +2,7 @@ import type { UseFormRegister } from 'react-hook-form';
 import type { FieldMessages } from '../../api/client';
 import { Field, describedBy } from '../../ui/field';
 import { STEP_FORMS, type ControlField, type StepType } from './step-forms';
-import type { WorkflowInput } from './workflows-api';
+import type { WorkflowInput } from './workflow-types';
 
 const CONDITION: ControlField = {
   key: 'skip',

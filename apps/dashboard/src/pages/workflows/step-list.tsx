@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { UseFieldArrayReturn } from 'react-hook-form';
 import { NEW_STEP_CONTROLS, STEP_TYPES, type StepType } from './step-forms';
-import type { WorkflowInput } from './workflows-api';
+import type { WorkflowInput } from './workflow-types';
 
 /** The workflow's steps in order: pick one to edit, move it, remove it, or add one of any type. */
 export function StepList({

@@ -3,7 +3,8 @@ import { useSession } from '../../session/session';
 import { ErrorState } from '../../ui/states';
 import { PREVIEWABLE } from './step-forms';
 import { useDebounced } from './use-debounced';
-import { previewStep, type WorkflowStep } from './workflows-api';
+import type { WorkflowStep } from './workflow-types';
+import { previewStep } from './workflows-api';
 
 const TYPING_PAUSE_MS = 120;
 

@@ -9,7 +9,8 @@ import { SendTest } from './send-test';
 import { StepFields } from './step-fields';
 import { StepList } from './step-list';
 import { StepPreview } from './step-preview';
-import { toInput, useSaveWorkflow, type Workflow, type WorkflowInput, type WorkflowStep } from './workflows-api';
+import type { Workflow, WorkflowInput, WorkflowStep } from './workflow-types';
+import { toInput, useSaveWorkflow } from './workflows-api';
 
 const SAMPLE_PAYLOAD = '{\n  "orderId": "A-1001"\n}';
 

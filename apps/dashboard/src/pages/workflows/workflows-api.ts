@@ -2,36 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
 import { conditionAsText, controlsWithCondition } from './step-condition';
-
-export interface WorkflowStep {
-  _id?: string;
-  stepId?: string;
-  name: string;
-  type: string;
-  controlValues: Record<string, unknown>;
-}
-
-interface PreferenceLevel {
-  all: { enabled: boolean; readOnly: boolean };
-  channels: Record<string, { enabled: boolean }>;
-}
-
-export interface Workflow {
-  _id: string;
-  workflowId: string;
-  name: string;
-  description: string;
-  active: boolean;
-  tags: string[];
-  payloadSchema: Record<string, unknown> | null;
-  validatePayload: boolean;
-  preferences: { user: PreferenceLevel | null; default: PreferenceLevel };
-  steps: WorkflowStep[];
-  updatedAt: string;
-}
-
-/** What the editor's form holds; `critical` is the workflow default's read-only flag. */
-export type WorkflowInput = Pick<Workflow, 'name' | 'description' | 'active' | 'steps'> & { critical: boolean };
+import type { StepPreviewAnswer, Workflow, WorkflowInput } from './workflow-types';
 
 export function toInput(workflow: Workflow): WorkflowInput {
   const { name, description, active, steps } = workflow;
@@ -62,10 +33,6 @@ function toRequest(stored: Workflow, input: WorkflowInput) {
       workflow: { ...defaults, all: { ...defaults.all, readOnly: critical } },
     },
   };
-}
-
-export interface StepPreview {
-  result: { type: string; preview: Record<string, unknown> };
 }
 
 const workflowPath = (workflowId: string) => `/v2/workflows/${encodeURIComponent(workflowId)}`;
@@ -121,8 +88,8 @@ export function previewStep(
   stepId: string,
   controlValues: Record<string, unknown>,
   payload: Record<string, unknown>,
-): Promise<StepPreview> {
-  return api<StepPreview>('POST', `${workflowPath(workflowId)}/step/${encodeURIComponent(stepId)}/preview`, {
+): Promise<StepPreviewAnswer> {
+  return api<StepPreviewAnswer>('POST', `${workflowPath(workflowId)}/step/${encodeURIComponent(stepId)}/preview`, {
     controlValues,
     previewPayload: {
       payload,
