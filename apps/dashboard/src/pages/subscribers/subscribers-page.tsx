@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { SubscriberCells } from './subscriber-cells';
 import { ListTable } from '../../ui/list-table';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useSubscriberSearch } from './subscribers-api';
@@ -37,13 +38,7 @@ export function SubscribersPage() {
         <ListTable columns={COLUMNS}>
           {list.data.data.map((subscriber) => (
             <tr key={subscriber._id}>
-              <td>
-                <Link to={`/subscribers/${encodeURIComponent(subscriber.subscriberId)}`}>
-                  {subscriber.subscriberId}
-                </Link>
-              </td>
-              <td>{[subscriber.firstName, subscriber.lastName].filter(Boolean).join(' ') || '—'}</td>
-              <td>{subscriber.email ?? '—'}</td>
+              <SubscriberCells subscriber={subscriber} />
               <td>{subscriber.phone ?? '—'}</td>
             </tr>
           ))}

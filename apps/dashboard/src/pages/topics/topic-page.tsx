@@ -1,4 +1,5 @@
 import { Link, useParams } from 'react-router';
+import { SubscriberCells } from '../subscribers/subscriber-cells';
 import { ListTable } from '../../ui/list-table';
 import { Empty, ErrorState, Loading } from '../../ui/states';
 import { useTopicSubscriptions } from './topics-api';
@@ -22,13 +23,7 @@ export function TopicPage() {
         <ListTable columns={COLUMNS}>
           {subscriptions.data.data.map(({ _id, subscriber, createdAt }) => (
             <tr key={_id}>
-              <td>
-                <Link to={`/subscribers/${encodeURIComponent(subscriber.subscriberId)}`}>
-                  {subscriber.subscriberId}
-                </Link>
-              </td>
-              <td>{[subscriber.firstName, subscriber.lastName].filter(Boolean).join(' ') || '—'}</td>
-              <td>{subscriber.email ?? '—'}</td>
+              <SubscriberCells subscriber={subscriber} />
               <td>{new Date(createdAt).toLocaleString()}</td>
             </tr>
           ))}
