@@ -154,12 +154,29 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'dashboard-is-a-browser-app',
+      severity: 'error',
+      comment:
+        'apps/dashboard runs in the browser and talks to the service over its HTTP API only: it imports neither the ' +
+        'api, the worker nor a lib (their code needs Node and the database), and nothing imports it.',
+      from: { path: '^apps/dashboard/src/' },
+      to: { path: ['^(?:libs|apps/(?!dashboard/))', '^node:'], dependencyTypesNot: ['npm', 'npm-dev'] },
+    },
+    {
+      name: 'nothing-imports-the-dashboard',
+      severity: 'error',
+      comment: 'The api serves the dashboard’s built files; no server code imports its sources.',
+      from: { path: '^(?:libs|apps/(?!dashboard/))' },
+      to: { path: '^apps/dashboard/' },
+    },
+    {
       name: 'not-to-dev-dependency',
       severity: 'error',
       comment:
         'Shipped code imports a devDependency, which the production install (npm ci --omit=dev) leaves out. Make it a ' +
-        'dependency, or import only its types (`import type`).',
-      from: { path: '^(?:apps|libs)/', pathNot: SPEC_FILES },
+        'dependency, or import only its types (`import type`). The dashboard is the exception: its packages are ' +
+        'bundled at build time and ship as static files.',
+      from: { path: '^(?:apps|libs)/', pathNot: [SPEC_FILES, '^apps/dashboard/'] },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
     {
@@ -181,7 +198,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['types', 'import', 'default'],
-      extensions: ['.ts', '.js'],
+      extensions: ['.ts', '.tsx', '.js'],
     },
     skipAnalysisNotInRules: true,
   },

@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -15,7 +16,7 @@ export default tseslint.config(
   },
   js.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.{ts,tsx}'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -30,6 +31,18 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+    },
+  },
+  {
+    // The browser app has its own compiler options (DOM, JSX, bundler resolution); its Vite config is Node code.
+    files: ['apps/dashboard/src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: './apps/dashboard/tsconfig.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
   },
   {

@@ -19,6 +19,7 @@ const BACKEND_AGNOSTIC = [
   '<rootDir>/test/workflows-dir.e2e.ts',
   '<rootDir>/test/spec-coverage.e2e.ts',
   '<rootDir>/test/openapi-document.e2e.ts',
+  '<rootDir>/test/dashboard-serving.e2e.ts',
 ];
 
 /** Migrates a template database once per run; each e2e or engine test file starts from a copy of it. */

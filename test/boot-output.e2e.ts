@@ -42,17 +42,22 @@ describe('boot output', () => {
       expect(lines.length).toBeLessThanOrEqual(MAX_TERMINAL_LINES);
       expect(lines.filter((line) => line.startsWith('{') || line.includes('Duplicate DTO'))).toEqual([]);
       const url = `http://127.0.0.1:${port}`;
-      // The banner's four lines, together; a line logged after them (a slow start's warning) may follow.
+      // The banner's five lines, together; a line logged after them (a slow start's warning) may follow.
       const ready = lines.indexOf(`Notification service ready at ${url}`);
       expect(ready).toBeGreaterThanOrEqual(0);
-      const banner = lines.slice(ready, ready + 4);
+      const banner = lines.slice(ready, ready + 5);
       expect(banner.slice(0, 2)).toEqual([`Notification service ready at ${url}`, `  API docs     ${url}/api-docs`]);
       const inboxDemo = /^ {2}Inbox demo {3}(\S+)$/.exec(banner[2])?.[1];
       expect(inboxDemo).toMatch(
         new RegExp(`^${url}/inbox-demo\\?applicationIdentifier=[\\w-]+&subscriberId=demo-user$`),
       );
       expect(KEY_PATTERN.exec(banner[3])?.[1]).toMatch(/^[0-9a-f]{48}$/);
-      expect((await fetch(inboxDemo!)).status).toBe(200);
+      expect(banner[4]).toBe(`  Dashboard    ${url}/dashboard`);
+      for (const page of [inboxDemo!, `${url}/dashboard`]) {
+        const response = await fetch(page);
+        await response.text();
+        expect(response.status).toBe(200);
+      }
 
       process.kill(servicePid(directory), 'SIGTERM');
       expect(await service.waitForExit()).toBe(0);

@@ -14,11 +14,12 @@ describe('localUrl', () => {
 });
 
 describe('bootBanner', () => {
-  it('shows the URL, the API docs, the inbox demo, the key an api created and the dashboard setup link', () => {
+  it('shows the URL, the API docs, the inbox demo, the dashboard, the key an api created and the dashboard setup link', () => {
     const banner = bootBanner({
       url: 'http://localhost:3000',
       role: 'all',
       inboxDemoUrl: 'http://localhost:3000/inbox-demo?applicationIdentifier=abc&subscriberId=demo-user',
+      dashboardUrl: 'http://localhost:3000/dashboard',
       developmentKey: 'f00d',
       dashboardSetupUrl: 'http://localhost:3000/dashboard/setup#token=t0k3n',
     });
@@ -27,6 +28,7 @@ describe('bootBanner', () => {
       '  API docs     http://localhost:3000/api-docs',
       '  Inbox demo   http://localhost:3000/inbox-demo?applicationIdentifier=abc&subscriberId=demo-user',
       '  Development API key (shown once, keep it): f00d',
+      '  Dashboard    http://localhost:3000/dashboard',
       '  Dashboard setup link (shown once, valid 24 hours; creates the first admin): http://localhost:3000/dashboard/setup#token=t0k3n',
     ]);
     expect(KEY_PATTERN.exec(banner)?.[1]).toBe('f00d');

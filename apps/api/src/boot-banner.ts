@@ -7,6 +7,8 @@ export interface BootSummary {
   role: Role;
   /** The quick start's inbox page for the Development environment (api roles only). */
   inboxDemoUrl?: string;
+  /** The operator dashboard's address, when this process serves it. */
+  dashboardUrl?: string;
   /** The Development key created by this boot: shown once, never stored in the clear. */
   developmentKey?: string;
   /** While no dashboard user exists: the one-time link that creates the first admin. */
@@ -33,6 +35,7 @@ export function bootBanner(summary: BootSummary): string {
   if (summary.role !== 'worker') lines.push(`  API docs     ${summary.url}/api-docs`);
   if (summary.inboxDemoUrl) lines.push(`  Inbox demo   ${summary.inboxDemoUrl}`);
   if (summary.developmentKey) lines.push(`  ${developmentKeyLine(summary.developmentKey)}`);
+  if (summary.dashboardUrl) lines.push(`  Dashboard    ${summary.dashboardUrl}`);
   if (summary.dashboardSetupUrl) lines.push(`  ${dashboardSetupLine(summary.dashboardSetupUrl)}`);
   return `\n${lines.join('\n')}\n\n`;
 }
@@ -47,7 +50,10 @@ export function announceBoot(logger: Logger, pretty: boolean, summary: BootSumma
     return;
   }
   const docs = summary.role === 'worker' ? {} : { apiDocs: `${summary.url}/api-docs` };
-  logger.info({ ...details, url: summary.url, ...docs, inboxDemo: summary.inboxDemoUrl }, 'service started');
+  logger.info(
+    { ...details, url: summary.url, ...docs, inboxDemo: summary.inboxDemoUrl, dashboard: summary.dashboardUrl },
+    'service started',
+  );
   // Whatever LOG_LEVEL hides: no later boot can show this key again (nor this link).
   const shown = logger.child({}, { level: 'info' });
   if (summary.developmentKey) shown.info(developmentKeyLine(summary.developmentKey));

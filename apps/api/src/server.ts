@@ -15,6 +15,7 @@ import {
   largestBodyLimit,
 } from './http/request-admission.js';
 import { setupSwagger } from './http/swagger.js';
+import { registerDashboardApp } from './dashboard-app/dashboard-app.js';
 import { registerInboxHttp } from './inbox/inbox-http.js';
 import { createValidationPipe } from './http/validation.js';
 import type { Runtime } from './runtime.js';
@@ -77,6 +78,7 @@ export async function createServer(
   installLoadShedding(fastify, config.maxInFlightRequests);
   installMultipart(fastify);
   await registerInboxHttp(app, config);
+  await registerDashboardApp(app, config, logger);
   fastify.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     assertAcceptableBody(request.body);
     done();

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, type AppConfig } from '#common';
 import { DashboardUsersService, TenancyService } from '#application';
 import { announceBoot, developmentKeyLine, localUrl } from './boot-banner.js';
+import { DASHBOARD_PATH } from './dashboard-app/dashboard-app.js';
 import { InboxDemoPage } from './inbox-demo/inbox-demo-page.js';
 import { prepareRuntime } from './runtime.js';
 import { LoadWorkflowsDirectoryUseCase } from './workflows/use-cases/load-workflows-directory.use-case.js';
@@ -42,6 +43,7 @@ export async function startService(config: AppConfig): Promise<void> {
       url,
       role: config.role,
       inboxDemoUrl: config.role === 'worker' ? undefined : await app.get(InboxDemoPage).exampleUrl(url),
+      dashboardUrl: config.role !== 'worker' && config.dashboardEnabled ? `${url}${DASHBOARD_PATH}` : undefined,
       developmentKey,
       dashboardSetupUrl: setupToken && `${url}/dashboard/setup#token=${setupToken}`,
     },

@@ -94,6 +94,8 @@ export class AppConfig {
   retention: RetentionDays;
   /** How often the maintenance job runs (retention, expired idempotency keys), in minutes. */
   maintenanceIntervalMinutes: number;
+  /** Whether the api serves the operator dashboard's browser app at /dashboard. */
+  dashboardEnabled: boolean;
   /** How long a dashboard session lasts from its login, in minutes. */
   dashboardSessionTtlMinutes: number;
   /** Dashboard login attempts allowed per account and per client address (see DASHBOARD_LOGIN_WINDOW_SECONDS). */
@@ -280,6 +282,7 @@ export function parseConfig(env: Env): AppConfig {
     messagesDays: readInt(env, 'RETENTION_MESSAGES_DAYS', 90, RETENTION_DAYS_MIN, RETENTION_DAYS_MAX),
   };
   config.maintenanceIntervalMinutes = readInt(env, 'MAINTENANCE_INTERVAL_MINUTES', 60, 1, 24 * 60);
+  config.dashboardEnabled = readBool(env, 'DASHBOARD_ENABLED', true);
   config.dashboardSessionTtlMinutes = readInt(env, 'DASHBOARD_SESSION_TTL_MINUTES', 12 * 60, 5, 30 * 24 * 60);
   // An account's budget stops password guessing; an address's is larger, for a team behind one NAT.
   config.dashboardLoginRateLimits = {

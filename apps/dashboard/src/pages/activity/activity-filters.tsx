@@ -1,0 +1,104 @@
+import { useQuery } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { api } from '../../api/client';
+import type { WorkflowSummary } from '../../api/types';
+import { useSession } from '../../session/session';
+
+const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const;
+
+/** The filters of `GET /v1/notifications`, as they stand in the page's URL (so a filtered view is a link). */
+// A type, not an interface: Object.entries reads it as a record of strings.
+export type ActivityFilters = {
+  workflow: string;
+  channel: string;
+  subscriberId: string;
+  transactionId: string;
+  after: string;
+  before: string;
+};
+
+/** The filters read one by one, e.g. from the URL's search parameters. */
+export function filtersFrom(read: (name: keyof ActivityFilters) => string): ActivityFilters {
+  return {
+    workflow: read('workflow'),
+    channel: read('channel'),
+    subscriberId: read('subscriberId'),
+    transactionId: read('transactionId'),
+    after: read('after'),
+    before: read('before'),
+  };
+}
+
+const NO_FILTERS = filtersFrom(() => '');
+
+function useWorkflowNames() {
+  const { environment } = useSession();
+  return useQuery({
+    queryKey: ['workflows', environment.id, 'names'],
+    queryFn: () => api<{ data: WorkflowSummary[] }>('GET', '/v1/workflows?limit=100'),
+    staleTime: 60_000,
+  });
+}
+
+export function ActivityFilterForm({
+  filters,
+  onApply,
+}: {
+  filters: ActivityFilters;
+  onApply: (filters: ActivityFilters) => void;
+}) {
+  const workflows = useWorkflowNames();
+  const { register, handleSubmit, reset } = useForm<ActivityFilters>({ values: filters });
+  return (
+    <form className="filters" onSubmit={(event) => void handleSubmit(onApply)(event)} aria-label="Filters">
+      <label>
+        Workflow
+        <select {...register('workflow')}>
+          <option value="">Any</option>
+          {workflows.data?.data.map((workflow) => (
+            <option key={workflow._id} value={workflow._id}>
+              {workflow.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Channel
+        <select {...register('channel')}>
+          <option value="">Any</option>
+          {CHANNELS.map((channel) => (
+            <option key={channel} value={channel}>
+              {channel}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Subscriber id
+        <input {...register('subscriberId')} />
+      </label>
+      <label>
+        Transaction id
+        <input {...register('transactionId')} />
+      </label>
+      <label>
+        From
+        <input type="datetime-local" {...register('after')} />
+      </label>
+      <label>
+        To
+        <input type="datetime-local" {...register('before')} />
+      </label>
+      <button type="submit">Apply</button>
+      <button
+        type="button"
+        onClick={() => {
+          reset(NO_FILTERS);
+          onApply(NO_FILTERS);
+        }}
+      >
+        Clear
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,100 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { api, queryString } from '../../api/client';
+import type { NotificationPage } from '../../api/types';
+import { useSession } from '../../session/session';
+import { ListTable } from '../../ui/list-table';
+import { Empty, ErrorState, Loading } from '../../ui/states';
+import { ActivityFilterForm, filtersFrom, type ActivityFilters } from './activity-filters';
+import { formatTime, notificationStatus } from './notification-status';
+
+const PAGE_SIZE = 20;
+/** New notifications show without a reload; the list is one indexed query, cheap to repeat. */
+const REFRESH_MS = 3_000;
+
+/** A datetime-local value (the browser's time zone) as the ISO 8601 instant the API filters by. */
+function isoOrUndefined(local: string): string | undefined {
+  return local ? new Date(local).toISOString() : undefined;
+}
+
+function notificationsPath(filters: ActivityFilters, page: number): string {
+  return `/v1/notifications${queryString({
+    templates: filters.workflow ? [filters.workflow] : undefined,
+    channels: filters.channel ? [filters.channel] : undefined,
+    subscriberIds: filters.subscriberId ? [filters.subscriberId] : undefined,
+    transactionId: filters.transactionId,
+    after: isoOrUndefined(filters.after),
+    before: isoOrUndefined(filters.before),
+    page,
+    limit: PAGE_SIZE,
+  })}`;
+}
+
+const NOTIFICATION_COLUMNS = ['Time', 'Workflow', 'Subscriber', 'Channels', 'Status', 'Transaction'].map((label) => ({
+  label,
+}));
+
+function NotificationRows({ page }: { page: NotificationPage }) {
+  return (
+    <ListTable columns={NOTIFICATION_COLUMNS}>
+      {page.data.map((notification) => (
+        <tr key={notification._id}>
+          <td>
+            <Link to={`/activity/${notification._id}`}>{formatTime(notification.createdAt)}</Link>
+          </td>
+          <td>{notification.template?.name ?? '—'}</td>
+          <td>{notification.subscriber?.subscriberId ?? '—'}</td>
+          <td>{notification.channels.join(', ')}</td>
+          <td>
+            <span className={`status status-${notificationStatus(notification).replace(' ', '-')}`}>
+              {notificationStatus(notification)}
+            </span>
+          </td>
+          <td className="mono">{notification.transactionId}</td>
+        </tr>
+      ))}
+    </ListTable>
+  );
+}
+
+/** Notifications of the picked environment, newest first, with the API's filters kept in the URL. */
+export function ActivityPage() {
+  const { environment } = useSession();
+  const [search, setSearch] = useSearchParams();
+  const filters = filtersFrom((name) => search.get(name) ?? '');
+  const page = Number(search.get('page') ?? 0);
+  const path = notificationsPath(filters, page);
+  const list = useQuery({
+    queryKey: ['notifications', environment.id, path],
+    queryFn: () => api<NotificationPage>('GET', path),
+    refetchInterval: REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+
+  const goTo = (next: ActivityFilters, nextPage = 0) => {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries<string>(next)) if (value) params.set(name, value);
+    if (nextPage > 0) params.set('page', String(nextPage));
+    setSearch(params);
+  };
+
+  return (
+    <section aria-labelledby="activity-title">
+      <h1 id="activity-title">Activity</h1>
+      <ActivityFilterForm filters={filters} onApply={(next) => goTo(next)} />
+      {list.isPending ? <Loading label="Loading notifications" /> : null}
+      {list.isError ? <ErrorState error={list.error} /> : null}
+      {list.data && list.data.data.length === 0 ? <Empty>No notifications match.</Empty> : null}
+      {list.data && list.data.data.length > 0 ? <NotificationRows page={list.data} /> : null}
+      <div className="pager">
+        <button type="button" disabled={page === 0} onClick={() => goTo(filters, page - 1)}>
+          Newer
+        </button>
+        <span>Page {page + 1}</span>
+        <button type="button" disabled={!list.data?.hasMore} onClick={() => goTo(filters, page + 1)}>
+          Older
+        </button>
+      </div>
+    </section>
+  );
+}

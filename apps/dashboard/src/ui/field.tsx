@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+
+/**
+ * A labelled input with the API's 422 messages for it underneath, tied to the input for screen readers. The
+ * input keeps what was typed: a failed save changes nothing in the form.
+ */
+export function Field({
+  id,
+  label,
+  messages,
+  children,
+}: {
+  id: string;
+  label: string;
+  messages?: string[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {messages?.length ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {messages.join('; ')}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The aria attributes of an input whose field may show messages. */
+export function describedBy(id: string, messages?: string[]) {
+  return messages?.length ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
+}
+
+/** A message about the whole form (a refused save, a wrong password), announced when it appears. */
+export function FormError({ message }: { message?: string }) {
+  if (!message) return null;
+  return (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  );
+}
