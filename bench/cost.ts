@@ -159,19 +159,20 @@ async function expectCreated(res: Response, what: string): Promise<void> {
   await res.arrayBuffer();
 }
 
+/** The worker's deliveries of `channel` with status sent, so far. */
+const sentSoFar = async (deployment: Deployment, channel: string) =>
+  metricSum(await metricsOf(deployment.worker.port), 'deliveries_total', { channel, status: 'sent' });
+
 /** Polls the worker's deliveries of `channel` until they grew by `expected` (or the wait gives up). */
 async function waitForSent(deployment: Deployment, channel: string, from: number, expected: number, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const sent = metricSum(await metricsOf(deployment.worker.port), 'deliveries_total', { channel, status: 'sent' });
+    const sent = await sentSoFar(deployment, channel);
     if (sent - from >= expected) return;
     if (Date.now() > deadline) throw new Error(`${sent - from} of ${expected} ${channel} deliveries within the wait`);
     await sleep(200);
   }
 }
-
-const sentSoFar = async (deployment: Deployment, channel: string) =>
-  metricSum(await metricsOf(deployment.worker.port), 'deliveries_total', { channel, status: 'sent' });
 
 /**
  * For one in_app trigger to an existing subscriber, one to a subscriber the trigger creates, one
@@ -238,9 +239,11 @@ export async function costPerDelivery(deployment: Deployment, options: BenchOpti
     const existing = (n: number) => `${SUBSCRIBER_PREFIX}${(n % options.subscribers) + 1}`;
     const timeoutMs = options.deliveryTimeout * 1000;
     // Warm every path once (caches, plans, the SMTP connection) before anything is counted.
+    const [inAppBefore, emailBefore] = [await sentSoFar(deployment, 'in_app'), await sentSoFar(deployment, 'email')];
     await send(inApp, 1, existing);
     await send(email, 1, existing);
-    await waitForSent(deployment, 'email', (await sentSoFar(deployment, 'email')) - 1, 1, timeoutMs);
+    await waitForSent(deployment, 'in_app', inAppBefore, 1, timeoutMs);
+    await waitForSent(deployment, 'email', emailBefore, 1, timeoutMs);
 
     const kinds: { name: string; unit: CostScenario['unit']; units: number; channel: string; run(): Promise<void> }[] =
       [
