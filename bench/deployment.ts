@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPostgresBackend, createRedisBackend, withBackend } from 'bullmq';
 import pg from 'pg';
+import { startAutovacuum, type AutovacuumRecord } from './autovacuum.js';
 import type { BenchOptions } from './options.js';
 import { startCpuWindow, type CpuUsage } from './cpu-usage.js';
 import { apiClient, developmentScope, recreateDatabase, type ApiClient, type Scope } from './database.js';
@@ -42,6 +43,8 @@ export interface Deployment {
   resetPeakRss(): boolean;
   /** Starts measuring where the machine's CPU goes (api, worker, PostgreSQL, Redis, the bench itself). */
   cpuWindow(): { stop(): CpuUsage };
+  /** What the bench's autovacuum did on this deployment so far. */
+  vacuumed: AutovacuumRecord;
   stop(): Promise<void>;
 }
 
@@ -133,6 +136,7 @@ export async function deploy(
     const steps = openQueue(STEP_QUEUE);
     const system = openQueue(SYSTEM_QUEUE);
     const processes = [api, worker];
+    const autovacuum = startAutovacuum(pool);
     return {
       label,
       notes,
@@ -172,7 +176,9 @@ export async function deploy(
       peakRss: () => ({ apiBytes: memory.peakBytes(api), workerBytes: memory.peakBytes(worker) }),
       resetPeakRss: () => memory.resetPeak(api) && memory.resetPeak(worker),
       cpuWindow: () => startCpuWindow({ api: api.child.pid, worker: worker.child.pid }),
+      vacuumed: autovacuum.record,
       async stop() {
+        await autovacuum.stop();
         await Promise.all([fanOut, steps, system].map((queue) => queue.close().catch(() => undefined)));
         await Promise.all(processes.map((proc) => proc.stop()));
         await pool.end();

@@ -136,6 +136,10 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
 
 function serviceLogs(deployment: Deployment) {
   for (const note of deployment.notes) notes.push(`${deployment.label}: ${note}`);
+  const { vacuums, analyzes, busySeconds } = deployment.vacuumed;
+  notes.push(
+    `${deployment.label}: PostgreSQL's autovacuum is off on this cluster; the bench did its work at the default thresholds: ${vacuums} vacuums, ${analyzes} analyzes, ${busySeconds.toFixed(1)} s`,
+  );
   return Object.fromEntries(
     [deployment.api, deployment.worker].map((proc) => [
       proc.name,
