@@ -234,3 +234,9 @@ export function apiClient(port: number, apiKey: string): ApiClient {
       fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
   };
 }
+
+/** Bytes. */
+export async function databaseSize(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ size: string }>('SELECT pg_database_size(current_database())::text AS size');
+  return Number(rows[0].size);
+}

@@ -1,5 +1,13 @@
 import type pg from 'pg';
-import { createWorkflow, ensurePartitions, idAt, settle, SUBSCRIBER_PREFIX, type Scope } from './database.js';
+import {
+  createWorkflow,
+  databaseSize,
+  ensurePartitions,
+  idAt,
+  settle,
+  SUBSCRIBER_PREFIX,
+  type Scope,
+} from './database.js';
 import type { Deployment } from './deployment.js';
 import { createSessions } from './inbox.js';
 import { load, type LoadResult } from './load.js';
@@ -233,9 +241,4 @@ async function runMaintenance(
     if (Date.now() > deadline) throw new Error('the maintenance run did not succeed within 10 minutes');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-async function databaseSize(pool: pg.Pool): Promise<number> {
-  const { rows } = await pool.query<{ size: string }>('SELECT pg_database_size(current_database())::text AS size');
-  return Number(rows[0].size);
 }

@@ -19,6 +19,7 @@ import { buildRows, formatTable, verdict, type Ceilings, type PhaseResults } fro
 import { feed, singleTriggers, topicFanOut, triggerAccept } from './scenarios.js';
 import { noisyNeighbour, QUIET_RATE } from './noisy-neighbour.js';
 import { feedUnderLoad, sustainedTriggers } from './sustained.js';
+import { soak } from './soak.js';
 import { webhooks } from './webhooks.js';
 import { costPerDelivery } from './cost.js';
 import { translations } from './translations.js';
@@ -71,7 +72,7 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
     await settle(deployment.pool);
     return step(title, scenario);
   };
-  if (options.parts.has('sustained')) {
+  if (options.parts.has('sustained') || options.parts.has('soak')) {
     const sending = `${options.sustainedDuration} s at ${options.connections} connections, worker consuming`;
     results.sustained = {
       existing: await run('sustained', `${label}: sustained end to end, existing subscribers (${sending})`, () =>
@@ -83,6 +84,11 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
       feed: withFeed
         ? await run('sustained', `${label}: feed idle and under ${options.feedLoadRate} triggers/s`, () =>
             feedUnderLoad(deployment, options),
+          )
+        : undefined,
+      soak: withFeed
+        ? await run('soak', `${label}: sustained end to end for ${options.soakDuration} s, existing subscribers`, () =>
+            soak(deployment, options),
           )
         : undefined,
     };

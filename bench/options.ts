@@ -17,6 +17,7 @@ export interface BenchOptions {
   database: string;
   /** Seconds of each sustained end-to-end load (triggers sent with the worker consuming). */
   sustainedDuration: number;
+  soakDuration: number;
   /** Triggers/s sent end to end while the feed is measured under load. */
   feedLoadRate: number;
   /** Seconds of each trigger-accept load (single and bulk). */
@@ -61,6 +62,7 @@ export interface BenchOptions {
 
 const PARTS = [
   'sustained',
+  'soak',
   'ceilings',
   'accept',
   'fanout',
@@ -134,6 +136,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     redisUrl: loopbackUrl(s.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', 'BENCH_REDIS_URL'),
     database: s.BENCH_DATABASE ?? 'ns_bench',
     sustainedDuration: int('SUSTAINED_DURATION', 30, 5),
+    soakDuration: int('SOAK_DURATION', 300, 20),
     feedLoadRate: int('FEED_LOAD_RATE', 1_000, 1_000),
     duration: int('DURATION', 20, 3),
     warmUp: int('WARM_UP', 2, 1, 0),

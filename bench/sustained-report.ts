@@ -1,12 +1,14 @@
 import type { QueueCeiling } from './ceilings.js';
 import type { LoadResult } from './load.js';
 import { ceilingRatios, cpuRow, type Row, type Target } from './report-rows.js';
+import type { SoakResult } from './soak.js';
 import type { FeedUnderLoadResult, SustainedRun } from './sustained.js';
 
 export interface SustainedResults {
   existing?: SustainedRun;
   newSubscribers?: SustainedRun;
   feed?: FeedUnderLoadResult;
+  soak?: SoakResult;
 }
 
 interface Bounds {
@@ -18,8 +20,13 @@ interface Bounds {
 const RSS_TARGET: Target = { op: '<=', value: 300 };
 const FEED_P99_TARGET: Target = { op: '<=', value: 25 };
 
-function runRows(section: string, run: SustainedRun, bounds: Bounds, target: (t: Target) => Target | undefined) {
-  const who = run.recipients === 'existing' ? 'existing subscribers' : 'new subscriber per trigger';
+function runRows(
+  section: string,
+  run: SustainedRun,
+  bounds: Bounds,
+  target: (t: Target) => Target | undefined,
+  who = run.recipients === 'existing' ? 'existing subscribers' : 'new subscriber per trigger',
+) {
   const a = run.accept;
   const outcome = run.complete
     ? `all ${a.ok2xx} accepted delivered`
@@ -142,5 +149,29 @@ export function sustainedRows(
   for (const run of [results.existing, results.newSubscribers])
     if (run) rows.push(...runRows(section, run, bounds, target));
   if (results.feed) rows.push(...feedRows(section, results.feed, bounds, target));
+  if (results.soak) rows.push(...soakRows(section, results.soak, bounds, target));
   return rows;
+}
+
+function soakRows(section: string, soak: SoakResult, bounds: Bounds, target: (t: Target) => Target | undefined) {
+  const who = `existing subscribers, ${soak.run.sendSeconds.toFixed(0)} s`;
+  const rates = soak.intervals.map((i) => i.deliveredPerSecond);
+  const v = soak.vacuumed;
+  return [
+    ...runRows(section, soak.run, bounds, target, who),
+    {
+      section,
+      metric: `  delivered per 30 s interval (${who})`,
+      value: rates.length > 0 ? Math.min(...rates) : undefined,
+      unit: 'msgs/s min',
+      note: `${soak.intervals.map((i) => `${i.endSecond} s: ${i.deliveredPerSecond.toFixed(0)}`).join(', ')}`,
+    },
+    {
+      section,
+      metric: `  database size (${who})`,
+      value: soak.databaseMbAfter,
+      unit: 'MB',
+      note: `${soak.databaseMbBefore.toFixed(0)} MB before; during it the bench's autovacuum ran ${v.vacuums} vacuums and ${v.analyzes} analyzes (${v.busySeconds.toFixed(1)} s)`,
+    },
+  ];
 }

@@ -100,6 +100,8 @@ export async function sustainedTriggers(
   runLabel = '',
   /** Prepares the run's workflow (by default the plain one-step in_app workflow). */
   prepareWorkflow = (name: string) => createWorkflow(deployment.pool, deployment.scope, deployment.client, name),
+  /** Called as sending starts; what it returns is called once the run's deliveries are in. */
+  onSending: (workflowId: string) => () => void = () => () => undefined,
 ): Promise<SustainedRun> {
   const name = sustainedWorkflowName(recipients, runLabel);
   const workflow = await prepareWorkflow(name);
@@ -114,6 +116,7 @@ export async function sustainedTriggers(
   const reset = deployment.resetPeakRss();
   const cpuWindow = deployment.cpuWindow();
   const startedAt = performance.now();
+  const sent = onSending(workflow.id);
   const accept = await load({
     url: `${deployment.client.baseUrl}/v1/events/trigger`,
     method: 'POST',
@@ -121,11 +124,14 @@ export async function sustainedTriggers(
     connections: options.connections,
     duration: options.sustainedDuration,
     bodyFor,
+  }).catch((error: unknown) => {
+    sent();
+    throw error;
   });
   const sendSeconds = (performance.now() - startedAt) / 1000;
   deployment.assertAlive();
   if (accept.ok2xx === 0) throw new Error(`no trigger accepted: ${accept.firstError ?? 'no answer'}`);
-  const waited = await drain(deployment, options, workflow.id, accept.ok2xx, startedAt);
+  const waited = await drain(deployment, options, workflow.id, accept.ok2xx, startedAt).finally(sent);
   const cpu = cpuWindow.stop();
   const rss = readRss(deployment, reset);
   return {
