@@ -28,10 +28,19 @@ export interface AutovacuumRecord {
   busySeconds: number;
 }
 
-export const emptyRecord = (): AutovacuumRecord => ({ vacuums: 0, analyzes: 0, busySeconds: 0 });
+/** By pool: the rounds run between a deployment's steps and those during them add up. */
+const records = new WeakMap<pg.Pool, AutovacuumRecord>();
+
+/** What the rounds on this pool have done so far (a live object). */
+export function vacuumRecord(pool: pg.Pool): AutovacuumRecord {
+  let record = records.get(pool);
+  if (!record) records.set(pool, (record = { vacuums: 0, analyzes: 0, busySeconds: 0 }));
+  return record;
+}
 
 /** One round of the launcher over the tables that are due now. */
-export async function vacuumDue(pool: pg.Pool, record: AutovacuumRecord = emptyRecord()): Promise<void> {
+export async function vacuumDue(pool: pg.Pool): Promise<void> {
+  const record = vacuumRecord(pool);
   const { rows } = await pool.query<{ name: string; vacuum: boolean; analyze: boolean }>(DUE);
   for (const table of rows.filter((row) => row.vacuum || row.analyze)) {
     const started = performance.now();
@@ -54,26 +63,22 @@ export async function vacuumDue(pool: pg.Pool, record: AutovacuumRecord = emptyR
 }
 
 export interface Autovacuum {
-  /** So far; the counts go on until stopped. */
-  record: AutovacuumRecord;
   stop(): Promise<void>;
 }
 
 /** A round every naptime until stopped, never two at once; a failed round fails the stop. */
 export function startAutovacuum(pool: pg.Pool): Autovacuum {
-  const record = emptyRecord();
   let running: Promise<void> = Promise.resolve();
   let failure: Error | undefined;
   const round = () =>
     (running = running
-      .then(() => vacuumDue(pool, record))
+      .then(() => vacuumDue(pool))
       .catch((error: unknown) => {
         failure ??= error instanceof Error ? error : new Error(String(error));
       }));
   const timer = setInterval(() => void round(), NAPTIME_MS);
   timer.unref();
   return {
-    record,
     async stop() {
       clearInterval(timer);
       await running;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPostgresBackend, createRedisBackend, withBackend } from 'bullmq';
 import pg from 'pg';
-import { startAutovacuum, type AutovacuumRecord } from './autovacuum.js';
+import { startAutovacuum, vacuumRecord, type AutovacuumRecord } from './autovacuum.js';
 import type { BenchOptions } from './options.js';
 import { startCpuWindow, type CpuUsage } from './cpu-usage.js';
 import { apiClient, developmentScope, recreateDatabase, type ApiClient, type Scope } from './database.js';
@@ -176,7 +176,7 @@ export async function deploy(
       peakRss: () => ({ apiBytes: memory.peakBytes(api), workerBytes: memory.peakBytes(worker) }),
       resetPeakRss: () => memory.resetPeak(api) && memory.resetPeak(worker),
       cpuWindow: () => startCpuWindow({ api: api.child.pid, worker: worker.child.pid }),
-      vacuumed: autovacuum.record,
+      vacuumed: vacuumRecord(pool),
       async stop() {
         await autovacuum.stop();
         await Promise.all([fanOut, steps, system].map((queue) => queue.close().catch(() => undefined)));

@@ -20,6 +20,7 @@ import { feed, singleTriggers, topicFanOut, triggerAccept } from './scenarios.js
 import { noisyNeighbour, QUIET_RATE } from './noisy-neighbour.js';
 import { feedUnderLoad, sustainedTriggers } from './sustained.js';
 import { soak } from './soak.js';
+import { dashboardActivity } from './dashboard.js';
 import { webhooks } from './webhooks.js';
 import { costPerDelivery } from './cost.js';
 import { translations } from './translations.js';
@@ -107,6 +108,12 @@ async function runPhase(deployment: Deployment, options: BenchOptions, withFeed:
   if (withFeed)
     results.feed = await run('feed', `${label}: feed over ${options.feedRows} notifications`, () =>
       feed(deployment, options),
+    );
+  if (withFeed)
+    results.dashboard = await run(
+      'dashboard',
+      `${label}: dashboard Activity page in Chromium over ${options.feedRows} notifications`,
+      () => dashboardActivity(deployment, options),
     );
   if (withFeed)
     results.inbox = await run(

@@ -74,6 +74,7 @@ const PARTS = [
   'translations',
   'lifecycle',
   'cost',
+  'dashboard',
 ];
 const BACKENDS = ['redis', 'postgres'];
 

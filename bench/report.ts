@@ -5,6 +5,8 @@ import { noisyRows } from './noisy-report.js';
 import type { NoisyResult } from './noisy-neighbour.js';
 import { webhookRows } from './webhooks-report.js';
 import { costRows } from './cost-report.js';
+import type { DashboardResult } from './dashboard.js';
+import { dashboardRows } from './dashboard-report.js';
 import type { CostResult } from './cost.js';
 import { translationRows } from './translations-report.js';
 import type { TranslationsResult } from './translations.js';
@@ -28,6 +30,7 @@ export interface PhaseResults {
   translations?: TranslationsResult;
   lifecycle?: LifecycleResult;
   cost?: CostResult;
+  dashboard?: DashboardResult;
 }
 
 export interface Ceilings {
@@ -226,6 +229,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
   if (redis.translations) rows.push(...translationRows('redis', redis.translations, fastify));
   if (redis.lifecycle) rows.push(...lifecycleRows('redis, 60 days kept', redis.lifecycle, fastify));
   if (redis.cost) rows.push(...costRows('redis', redis.cost));
+  if (redis.dashboard) rows.push(...dashboardRows('redis', redis.dashboard));
   phase('pg-queue', pgQueue, ceilings.bullmqPostgres, false);
   if (pgQueue.cost) rows.push(...costRows('pg-queue', pgQueue.cost));
   return rows;

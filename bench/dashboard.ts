@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Page } from 'playwright-core';
+import type { Deployment } from './deployment.js';
+import type { BenchOptions } from './options.js';
+import { ROOT } from './processes.js';
+import { seedFeedOnce } from './scenarios.js';
+
+const run = promisify(execFile);
+/** Navigations measured, each in a fresh browser context (nothing cached) and again with the app cached. */
+const NAVIGATIONS = 10;
+const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+export interface DashboardResult {
+  seededRows: number;
+  /** Navigation start → the first page's rows shown, in a context that never loaded the app. */
+  coldMs: number[];
+  /** The same with the app's assets in the browser's cache (a user coming back). */
+  warmMs: number[];
+}
+
+/** A dashboard admin made by the CLI, as an operator makes one; its printed password. */
+async function createAdmin(deployment: Deployment, email: string): Promise<string> {
+  const { stdout } = await run(
+    process.execPath,
+    [join(ROOT, 'dist/apps/api/src/cli.js'), 'user', 'create', '--email', email, '--role', 'admin'],
+    { env: { ...process.env, ...deployment.env } },
+  );
+  const password = /Password[^:]*: (\S+)/.exec(stdout)?.[1];
+  if (!password) throw new Error(`the CLI printed no password: ${stdout}`);
+  return password;
+}
+
+/** Milliseconds from the navigation's start to the Activity table's first row on screen. */
+async function timeActivity(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.locator('table.list tbody tr').first().waitFor({ state: 'visible', timeout: 10_000 });
+  return page.evaluate(() => performance.now());
+}
+
+/**
+ * The dashboard's Activity page over the feed's seeded notifications (1,000,000 by default) in
+ * Debian's Chromium: signed in through the login page, then `NAVIGATIONS` loads of
+ * `/dashboard/activity`, cold (a new browser context each time) and warm (the same context again).
+ */
+export async function dashboardActivity(deployment: Deployment, options: BenchOptions): Promise<DashboardResult> {
+  const executablePath = CHROMIUM_PATHS.find((path) => existsSync(path));
+  if (!executablePath) throw new Error('no Chromium: apt-get install -y chromium');
+  await seedFeedOnce(deployment, options);
+  const email = `bench-${Date.now()}@example.com`;
+  const password = await createAdmin(deployment, email);
+  const base = `${deployment.client.baseUrl}/dashboard`;
+  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+  try {
+    const coldMs: number[] = [];
+    const warmMs: number[] = [];
+    for (let i = 0; i < NAVIGATIONS; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(`${base}/login`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel(/^Password/).fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.locator('table.list tbody tr').first().waitFor({ state: 'visible', timeout: 10_000 });
+      // The sign-in loaded the app: a new page of a new context is the cold case.
+      const cold = await browser.newContext({ storageState: await context.storageState() });
+      coldMs.push(await timeActivity(await cold.newPage(), `${base}/activity`));
+      await cold.close();
+      warmMs.push(await timeActivity(page, `${base}/activity`));
+      await context.close();
+    }
+    return { seededRows: options.feedRows, coldMs, warmMs };
+  } finally {
+    await browser.close();
+  }
+}
