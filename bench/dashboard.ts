@@ -33,11 +33,32 @@ async function createAdmin(deployment: Deployment, email: string): Promise<strin
   return password;
 }
 
-/** Milliseconds from the navigation's start to the Activity table's first row on screen. */
+/**
+ * Runs in the page before its first script (the bench is compiled without the DOM's types, hence a
+ * string): records when the frame that paints the Activity table's first row begins.
+ */
+const RECORD_FIRST_ROW = `
+  const observer = new MutationObserver(() => {
+    if (!document.querySelector('table.list tbody tr')) return;
+    observer.disconnect();
+    requestAnimationFrame(() => { window.firstRowPaintedAt = performance.now(); });
+  });
+  observer.observe(document, { childList: true, subtree: true });`;
+
+/**
+ * Milliseconds from the navigation's start to the first row painted, measured in the page itself, so
+ * the figure holds no polling interval of the driver.
+ */
 async function timeActivity(page: Page, url: string): Promise<number> {
+  await page.addInitScript({ content: RECORD_FIRST_ROW });
   await page.goto(url, { waitUntil: 'commit' });
-  await page.locator('table.list tbody tr').first().waitFor({ state: 'visible', timeout: 10_000 });
-  return page.evaluate(() => performance.now());
+  // A function, not a string: the dashboard's Content-Security-Policy forbids eval.
+  const painted = await page.waitForFunction(
+    () => (globalThis as { firstRowPaintedAt?: number }).firstRowPaintedAt,
+    undefined,
+    { timeout: 10_000 },
+  );
+  return Number(await painted.jsonValue());
 }
 
 /**
