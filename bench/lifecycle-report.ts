@@ -1,5 +1,6 @@
 import type { LoadResult } from './load.js';
 import type { LifecycleResult } from './lifecycle.js';
+import type { PacedResult } from './paced-load.js';
 import { ceilingRatios, type Row } from './report-rows.js';
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
@@ -15,6 +16,14 @@ export function lifecycleRows(section: string, r: LifecycleResult, fastify: numb
     target: { op: '<=', value: target },
     ratios: ceilingRatios(load.requestsPerSecond, [['Fastify (req/s)', fastify]]),
     note: `p50 ${load.p50Ms} ms, ${load.requestsPerSecond.toFixed(0)} req/s, non-2xx ${load.non2xx + load.errors}`,
+  });
+  const pacedLatency = (metric: string, paced: PacedResult, target: number): Row => ({
+    section,
+    metric,
+    value: paced.p99Ms,
+    unit: 'ms',
+    target: { op: '<=', value: target },
+    note: `p50 ${paced.p50Ms} ms at ${paced.rate} req/s scheduled, ${paced.acceptedPerSecond.toFixed(0)} answered 2xx/s, skipped ${paced.skipped}, non-2xx ${paced.non2xx + paced.errors}${paced.firstError ? `: ${paced.firstError}` : ''}`,
   });
   const sizes = r.sizeBytes;
   return [
@@ -33,6 +42,8 @@ export function lifecycleRows(section: string, r: LifecycleResult, fastify: numb
       note: `${r.pacedSent} triggers accepted during the load, worker consuming`,
     },
     latency('lifecycle: inbox list p99, idle', r.inboxList, 20),
+    pacedLatency('lifecycle: feed page 0 p99, idle, paced at half its closed-loop rate', r.paced.feedPage0, 25),
+    pacedLatency('lifecycle: inbox list p99, idle, paced at half its closed-loop rate', r.paced.inboxList, 20),
     {
       section,
       metric: 'lifecycle: maintenance run dropping an expired week partition holding a day of rows',

@@ -13,10 +13,13 @@ import { createSessions } from './inbox.js';
 import { load, type LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
 import { feedLoad } from './scenarios.js';
+import { startPacedLoad, type PacedResult } from './paced-load.js';
 import { startPacedTriggers } from './sustained.js';
 
 /** The days of activity the lifecycle deployment keeps (RETENTION_ACTIVITY_DAYS and _MESSAGES_DAYS). */
 export const LIFECYCLE_RETENTION_DAYS = 60;
+const FEED_PAGE_0 = 'page=0&limit=10';
+const INBOX_LIST = '/inbox/notifications?limit=10';
 /** Sessions the inbox list load rotates through. */
 const INBOX_SESSIONS = 100;
 /** Simulated days of steady traffic: each adds a day of rows and expires one. */
@@ -43,6 +46,11 @@ export interface LifecycleResult {
   feedUnderLoad: LoadResult;
   pacedSent: number;
   inboxList: LoadResult;
+  /**
+   * The same feed page and inbox list at half the rate the closed loops above reached (paced, an open
+   * loop): their latency when the service is not saturated by the measuring load itself.
+   */
+  paced: { feedPage0: PacedResult; inboxList: PacedResult };
   maintenance: MaintenanceMeasure;
   /** pg_database_size: after seeding; with one more day past the retention; after the run dropped it; after each simulated day. */
   sizeBytes: { seeded: number; withExpiredDay: number; afterRun: number; cycles: number[] };
@@ -69,7 +77,7 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
   const seeded = await databaseSize(pool);
 
   const feedIdle = {
-    page0: await feedLoad(deployment, options, 'page=0&limit=10'),
+    page0: await feedLoad(deployment, options, FEED_PAGE_0),
     page50: await feedLoad(deployment, options, 'page=50&limit=10'),
     bySubscriber: await feedLoad(
       deployment,
@@ -77,13 +85,23 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
       `subscriberIds=${SUBSCRIBER_PREFIX}${Math.min(777, options.subscribers)}&page=0&limit=10`,
     ),
   };
-  const inboxList = await inboxListLoad(deployment, options);
+  const inboxTokens = await createSessions(deployment, INBOX_SESSIONS);
+  const inboxList = await inboxListLoad(deployment, options, inboxTokens);
+  const paced = {
+    feedPage0: await pacedGet(
+      deployment,
+      options,
+      `/notifications?${FEED_PAGE_0}`,
+      feedIdle.page0.requestsPerSecond / 2,
+    ),
+    inboxList: await pacedGet(deployment, options, INBOX_LIST, inboxList.requestsPerSecond / 2, inboxTokens),
+  };
 
-  const paced = 'bench-lifecycle-paced';
-  await createWorkflow(pool, scope, deployment.client, paced);
-  const sender = startPacedTriggers(deployment, options, paced, options.feedLoadRate);
+  const pacedWorkflow = 'bench-lifecycle-paced';
+  await createWorkflow(pool, scope, deployment.client, pacedWorkflow);
+  const sender = startPacedTriggers(deployment, options, pacedWorkflow, options.feedLoadRate);
   // The sender is stopped even when the feed load fails, so it never outlives the scenario.
-  const feedUnderLoad = await feedLoad(deployment, options, 'page=0&limit=10').catch(async (error: unknown) => {
+  const feedUnderLoad = await feedLoad(deployment, options, FEED_PAGE_0).catch(async (error: unknown) => {
     await sender.stop();
     throw error;
   });
@@ -119,6 +137,7 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
     feedUnderLoad,
     pacedSent: sent.ok2xx,
     inboxList,
+    paced,
     maintenance,
     sizeBytes: { seeded, withExpiredDay, afterRun, cycles },
   };
@@ -184,16 +203,39 @@ async function seedDay(
 }
 
 /** `GET /v1/inbox/notifications?limit=10`, each request another seeded subscriber's session. */
-async function inboxListLoad(deployment: Deployment, options: BenchOptions): Promise<LoadResult> {
-  const tokens = await createSessions(deployment, INBOX_SESSIONS);
+async function inboxListLoad(deployment: Deployment, options: BenchOptions, tokens: string[]): Promise<LoadResult> {
   return load({
-    url: `${deployment.client.baseUrl}/v1/inbox/notifications?limit=10`,
+    url: `${deployment.client.baseUrl}/v1${INBOX_LIST}`,
     connections: options.feedConnections,
     duration: options.feedDuration,
     warmUpSeconds: options.warmUp,
     runs: options.loadRuns,
     headersFor: (n) => ({ authorization: `Bearer ${tokens[n % tokens.length]}` }),
   });
+}
+
+/**
+ * GETs of `/v1<path>` at `rate`/s for the feed's duration: with the API key, or each with one of
+ * `tokens` (inbox sessions).
+ */
+async function pacedGet(
+  deployment: Deployment,
+  options: BenchOptions,
+  path: string,
+  rate: number,
+  tokens?: string[],
+): Promise<PacedResult> {
+  const load = startPacedLoad({
+    origin: deployment.client.baseUrl,
+    path: `/v1${path}`,
+    headers: tokens ? {} : deployment.client.headers,
+    headersFor: tokens && ((n) => ({ authorization: `Bearer ${tokens[n % tokens.length]}` })),
+    rate: Math.max(1, Math.round(rate)),
+    connections: options.feedConnections * 2,
+    maxOutstanding: Math.max(1, Math.round(rate)),
+  });
+  await new Promise((resolve) => setTimeout(resolve, options.feedDuration * 1000));
+  return load.stop();
 }
 
 /** Trigger accept alone, then the same load while a queued maintenance run drops the expired day. */

@@ -7,7 +7,10 @@ interface PacedSpec {
   headers: Record<string, string>;
   /** Requests per second, sent on a fixed schedule whatever the answers take (an open loop). */
   rate: number;
-  bodyFor: (n: number) => string;
+  /** POST when given (the n-th request's body), GET otherwise. */
+  bodyFor?: (n: number) => string;
+  /** Headers of the n-th request, added to `headers`. */
+  headersFor?: (n: number) => Record<string, string>;
   connections: number;
   /** Requests waiting for an answer beyond which a scheduled one is skipped (counted) instead of queued. */
   maxOutstanding: number;
@@ -46,7 +49,7 @@ function percentile(sorted: number[], q: number): number | undefined {
 
 const TICK_MS = 2;
 
-/** A fixed-rate POST sender on keep-alive connections (autocannon only runs closed loops). */
+/** A fixed-rate sender on keep-alive connections (autocannon only runs closed loops). */
 export function startPacedLoad(spec: PacedSpec): PacedLoad {
   const pool = new Pool(spec.origin, { connections: spec.connections });
   const latencies: number[] = [];
@@ -58,7 +61,12 @@ export function startPacedLoad(spec: PacedSpec): PacedLoad {
   const send = (n: number, intendedAt: number) => {
     result.sent++;
     const request = pool
-      .request({ path: spec.path, method: 'POST', headers: spec.headers, body: spec.bodyFor(n) })
+      .request({
+        path: spec.path,
+        method: spec.bodyFor ? 'POST' : 'GET',
+        headers: spec.headersFor ? { ...spec.headers, ...spec.headersFor(n) } : spec.headers,
+        body: spec.bodyFor?.(n),
+      })
       .then(async (res) => {
         latencies.push(performance.now() - intendedAt);
         if (res.statusCode >= 200 && res.statusCode < 300) {
