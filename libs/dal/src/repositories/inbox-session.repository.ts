@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../database/database.js';
+import { queryNamed, type Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { subscribers, type SubscriberRow } from '../schema/index.js';
-import { checkOnly, selectList, tableRows, uuids } from './table-sql.js';
+import { selectListText, tableRows, uuids } from './table-sql.js';
 
 /** What decides whether an environment's inbox sessions must be proven with a subscriberHash. */
 export interface HmacSwitches {
@@ -19,8 +19,15 @@ export interface InboxSessionState extends HmacSwitches {
   subscriber: SubscriberRow;
 }
 
-const IN_APP_CREDENTIALS = sql`ARRAY(SELECT i.credentials FROM integrations i
+const IN_APP_CREDENTIALS = `ARRAY(SELECT i.credentials FROM integrations i
   WHERE i.environment_id = e.id AND i.channel = 'in_app' AND i.active AND NOT i.deleted) AS in_app_credentials`;
+
+/** $1 the subscriber's row id, $2 the session's environment. */
+const STATE = `
+  SELECT ${selectListText(subscribers, 's')}, e.organization_id AS env_organization_id,
+    e.require_hmac AS env_require_hmac, ${IN_APP_CREDENTIALS}
+  FROM subscribers s JOIN environments e ON e.id = s.environment_id
+  WHERE s.id = $1::uuid AND (s.environment_id = $2::uuid AND NOT s.deleted) IS TRUE`;
 
 function switchesOf(raw: Record<string, unknown>): HmacSwitches {
   return {
@@ -40,16 +47,16 @@ export class InboxSessionRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   /**
-   * One statement: the live subscriber (by row id), its environment's switches. Not a named prepared
-   * statement, though planning is most of its cost: the embedded database runs every connection on
-   * one session, where two connections preparing the same name collide.
+   * One statement, prepared once per connection (see queryNamed): the live subscriber (by row id),
+   * its environment's switches. Every inbox request runs it.
    */
   async state(environmentId: string, subscriberRowId: string): Promise<InboxSessionState | undefined> {
-    const result = await this.db.execute<Record<string, unknown>>(sql`
-      SELECT ${selectList(subscribers, 's')}, e.organization_id AS env_organization_id,
-        e.require_hmac AS env_require_hmac, ${IN_APP_CREDENTIALS}
-      FROM subscribers s JOIN environments e ON e.id = s.environment_id
-      WHERE s.id = ${subscriberRowId}::uuid AND ${checkOnly(sql`s.environment_id = ${environmentId}::uuid AND NOT s.deleted`)}`);
+    const result = await queryNamed<Record<string, unknown>>(
+      this.db.$client,
+      STATE,
+      [subscriberRowId, environmentId],
+      'inbox_session_state',
+    );
     const raw = result.rows[0];
     if (!raw) return undefined;
     return { subscriber: tableRows<SubscriberRow>(subscribers, [raw])[0], ...switchesOf(raw) };
@@ -74,7 +81,7 @@ export class InboxSessionRepository {
   async switches(environmentIds: string[]): Promise<Map<string, HmacSwitches>> {
     if (environmentIds.length === 0) return new Map();
     const result = await this.db.execute<Record<string, unknown>>(sql`
-      SELECT e.id, e.organization_id AS env_organization_id, e.require_hmac AS env_require_hmac, ${IN_APP_CREDENTIALS}
+      SELECT e.id, e.organization_id AS env_organization_id, e.require_hmac AS env_require_hmac, ${sql.raw(IN_APP_CREDENTIALS)}
       FROM environments e WHERE e.id = ANY(${uuids(environmentIds)})`);
     return new Map(result.rows.map((raw) => [raw.id as string, switchesOf(raw)]));
   }

@@ -163,7 +163,7 @@ const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
  * it yields the table's row objects without Drizzle's per-row mapping. Pass the rows to `tableRows`.
  * JSON columns come as text, for `tableRows` to parse each distinct document once.
  */
-function selectListText(table: PgTable, alias: string): string {
+export function selectListText(table: PgTable, alias: string): string {
   return planOf(table)
     .map(
       (column) =>
