@@ -3,6 +3,9 @@ import { Shell } from './layout/shell';
 import { ActivityPage } from './pages/activity/activity-page';
 import { NotificationPage } from './pages/activity/notification-page';
 import { EnvironmentsPage } from './pages/environments/environments-page';
+import { IntegrationPage } from './pages/integrations/integration-page';
+import { IntegrationsPage } from './pages/integrations/integrations-page';
+import { NewIntegrationPage } from './pages/integrations/new-integration-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { LoginPage } from './pages/sign-in/login-page';
 import { SetupPage } from './pages/sign-in/setup-page';
@@ -34,6 +37,9 @@ export function App() {
           <Route path="/subscribers/:subscriberId" element={<SubscriberPage />} />
           <Route path="/topics" element={<TopicsPage />} />
           <Route path="/topics/:topicKey" element={<TopicPage />} />
+          <Route path="/integrations" element={<IntegrationsPage />} />
+          <Route path="/integrations/new" element={<NewIntegrationPage />} />
+          <Route path="/integrations/:integrationId" element={<IntegrationPage />} />
           <Route path="/environments" element={<EnvironmentsPage />} />
           <Route path="/system" element={<SystemPage />} />
           <Route element={<AdminOnly />}>

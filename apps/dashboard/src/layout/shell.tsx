@@ -6,6 +6,7 @@ const PAGES = [
   { to: '/workflows', label: 'Workflows' },
   { to: '/subscribers', label: 'Subscribers' },
   { to: '/topics', label: 'Topics' },
+  { to: '/integrations', label: 'Integrations' },
   { to: '/environments', label: 'Environments' },
   { to: '/system', label: 'System' },
 ] as const;
