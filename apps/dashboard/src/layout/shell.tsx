@@ -7,6 +7,9 @@ const PAGES = [
   { to: '/subscribers', label: 'Subscribers' },
   { to: '/topics', label: 'Topics' },
   { to: '/integrations', label: 'Integrations' },
+  { to: '/layouts', label: 'Layouts' },
+  { to: '/contexts', label: 'Contexts' },
+  { to: '/environment-variables', label: 'Environment variables' },
   { to: '/environments', label: 'Environments' },
   { to: '/system', label: 'System' },
 ] as const;
