@@ -33,7 +33,7 @@ function ContextEditor({ context }: { context: Context }) {
           title={`Delete ${context.type} ${context.id}?`}
           description="Messages already sent keep its key; a later trigger naming it creates it again."
           confirmLabel="Delete context"
-          onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/contexts') })}
+          onConfirm={() => remove.mutate(undefined, { onSuccess: () => void navigate('/contexts') })}
         />
       </div>
       {update.isSuccess && !failure ? <p role="status">Saved.</p> : null}

@@ -50,7 +50,7 @@ function VariableEditor({ variable, update }: { variable: Variable; update: Retu
           title={`Delete ${variable.key}?`}
           description="Templates reading it render it empty from then on, in every environment."
           confirmLabel="Delete variable"
-          onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/environment-variables') })}
+          onConfirm={() => remove.mutate(undefined, { onSuccess: () => void navigate('/environment-variables') })}
         />
       </div>
       <FormError message={remove.error?.message} />

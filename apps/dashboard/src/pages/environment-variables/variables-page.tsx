@@ -1,4 +1,4 @@
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { useRoleAtLeast, useSession } from '../../session/session';
 import { Field, describedBy } from '../../ui/field';
@@ -12,9 +12,10 @@ import { useCreateVariable, useVariables, type Variable } from './variables-api'
 function NewVariableForm() {
   const create = useCreateVariable();
   const navigate = useNavigate();
-  const { register, handleSubmit, watch } = useForm<VariableFormValues>({
+  const { register, handleSubmit, control } = useForm<VariableFormValues>({
     defaultValues: { key: '', isSecret: false, values: {} },
   });
+  const isSecret = useWatch({ control, name: 'isSecret' });
   const { failure, submit } = useSave(
     (form: VariableFormValues) =>
       create.mutateAsync({ key: form.key, isSecret: form.isSecret, values: valuesToSend(form, true) }),
@@ -37,7 +38,7 @@ function NewVariableForm() {
         <input type="checkbox" {...register('isSecret')} />
         Secret (encrypted, never shown again)
       </label>
-      <ValueInputs register={register} secret={watch('isSecret')} />
+      <ValueInputs register={register} secret={isSecret} />
     </InlineForm>
   );
 }

@@ -14,7 +14,7 @@ export interface IntegrationFormValues {
 export function formValues(provider: Provider, integration?: Integration): IntegrationFormValues {
   const stored = integration?.credentials ?? {};
   const credentials = Object.fromEntries(
-    provider.credentials.map((field) => {
+    provider.credentials.map((field): [string, string | boolean] => {
       const value = field.secret ? undefined : stored[field.name];
       if (field.type === 'boolean') return [field.name, value === true || value === 'true'];
       return [field.name, typeof value === 'string' ? value : ''];

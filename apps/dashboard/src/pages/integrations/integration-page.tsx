@@ -60,7 +60,7 @@ function IntegrationActions({ integration }: { integration: Integration }) {
         title={`Delete ${integration.name}?`}
         description="Messages stop going through it; a primary hands its role to the next active integration."
         confirmLabel="Delete integration"
-        onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/integrations') })}
+        onConfirm={() => remove.mutate(undefined, { onSuccess: () => void navigate('/integrations') })}
       />
       <FormError message={setPrimary.error?.message ?? remove.error?.message} />
     </div>

@@ -34,21 +34,25 @@ export function IntegrationTestSend({ integration }: { integration: Integration 
       <h2 id="integration-test-title">Send a test</h2>
       <p className="muted">Triggers a workflow through this integration: its {integration.channel} steps use it.</p>
       <div className="send-test">
-        <label>
-          Workflow
-          <select value={workflowId} onChange={(event) => setWorkflowId(event.target.value)}>
-            <option value="">Choose a workflow</option>
-            {workflows.data?.workflows.map((workflow) => (
-              <option key={workflow._id} value={workflow.workflowId}>
-                {workflow.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Test subscriber id
-          <input value={subscriberId} onChange={(event) => setSubscriberId(event.target.value)} />
-        </label>
+        <label htmlFor="integration-test-workflow">Workflow</label>
+        <select
+          id="integration-test-workflow"
+          value={workflowId}
+          onChange={(event) => setWorkflowId(event.target.value)}
+        >
+          <option value="">Choose a workflow</option>
+          {workflows.data?.workflows.map((workflow) => (
+            <option key={workflow._id} value={workflow.workflowId}>
+              {workflow.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="integration-test-subscriber">Test subscriber id</label>
+        <input
+          id="integration-test-subscriber"
+          value={subscriberId}
+          onChange={(event) => setSubscriberId(event.target.value)}
+        />
         <button type="button" disabled={!workflowId || !subscriberId} onClick={() => void send()}>
           Send test
         </button>

@@ -75,16 +75,19 @@ function LayoutEditor({ layout, canEdit }: { layout: Layout; canEdit: boolean })
               Save layout
             </button>
           ) : null}
-          <button type="button" onClick={() => void showPreview()}>
-            Preview
-          </button>
+          {/* The preview is a POST, which the API refuses a viewer. */}
+          {canEdit ? (
+            <button type="button" onClick={() => void showPreview()}>
+              Preview
+            </button>
+          ) : null}
           {canEdit ? (
             <ConfirmButton
               label="Delete"
               title={`Delete ${layout.name}?`}
               description="Refused while a workflow uses it."
               confirmLabel="Delete layout"
-              onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/layouts') })}
+              onConfirm={() => remove.mutate(undefined, { onSuccess: () => void navigate('/layouts') })}
             />
           ) : null}
         </div>
