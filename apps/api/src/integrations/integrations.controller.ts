@@ -77,9 +77,7 @@ export class IntegrationsController {
     @Req() request: FastifyRequest,
   ): Promise<IntegrationResponseDto> {
     const credentials = request.dashboardCaller ? 'merge' : 'replace';
-    return this.presenter.present(
-      await this.updateIntegration.execute(auth, params.integrationId, body, credentials),
-    );
+    return this.presenter.present(await this.updateIntegration.execute(auth, params.integrationId, body, credentials));
   }
 
   @Delete(':integrationId')

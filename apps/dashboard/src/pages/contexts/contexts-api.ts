@@ -18,7 +18,7 @@ const contextsKey = (environmentId: string) => ['contexts', environmentId] as co
 const contextPath = (type: string, id: string) => `/v2/contexts/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
 
 /** The JSON text of the data editor as the object the API takes, or a refusal naming `data`. */
-export function parsedData(text: string): Record<string, unknown> {
+function parsedData(text: string): Record<string, unknown> {
   const refused = (message: string) => new ApiError(422, message, { data: [message] });
   let value: unknown;
   try {
