@@ -180,7 +180,7 @@ describe('roles on real routes', () => {
     expect(unnamed.body.message).toMatch(/X-Environment-Id/);
   });
 
-  it("never shows a session an integration's credentials, whatever its role; an API key still reads them", async () => {
+  it("never shows a session an integration's secrets, whatever its role; an API key still reads them", async () => {
     const credentials = { apiKey: 'SG.dashboard-secret', from: 'ops@example.com', senderName: 'Ops' };
     const created = await t
       .api('post', '/v1/integrations')
@@ -191,12 +191,30 @@ describe('roles on real routes', () => {
       const list = await session.send('get', '/v1/integrations');
       expect(list.status).toBe(200);
       const mine = list.body.find((row: { identifier: string }) => row.identifier === 'dashboard-secret');
-      expect(mine.credentials).toEqual({});
+      expect(mine.credentials).toEqual({ from: 'ops@example.com', senderName: 'Ops' });
       expect(JSON.stringify(list.body)).not.toContain('SG.dashboard-secret');
     }
     const byKey = await t.api('get', '/v1/integrations');
     const mine = byKey.body.find((row: { identifier: string }) => row.identifier === 'dashboard-secret');
     expect(mine.credentials).toMatchObject(credentials);
+  });
+
+  it("merges a session's credentials into the stored ones: left out kept, empty removed", async () => {
+    const created = await t.api('post', '/v1/integrations').send({
+      providerId: 'sendgrid',
+      channel: 'email',
+      identifier: 'dashboard-merge',
+      credentials: { apiKey: 'SG.kept', from: 'old@example.com', senderName: 'Old' },
+    });
+    const editor = await signedIn(t, 'editor');
+    const updated = await editor
+      .send('put', `/v1/integrations/${created.body._id}`)
+      .send({ credentials: { from: 'new@example.com', senderName: '' } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.credentials).toEqual({ from: 'new@example.com' });
+    const byKey = await t.api('get', '/v1/integrations');
+    const stored = byKey.body.find((row: { identifier: string }) => row.identifier === 'dashboard-merge');
+    expect(stored.credentials).toEqual({ apiKey: 'SG.kept', from: 'new@example.com' });
   });
 
   it('an API key works as before and wins over a cookie', async () => {

@@ -2,7 +2,16 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Shell } from './layout/shell';
 import { ActivityPage } from './pages/activity/activity-page';
 import { NotificationPage } from './pages/activity/notification-page';
+import { ContextPage } from './pages/contexts/context-page';
+import { ContextsPage } from './pages/contexts/contexts-page';
+import { VariablePage } from './pages/environment-variables/variable-page';
+import { VariablesPage } from './pages/environment-variables/variables-page';
 import { EnvironmentsPage } from './pages/environments/environments-page';
+import { IntegrationPage } from './pages/integrations/integration-page';
+import { IntegrationsPage } from './pages/integrations/integrations-page';
+import { NewIntegrationPage } from './pages/integrations/new-integration-page';
+import { LayoutPage } from './pages/layouts/layout-page';
+import { LayoutsPage } from './pages/layouts/layouts-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { LoginPage } from './pages/sign-in/login-page';
 import { SetupPage } from './pages/sign-in/setup-page';
@@ -34,6 +43,15 @@ export function App() {
           <Route path="/subscribers/:subscriberId" element={<SubscriberPage />} />
           <Route path="/topics" element={<TopicsPage />} />
           <Route path="/topics/:topicKey" element={<TopicPage />} />
+          <Route path="/integrations" element={<IntegrationsPage />} />
+          <Route path="/integrations/new" element={<NewIntegrationPage />} />
+          <Route path="/integrations/:integrationId" element={<IntegrationPage />} />
+          <Route path="/layouts" element={<LayoutsPage />} />
+          <Route path="/layouts/:layoutId" element={<LayoutPage />} />
+          <Route path="/contexts" element={<ContextsPage />} />
+          <Route path="/contexts/:type/:id" element={<ContextPage />} />
+          <Route path="/environment-variables" element={<VariablesPage />} />
+          <Route path="/environment-variables/:variableKey" element={<VariablePage />} />
           <Route path="/environments" element={<EnvironmentsPage />} />
           <Route path="/system" element={<SystemPage />} />
           <Route element={<AdminOnly />}>

@@ -12,3 +12,9 @@ export {
   type ProviderCall,
 } from './http/provider-request.js';
 export { postEvent, type EventPostAnswer } from './http/post-event.js';
+export {
+  credentialsWithoutSecrets,
+  PROVIDER_CATALOGUE,
+  type CredentialField,
+  type ProviderSummary,
+} from './provider-catalogue.js';

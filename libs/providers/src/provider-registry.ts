@@ -89,6 +89,9 @@ const ADAPTERS = adapterTable({
   },
 });
 
+/** The shape of the registry: channel → providerId → adapter factory. */
+export type ProviderTable = typeof ADAPTERS;
+
 const idsOf = <Channel extends keyof typeof ADAPTERS>(channel: Channel) =>
   Object.keys(ADAPTERS[channel]) as (keyof (typeof ADAPTERS)[Channel] & string)[];
 

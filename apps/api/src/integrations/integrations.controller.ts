@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseInterceptors } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../auth/auth-context.js';
 import { ApiErrorResponses } from '../http/api-error-responses.js';
@@ -9,7 +10,7 @@ import {
   IntegrationResponseDto,
   UpdateIntegrationDto,
 } from './dto/integration.dto.js';
-import { DashboardWithoutCredentials, withoutCredentials } from './dashboard-without-credentials.interceptor.js';
+import { DashboardWithoutSecrets, withoutCredentials } from './dashboard-without-secrets.interceptor.js';
 import { IntegrationPresenter } from './integration-presenter.js';
 import { CreateIntegrationUseCase } from './use-cases/create-integration.use-case.js';
 import { DeleteIntegrationUseCase } from './use-cases/delete-integration.use-case.js';
@@ -22,7 +23,7 @@ import { Access } from '../auth/access-areas.js';
 @ApiErrorResponses()
 // An Idempotency-Key keeps and replays integrations without their credentials (never a secret in the store).
 @ReplayedWithout(withoutCredentials)
-@UseInterceptors(DashboardWithoutCredentials)
+@UseInterceptors(DashboardWithoutSecrets)
 @Access('content')
 @Controller('v1/integrations')
 export class IntegrationsController {
@@ -63,14 +64,20 @@ export class IntegrationsController {
   }
 
   @Put(':integrationId')
-  @ApiOperation({ summary: 'Update an integration (partial)' })
+  @ApiOperation({
+    summary: 'Update an integration (partial)',
+    description:
+      'From a dashboard session, which never reads secrets back, `credentials` is merged into the stored ones: a field left out keeps its value, an empty string removes it.',
+  })
   @ApiOkResponse({ type: IntegrationResponseDto })
   async update(
     @Auth() auth: AuthContext,
     @Param() params: IntegrationIdParam,
     @Body() body: UpdateIntegrationDto,
+    @Req() request: FastifyRequest,
   ): Promise<IntegrationResponseDto> {
-    return this.presenter.present(await this.updateIntegration.execute(auth, params.integrationId, body));
+    const credentials = request.dashboardCaller ? 'merge' : 'replace';
+    return this.presenter.present(await this.updateIntegration.execute(auth, params.integrationId, body, credentials));
   }
 
   @Delete(':integrationId')

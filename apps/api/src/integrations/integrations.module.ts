@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CryptoModule } from '#application';
 import { DalModule, IntegrationRepository } from '#dal';
 import { IntegrationPresenter } from './integration-presenter.js';
+import { IntegrationProvidersController } from './integration-providers.controller.js';
 import { IntegrationsController } from './integrations.controller.js';
 import { CreateIntegrationUseCase } from './use-cases/create-integration.use-case.js';
 import { DeleteIntegrationUseCase } from './use-cases/delete-integration.use-case.js';
@@ -11,7 +12,7 @@ import { UpdateIntegrationUseCase } from './use-cases/update-integration.use-cas
 
 @Module({
   imports: [CryptoModule, DalModule.forRepositories([IntegrationRepository])],
-  controllers: [IntegrationsController],
+  controllers: [IntegrationProvidersController, IntegrationsController],
   providers: [
     IntegrationPresenter,
     CreateIntegrationUseCase,

@@ -6,6 +6,10 @@ const PAGES = [
   { to: '/workflows', label: 'Workflows' },
   { to: '/subscribers', label: 'Subscribers' },
   { to: '/topics', label: 'Topics' },
+  { to: '/integrations', label: 'Integrations' },
+  { to: '/layouts', label: 'Layouts' },
+  { to: '/contexts', label: 'Contexts' },
+  { to: '/environment-variables', label: 'Environment variables' },
   { to: '/environments', label: 'Environments' },
   { to: '/system', label: 'System' },
 ] as const;
