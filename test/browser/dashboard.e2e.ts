@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { DashboardUsersService } from '#application';
+import { EnvironmentRepository } from '#dal';
 import { createSubscriber } from '../support/builders.js';
 import { signIn } from '../support/dashboard.js';
 import { createWorkflow, inApp } from '../support/engine-fixtures.js';
@@ -153,6 +154,25 @@ describe('the dashboard in Chromium', () => {
         { timeoutMs: UI_TIMEOUT_MS, description: 'the API to show the message read' },
       );
       await admin.keyboard.press('Escape');
+    }));
+
+  it('shows the inbox where the environment requires HMAC: the server signs the session, no key in the page', () =>
+    d.explained(async () => {
+      const environments = d.t.app.get(EnvironmentRepository);
+      await environments.setRequireHmac(d.t.environment.id, true);
+      try {
+        const signing = admin.waitForResponse((response) => response.url().includes('/v1/dashboard/inbox-preview/'));
+        const session = admin.waitForResponse((response) => response.url().endsWith('/v1/inbox/session'));
+        await admin.reload();
+        expect((await signing).status()).toBe(200);
+        expect((await session).status()).toBe(201);
+        await admin.locator('.nv-inbox__popoverTrigger').click();
+        await admin.getByText('Order A-7731 shipped, Ada').waitFor();
+        await admin.keyboard.press('Escape');
+        expect(await admin.content()).not.toContain(d.t.apiKey);
+      } finally {
+        await environments.setRequireHmac(d.t.environment.id, false);
+      }
     }));
 
   it('creates a topic, showing the API’s message for a bad key, and lists its subscribers', () =>

@@ -23,6 +23,7 @@ import {
 import { snoozeWakeUpsProvider } from '../queue/snooze-wake-ups.js';
 import { InboxNotificationsController } from './inbox-notifications.controller.js';
 import { InboxPreferencesController } from './inbox-preferences.controller.js';
+import { InboxPreviewController } from './inbox-preview.controller.js';
 import { InboxSessionController } from './inbox-session.controller.js';
 import { InboxRateLimiter } from './inbox-rate-limiter.js';
 import { HmacRequirement } from './hmac-requirement.js';
@@ -60,6 +61,7 @@ import { SubscriberHashVerifier } from './use-cases/subscriber-hash.verifier.js'
     InboxPreferencesController,
     InboxTopicsController,
     InboxUnsupportedController,
+    InboxPreviewController,
   ],
   providers: [
     SubscriberWrites,

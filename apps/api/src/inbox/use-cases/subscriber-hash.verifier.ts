@@ -6,8 +6,11 @@ import { IntegrationRepository, type Environment } from '#dal';
 import { canonicalJson } from '../canonical-json.js';
 import { HmacRequirement } from '../hmac-requirement.js';
 
+/** Novu's subscriberHash (and contextHash): the hex HMAC-SHA256 of the signed text under an API key. */
+export const hmacHex = (key: string, signed: string): string => createHmac('sha256', key).update(signed).digest('hex');
+
 function hashMatches(signed: string, key: string, given: string): boolean {
-  const expected = Buffer.from(createHmac('sha256', key).update(signed).digest('hex'));
+  const expected = Buffer.from(hmacHex(key, signed));
   const actual = Buffer.from(given.toLowerCase());
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }

@@ -50,5 +50,20 @@ export const usePreferences = (subscriberId: string) =>
 export const useTopics = (subscriberId: string) =>
   useEnvironmentGet<{ data: TopicSubscription[] }>(`${subscriberPath(subscriberId)}/subscriptions?limit=50`);
 
+/**
+ * The subscriberHash the server signs for the Inbox preview (editors and admins: it opens the subscriber's
+ * inbox); none for a viewer, whose preview then works only where the environment does not require HMAC.
+ */
+export function useInboxPreviewHash(subscriberId: string, allowed: boolean) {
+  const { environment } = useSession();
+  return useQuery({
+    queryKey: ['inbox-preview', environment.id, subscriberId],
+    queryFn: () =>
+      api<{ subscriberHash: string }>('POST', `/v1/dashboard/inbox-preview/${encodeURIComponent(subscriberId)}`),
+    enabled: allowed,
+    staleTime: Infinity,
+  });
+}
+
 /** The environment's public identifier, which the Inbox starts its session with. */
 export const useApplicationIdentifier = () => useEnvironmentGet<{ identifier: string }>('/v1/environments/me');
