@@ -8,7 +8,10 @@ import {
   WorkflowCacheModule,
   WebhookOutboxModule,
 } from '#application';
-import { DalModule, EnvironmentContentRepository, EnvironmentRepository } from '#dal';
+import { ApiKeyRepository, DalModule, EnvironmentContentRepository, EnvironmentRepository } from '#dal';
+import { ApiKeysController } from './api-keys/api-keys.controller.js';
+import { CreateApiKeyUseCase } from './api-keys/create-api-key.use-case.js';
+import { RevokeApiKeyUseCase } from './api-keys/revoke-api-key.use-case.js';
 import { EnvironmentsV2Controller } from './environments-v2.controller.js';
 import { EnvironmentsController } from './environments.controller.js';
 import { EnvironmentsService } from './environments.service.js';
@@ -24,9 +27,9 @@ import { UpdateEnvironmentUseCase } from './use-cases/update-environment.use-cas
     ApiKeyCacheModule,
     WorkflowCacheModule,
     TranslationsCacheModule,
-    DalModule.forRepositories([EnvironmentRepository, EnvironmentContentRepository]),
+    DalModule.forRepositories([EnvironmentRepository, EnvironmentContentRepository, ApiKeyRepository]),
   ],
-  controllers: [EnvironmentsController, EnvironmentsV2Controller],
+  controllers: [EnvironmentsController, EnvironmentsV2Controller, ApiKeysController],
   providers: [
     EnvironmentsService,
     EnvironmentSyncService,
@@ -34,6 +37,8 @@ import { UpdateEnvironmentUseCase } from './use-cases/update-environment.use-cas
     CreateEnvironmentUseCase,
     UpdateEnvironmentUseCase,
     DeleteEnvironmentUseCase,
+    CreateApiKeyUseCase,
+    RevokeApiKeyUseCase,
   ],
 })
 export class EnvironmentsModule {}
