@@ -40,7 +40,7 @@ describe('the Environments & API keys page in Chromium', () => {
       expect((await d.t.api('get', '/v1/environments/me', key)).status).toBe(200);
       await keys.getByRole('button', { name: 'Copy' }).click();
       await keys.getByText('Copied to the clipboard.').waitFor();
-      expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(key);
+      expect(await admin.evaluate('navigator.clipboard.readText()')).toBe(key);
       const row = keys.getByRole('row', { name: new RegExp(`${key.slice(0, 8)}…`) });
       await row.waitFor();
       await expectAccessible(admin);
