@@ -17,6 +17,6 @@ import { DashboardSessionAuthenticator } from './dashboard-session.authenticator
     DashboardSessionAuthenticator,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [TenancyService],
+  exports: [TenancyService, DashboardSessionAuthenticator],
 })
 export class AuthModule {}
