@@ -17,6 +17,6 @@ import { DashboardSessionAuthenticator } from './dashboard-session.authenticator
     DashboardSessionAuthenticator,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [TenancyService, DashboardSessionAuthenticator],
+  exports: [TenancyService],
 })
 export class AuthModule {}
