@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { DomainError, isId, roleIncludes } from '#common';
+import { DomainError, isId, roleIncludes, type DashboardRole } from '#common';
 import { DashboardSessionsService, csrfTokenOf, sameSecret } from '#application';
 import { EnvironmentRepository, type DashboardUser } from '#dal';
 import { ACCESS_AREAS, isWrite, roleNeeded, type AccessAreaName } from './access-areas.js';
@@ -45,7 +45,7 @@ export class DashboardSessionAuthenticator {
    * The role of the live session a request's cookie holds, if any: for a route with its own
    * authentication (`/metrics`) that also lets a dashboard admin in. A read only: no CSRF token.
    */
-  async roleOf(request: FastifyRequest): Promise<DashboardUser['role'] | undefined> {
+  async roleOf(request: FastifyRequest): Promise<DashboardRole | undefined> {
     const token = readSessionCookie(request);
     return token ? (await this.sessions.authenticate(token))?.user.role : undefined;
   }

@@ -1,14 +1,13 @@
 import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyRepository } from '#dal';
 import { Access } from '../../auth/access-areas.js';
 import { Auth, type AuthContext } from '../../auth/auth-context.js';
 import { ApiErrorResponses } from '../../http/api-error-responses.js';
 import { DeletedDto } from '../../http/deleted-response.js';
 import { ReplayedWithout } from '../../http/idempotency/idempotency.guard.js';
-import { EnvironmentsService } from '../environments.service.js';
 import { ApiKeyDto, CreatedApiKeyDto } from './api-key.dto.js';
 import { CreateApiKeyUseCase } from './create-api-key.use-case.js';
+import { ListApiKeysUseCase } from './list-api-keys.use-case.js';
 import { RevokeApiKeyUseCase } from './revoke-api-key.use-case.js';
 
 /** Not in Novu, whose keys are regenerated, not listed by prefix: the operator's key management. */
@@ -18,8 +17,7 @@ import { RevokeApiKeyUseCase } from './revoke-api-key.use-case.js';
 @Controller('v1/environments/:environmentId/api-keys')
 export class ApiKeysController {
   constructor(
-    private readonly environments: EnvironmentsService,
-    private readonly keys: ApiKeyRepository,
+    private readonly listKeys: ListApiKeysUseCase,
     private readonly createKey: CreateApiKeyUseCase,
     private readonly revokeKey: RevokeApiKeyUseCase,
   ) {}
@@ -27,9 +25,8 @@ export class ApiKeysController {
   @Get()
   @ApiOperation({ summary: "List an environment's API keys, oldest first (their prefix, never the key)" })
   @ApiOkResponse({ type: [ApiKeyDto] })
-  async list(@Auth() auth: AuthContext, @Param('environmentId') environmentId: string): Promise<ApiKeyDto[]> {
-    const environment = await this.environments.find(auth, environmentId);
-    return (await this.keys.list(environment.id)).map((row) => ApiKeyDto.from(row));
+  list(@Auth() auth: AuthContext, @Param('environmentId') environmentId: string): Promise<ApiKeyDto[]> {
+    return this.listKeys.execute(auth, environmentId);
   }
 
   @Post()
