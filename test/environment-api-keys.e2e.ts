@@ -141,6 +141,13 @@ describe('API keys over HTTP: list, create (shown once), revoke', () => {
     expect((await me(again.body.key)).body._id).toBe(environmentId);
   });
 
+  it('lets a key revoke itself (rotation): its next request is refused', async () => {
+    const created = await admin.send('post', keysPath());
+    const key = String(created.body.key);
+    expect((await t.api('delete', `${keysPath()}/${created.body._id}`, key)).status).toBe(200);
+    expect((await me(key)).status).toBe(401);
+  });
+
   it('documents the routes in the OpenAPI document', async () => {
     const { paths } = (await t.http.get('/api-docs-json')).body;
     expect(Object.keys(paths['/v1/environments/{environmentId}/api-keys'])).toEqual(['get', 'post']);
