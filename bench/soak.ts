@@ -7,7 +7,7 @@ import { sustainedTriggers, type SustainedRun } from './sustained.js';
 /** How often the soak counts delivered messages, to show the rate over the run. */
 const SAMPLE_SECONDS = 30;
 
-export interface SoakInterval {
+interface SoakInterval {
   /** Seconds from the first send to the interval's end. */
   endSecond: number;
   deliveredPerSecond: number;

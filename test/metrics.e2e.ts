@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createWorkflow, inApp, triggerAndSettle } from './support/engine-fixtures.js';
+import { signedIn } from './support/dashboard.js';
 import { waitFor } from './support/wait.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -107,6 +108,29 @@ describe('GET /metrics protected by METRICS_TOKEN', () => {
     const res = await t.http.get('/metrics').set('Authorization', `Bearer ${token}`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('process_resident_memory_bytes');
+  });
+
+  it("serves them to a dashboard admin's session (the System page), 403 to another role's, 401 to an ended one", async () => {
+    const admin = await signedIn(t, 'admin');
+    const res = await t.http.get('/metrics').set('Cookie', admin.cookie);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('process_resident_memory_bytes');
+    for (const role of ['viewer', 'editor'] as const) {
+      const session = await signedIn(t, role);
+      const refused = await t.http.get('/metrics').set('Cookie', session.cookie);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({
+        statusCode: 403,
+        message: `GET /metrics needs the admin role; you are ${role}`,
+      });
+    }
+    // A scraper's wrong token is refused whatever cookie rides along.
+    const wrongToken = await t.http.get('/metrics').set('Cookie', admin.cookie).set('Authorization', 'Bearer nope');
+    expect(wrongToken.status).toBe(401);
+    expect((await admin.send('delete', '/v1/dashboard/session')).status).toBe(204);
+    const ended = await t.http.get('/metrics').set('Cookie', admin.cookie);
+    expect(ended.status).toBe(401);
+    expect(ended.body.message).toMatch(/METRICS_TOKEN.*dashboard admin/);
   });
 
   it('the API and /health are unaffected', async () => {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { expect } from '@jest/globals';
 import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
 import { launchChromium } from './chromium.js';
 
 export const UI_TIMEOUT_MS = 10_000;
@@ -24,8 +24,8 @@ export interface DashboardUnderTest {
 }
 
 /** The service (built dashboard included) listening on 127.0.0.1, and one Chromium for the whole file. */
-export async function startDashboard(): Promise<DashboardUnderTest> {
-  const t = await startTestApp();
+export async function startDashboard(options: TestAppOptions = {}): Promise<DashboardUnderTest> {
+  const t = await startTestApp(options);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (t.app.getHttpServer().address() as AddressInfo).port;
   const browser = await launchChromium();

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ActivityPartitionRepository } from './repositories/activity-partitions.repository.js';
 import type { ActivityFeedRepository } from './repositories/activity-feed.repository.js';
+import type { ApiKeyRepository } from './repositories/api-key.repository.js';
 import type { ApiProcessRepository } from './repositories/api-process.repository.js';
 import type { DashboardSessionRepository } from './repositories/dashboard-session.repository.js';
 import type { DashboardUserRepository } from './repositories/dashboard-user.repository.js';
@@ -34,6 +35,7 @@ import type { WebhookEndpointRepository } from './repositories/webhook-endpoint.
 export type RepositoryClass =
   | typeof ActivityFeedRepository
   | typeof ActivityPartitionRepository
+  | typeof ApiKeyRepository
   | typeof ApiProcessRepository
   | typeof DashboardSessionRepository
   | typeof DashboardUserRepository

@@ -6,6 +6,7 @@ export * from './database/embedded-postgres.js';
 export * from './database/migrate.js';
 export * from './dal.module.js';
 export * from './repositories/environment.repository.js';
+export * from './repositories/api-key.repository.js';
 export * from './repositories/tenant.repository.js';
 export * from './repositories/dashboard-user.repository.js';
 export * from './repositories/dashboard-session.repository.js';

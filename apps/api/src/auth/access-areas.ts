@@ -18,6 +18,8 @@ export const ACCESS_AREAS = {
   content: { read: 'viewer', write: 'editor', environmentScoped: true },
   /** Environments (each created with an API key) and webhook endpoints (signing secrets). */
   administration: { read: 'viewer', write: 'admin', environmentScoped: true },
+  /** An environment's API keys: listing them is an admin's too (a session never reads a key, only its prefix). */
+  apiKeys: { read: 'admin', write: 'admin', environmentScoped: true },
   /** Dashboard users. */
   userManagement: { read: 'admin', write: 'admin', environmentScoped: false },
   /** The caller's own session, sessions and password. */

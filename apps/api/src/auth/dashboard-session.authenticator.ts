@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { DomainError, isId, roleIncludes } from '#common';
+import { DomainError, isId, roleIncludes, type DashboardRole } from '#common';
 import { DashboardSessionsService, csrfTokenOf, sameSecret } from '#application';
 import { EnvironmentRepository, type DashboardUser } from '#dal';
 import { ACCESS_AREAS, isWrite, roleNeeded, type AccessAreaName } from './access-areas.js';
 import type { AuthContext, DashboardCaller } from './auth-context.js';
-import { CSRF_HEADER, ENVIRONMENT_HEADER } from './dashboard-cookie.js';
+import { CSRF_HEADER, ENVIRONMENT_HEADER, readSessionCookie } from './dashboard-cookie.js';
 
 /**
  * A request carrying the dashboard's session cookie: a live session, the CSRF token on every write
@@ -39,6 +39,15 @@ export class DashboardSessionAuthenticator {
     const caller = { ...live, csrfToken };
     if (!ACCESS_AREAS[area].environmentScoped) return { caller };
     return { caller, auth: await this.environmentOf(request, live.user) };
+  }
+
+  /**
+   * The role of the live session a request's cookie holds, if any: for a route with its own
+   * authentication (`/metrics`) that also lets a dashboard admin in. A read only: no CSRF token.
+   */
+  async roleOf(request: FastifyRequest): Promise<DashboardRole | undefined> {
+    const token = readSessionCookie(request);
+    return token ? (await this.sessions.authenticate(token))?.user.role : undefined;
   }
 
   private async environmentOf(request: FastifyRequest, user: DashboardUser): Promise<AuthContext> {

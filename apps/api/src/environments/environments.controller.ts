@@ -50,7 +50,9 @@ export class EnvironmentsController {
   }
 
   @Put(':environmentId')
-  @ApiOperation({ summary: 'Update the name, identifier, colour, parent or retention of an environment' })
+  @ApiOperation({
+    summary: 'Update the name, identifier, colour, parent, retention or HMAC requirement of an environment',
+  })
   @ApiOkResponse({ type: EnvironmentResponseDto })
   async update(
     @Auth() auth: AuthContext,

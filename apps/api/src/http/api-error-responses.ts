@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 
 /** The error body of every non-2xx answer (ARCHITECTURE §8), for the OpenAPI document. */
-class ErrorResponseDto {
+export class ErrorResponseDto {
   @ApiProperty() statusCode: number;
   @ApiProperty() message: string;
   @ApiProperty() error: string;

@@ -46,8 +46,13 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * One call of the service's HTTP API with the session cookie, as any client makes it: the same routes, the
  * same error body. A 401 means the session is gone, and the app goes back to its login page.
  */
-export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+export async function api<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && context.csrfToken) headers['X-CSRF-Token'] = context.csrfToken;
   if (context.environmentId) headers['X-Environment-Id'] = context.environmentId;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '#common';
-import { EnvironmentRepository, type Environment } from '#dal';
+import { EnvironmentRepository, type Environment, type NewApiKey } from '#dal';
 import { CredentialsCipher } from '../crypto/credentials-cipher.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 
@@ -47,8 +47,13 @@ export class TenancyService {
   }
 
   /** Stored hashed for lookups, and encrypted so inbox HMAC hashes (keyed with the raw key) can be checked. */
+  storedForm(key: string): NewApiKey {
+    return { keyHash: hashApiKey(key), prefix: apiKeyPrefix(key), keyEncrypted: this.cipher.encrypt({ key }) };
+  }
+
   async insertKey(environment: Environment, key: string): Promise<void> {
-    await this.environments.insertApiKey(environment, hashApiKey(key), apiKeyPrefix(key), this.cipher.encrypt({ key }));
+    const stored = this.storedForm(key);
+    await this.environments.insertApiKey(environment, stored.keyHash, stored.prefix, stored.keyEncrypted);
   }
 
   /** A new environment of the organization with its first key; undefined when the name is taken there. */
@@ -57,11 +62,7 @@ export class TenancyService {
     values: { name: string; color?: string; parentId?: string },
   ): Promise<{ environment: Environment; key: string } | undefined> {
     const key = generateApiKey();
-    const environment = await this.environments.createEnvironment(organizationId, values, {
-      keyHash: hashApiKey(key),
-      prefix: apiKeyPrefix(key),
-      keyEncrypted: this.cipher.encrypt({ key }),
-    });
+    const environment = await this.environments.createEnvironment(organizationId, values, this.storedForm(key));
     return environment && { environment, key };
   }
 

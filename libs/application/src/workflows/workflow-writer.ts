@@ -68,6 +68,13 @@ export function buildSteps(
   });
 }
 
+function changedSince(id: string, expectedUpdatedAt: Date): DomainError {
+  return new DomainError(
+    'PRECONDITION_FAILED',
+    `Workflow ${id} was saved or deleted after ${expectedUpdatedAt.toISOString()} (If-Match): read it again`,
+  );
+}
+
 /** Turns workflow definitions into rows: shared by the HTTP routes and the WORKFLOWS_DIR loader. */
 @Injectable()
 export class WorkflowWriter {
@@ -140,11 +147,15 @@ export class WorkflowWriter {
   }
 
   /** Partial: fields left out stay; `steps`, when given, replace the list (ids sent back are kept). */
+  /** `expectedUpdatedAt`: the version the caller read (If-Match); a newer one is not overwritten (412). */
   async update(
     scope: WorkflowScope,
     current: WorkflowRow,
     changes: Partial<WorkflowInput>,
+    expectedUpdatedAt?: Date,
   ): Promise<{ row: WorkflowRow; group: NotificationGroupRow }> {
+    if (expectedUpdatedAt && current.updatedAt.getTime() !== expectedUpdatedAt.getTime())
+      throw changedSince(current.id, expectedUpdatedAt);
     if (changes.steps) this.assertTemplates(changes.steps);
     this.assertPayloadSchema(changes.payloadSchema);
     const group = changes.notificationGroupId
@@ -160,8 +171,9 @@ export class WorkflowWriter {
     };
     try {
       const row = await this.withEvent(scope.environmentId, 'workflow.updated', (tx) =>
-        this.workflows.update(scope.environmentId, current.id, values, tx),
+        this.workflows.update(scope.environmentId, current.id, values, tx, expectedUpdatedAt),
       );
+      if (!row && expectedUpdatedAt) throw changedSince(current.id, expectedUpdatedAt);
       if (!row) throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${current.id} not found`);
       return { row, group };
     } catch (error) {

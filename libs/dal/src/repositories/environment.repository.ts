@@ -69,6 +69,7 @@ export interface EnvironmentChanges {
   retentionActivityDays?: number | null;
   retentionMessagesDays?: number | null;
   defaultLocale?: string;
+  requireHmac?: boolean;
 }
 
 /** Organizations, environments and API keys: the tenancy every other row hangs off. */

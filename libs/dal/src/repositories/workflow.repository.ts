@@ -176,16 +176,27 @@ export class WorkflowRepository {
   }
 
   /** A duplicate identifier surfaces as the driver's unique violation (see isUniqueViolation). */
+  /**
+   * With `expectedUpdatedAt`, only that version is changed (undefined otherwise), in the same statement: of
+   * two saves of one version, the second finds the first's updated_at and changes nothing. Compared to the
+   * millisecond, the precision a client reads; the new updated_at is later than the expected one even
+   * within the same millisecond, so the version a save replaced never matches again.
+   */
   async update(
     environmentId: string,
     id: string,
     changes: WorkflowChanges,
     executor: DbExecutor = this.db,
+    expectedUpdatedAt?: Date,
   ): Promise<WorkflowRow | undefined> {
+    const sameVersion = expectedUpdatedAt
+      ? sql`date_trunc('milliseconds', ${workflows.updatedAt}) = ${expectedUpdatedAt.toISOString()}::timestamptz`
+      : undefined;
+    const updatedAt = new Date(Math.max(Date.now(), (expectedUpdatedAt?.getTime() ?? 0) + 1));
     const [row] = await executor
       .update(workflows)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(and(live(environmentId), eq(workflows.id, id)))
+      .set({ ...changes, updatedAt })
+      .where(and(live(environmentId), eq(workflows.id, id), sameVersion))
       .returning();
     return row;
   }

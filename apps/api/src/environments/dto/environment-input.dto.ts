@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsLocale } from '../../translations/dto/translation-input.dto.js';
 import { Type } from 'class-transformer';
 import {
+  IsBoolean,
   IsHexColor,
   IsInt,
   IsNotEmpty,
@@ -113,4 +114,12 @@ export class UpdateEnvironmentDto {
   @OptionalNotNull()
   @IsLocale()
   defaultLocale?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "Not in Novu's API: inbox sessions must prove their subscriberId with a subscriberHash. Turning it on ends the open sessions that did not.",
+  })
+  @OptionalNotNull()
+  @IsBoolean()
+  requireHmac?: boolean;
 }

@@ -6,7 +6,11 @@ import type { AuthContext } from '../../auth/auth-context.js';
 import type { UpdateEnvironmentDto } from '../dto/environment-input.dto.js';
 import { EnvironmentsService, isDefaultEnvironment } from '../environments.service.js';
 
-/** Name, identifier, colour, parent, retention overrides and default locale of an environment of the caller's organization. */
+/**
+ * Name, identifier, colour, parent, retention overrides, default locale and HMAC requirement of an
+ * environment of the caller's organization. Inbox sessions read the requirement on every request, so
+ * turning it on ends the unproven ones without anything to tell them here.
+ */
 @Injectable()
 export class UpdateEnvironmentUseCase {
   constructor(
@@ -20,7 +24,7 @@ export class UpdateEnvironmentUseCase {
     if (body.name !== undefined && body.name !== current.name && isDefaultEnvironment(current))
       throw DomainError.validation('name', `${current.name} keeps its name`, body.name);
     if (body.parentId !== undefined) await this.service.parent(auth, body.parentId, current.id);
-    const { name, identifier, color, parentId, retention, defaultLocale } = body;
+    const { name, identifier, color, parentId, retention, defaultLocale, requireHmac } = body;
     try {
       const row = await this.environments.updateEnvironment(auth.organizationId, current.id, {
         ...(name !== undefined ? { name } : {}),
@@ -28,6 +32,7 @@ export class UpdateEnvironmentUseCase {
         ...(color !== undefined ? { color } : {}),
         ...(parentId !== undefined ? { parentId } : {}),
         ...(defaultLocale !== undefined ? { defaultLocale } : {}),
+        ...(requireHmac !== undefined ? { requireHmac } : {}),
         retentionActivityDays: retention?.activityDays,
         retentionMessagesDays: retention?.messagesDays,
       });

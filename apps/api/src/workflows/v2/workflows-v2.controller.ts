@@ -1,15 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiHeader,
   ApiParam,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { DomainError } from '#common';
 import { Auth, type AuthContext } from '../../auth/auth-context.js';
-import { ApiErrorResponses } from '../../http/api-error-responses.js';
+import { ApiErrorResponses, ErrorResponseDto } from '../../http/api-error-responses.js';
+import { entityTag, ifMatchUpdatedAt } from '../../http/if-match.js';
 import {
   CreateWorkflowV2Dto,
   PatchWorkflowV2Dto,
@@ -30,6 +34,10 @@ import { WorkflowsV2Service } from './workflows-v2.service.js';
 import { Access } from '../../auth/access-areas.js';
 
 const WORKFLOW_PARAM = { name: 'workflowId', description: 'The workflowId (trigger identifier), internal id or slug' };
+const ETAG_HEADER = {
+  description: "The version's updatedAt in double quotes, for If-Match",
+  schema: { type: 'string' },
+} as const;
 const STEP_PARAM = { name: 'stepId', description: 'The stepId, internal id or slug of the step' };
 
 @ApiTags('Workflows')
@@ -60,27 +68,42 @@ export class WorkflowsV2Controller {
   @Get(':workflowId')
   @ApiOperation({ summary: 'Get a workflow (v2); any workflow, whichever API wrote it' })
   @ApiParam(WORKFLOW_PARAM)
-  @ApiOkResponse({ type: WorkflowV2ResponseDto })
-  get(
+  @ApiOkResponse({ type: WorkflowV2ResponseDto, headers: { ETag: ETAG_HEADER } })
+  async get(
     @Auth() auth: AuthContext,
     @Param('workflowId') workflowId: string,
     @Query() query: GetWorkflowV2QueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowV2ResponseDto> {
     if (query.environmentId !== undefined && query.environmentId !== auth.environmentId)
       throw new DomainError('WORKFLOW_NOT_FOUND', `Workflow ${workflowId} not found`);
-    return this.workflows.get(auth, workflowId);
+    const workflow = await this.workflows.get(auth, workflowId);
+    reply.header('ETag', entityTag(workflow.updatedAt));
+    return workflow;
   }
 
   @Put(':workflowId')
-  @ApiOperation({ summary: 'Replace a workflow (v2): fields left out get their defaults' })
+  @ApiOperation({
+    summary: 'Replace a workflow (v2): fields left out get their defaults; with If-Match, only the version it names',
+  })
   @ApiParam(WORKFLOW_PARAM)
-  @ApiOkResponse({ type: WorkflowV2ResponseDto })
-  update(
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: "Not sent by Novu's clients: the ETag of the version read; a newer version is not overwritten (412)",
+  })
+  @ApiOkResponse({ type: WorkflowV2ResponseDto, headers: { ETag: ETAG_HEADER } })
+  @ApiResponse({ status: 412, type: ErrorResponseDto, description: 'Saved by someone else after the If-Match version' })
+  async update(
     @Auth() auth: AuthContext,
     @Param('workflowId') workflowId: string,
     @Body() body: UpdateWorkflowV2Dto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WorkflowV2ResponseDto> {
-    return this.workflows.update(auth, workflowId, body);
+    const workflow = await this.workflows.update(auth, workflowId, body, ifMatchUpdatedAt(ifMatch));
+    reply.header('ETag', entityTag(workflow.updatedAt));
+    return workflow;
   }
 
   @Patch(':workflowId')

@@ -59,9 +59,15 @@ export class WorkflowsV2Service {
     return { workflows: rows.map(toWorkflowV2ListItem), totalCount: total };
   }
 
-  async update(auth: AuthContext, key: string, body: UpdateWorkflowV2Dto): Promise<WorkflowV2Response> {
+  /** `expectedUpdatedAt` (If-Match): the save applies only to that version of the workflow. */
+  async update(
+    auth: AuthContext,
+    key: string,
+    body: UpdateWorkflowV2Dto,
+    expectedUpdatedAt?: Date,
+  ): Promise<WorkflowV2Response> {
     const current = await this.find(auth.environmentId, key);
-    const { row } = await this.writer.update(auth, current, this.input.fromUpdate(body, current));
+    const { row } = await this.writer.update(auth, current, this.input.fromUpdate(body, current), expectedUpdatedAt);
     this.cache.invalidate(auth.environmentId);
     return toWorkflowV2Response(row);
   }

@@ -46,5 +46,10 @@ export const useUpdateRetention = () =>
       api<Environment>('PUT', `/v1/environments/${encodeURIComponent(id)}`, { retention }),
   );
 
+export const useUpdateHmac = () =>
+  useEnvironmentChange(({ id, requireHmac }: { id: string; requireHmac: boolean }) =>
+    api<Environment>('PUT', `/v1/environments/${encodeURIComponent(id)}`, { requireHmac }),
+  );
+
 export const useDeleteEnvironment = () =>
   useEnvironmentChange((id: string) => api('DELETE', `/v1/environments/${encodeURIComponent(id)}`));

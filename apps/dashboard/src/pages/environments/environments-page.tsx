@@ -2,6 +2,8 @@ import { useRoleAtLeast } from '../../session/session';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { ListTable } from '../../ui/list-table';
 import { ErrorState, Loading } from '../../ui/states';
+import { ApiKeysSection } from './api-keys-section';
+import { HmacSwitch } from './hmac-switch';
 import { useDeleteEnvironment, useEnvironments, type Environment } from './environments-api';
 import { NewEnvironmentForm } from './new-environment-form';
 import { RetentionForm } from './retention-form';
@@ -20,7 +22,7 @@ function EnvironmentRow({ environment, isAdmin }: { environment: Environment; is
     <tr>
       <td>{environment.name}</td>
       <td className="mono">{environment.identifier}</td>
-      <td>{environment.requireHmac ? 'yes' : 'no'}</td>
+      <td>{isAdmin ? <HmacSwitch environment={environment} /> : environment.requireHmac ? 'yes' : 'no'}</td>
       <td>
         {isAdmin ? (
           <RetentionForm environment={environment} />
@@ -43,13 +45,16 @@ function EnvironmentRow({ environment, isAdmin }: { environment: Environment; is
   );
 }
 
-/** The organization's environments, their public identifiers and retention; admins create and change them. */
+/**
+ * The organization's environments, their public identifiers, HMAC requirement and retention; admins create and
+ * change them, and manage the picked environment's API keys (which the API lists to admins only).
+ */
 export function EnvironmentsPage() {
   const environments = useEnvironments();
   const isAdmin = useRoleAtLeast('admin');
   return (
     <section aria-labelledby="environments-title">
-      <h1 id="environments-title">Environments</h1>
+      <h1 id="environments-title">Environments &amp; API keys</h1>
       {environments.isPending ? <Loading label="Loading environments" /> : null}
       {environments.isError ? <ErrorState error={environments.error} /> : null}
       {environments.data ? (
@@ -60,6 +65,7 @@ export function EnvironmentsPage() {
         </ListTable>
       ) : null}
       {isAdmin ? <NewEnvironmentForm /> : null}
+      {isAdmin ? <ApiKeysSection /> : null}
     </section>
   );
 }

@@ -5,10 +5,15 @@ import { parsePrometheusText, type Sample } from './prometheus-text';
 
 const REFRESH_MS = 5_000;
 
-/** `/health` and `/metrics` are the service's own (no environment): plain fetches, as a monitor makes them. */
+/**
+ * `/health` and `/metrics` are the service's own (no environment): plain fetches, as a monitor makes them, with
+ * the session cookie the browser adds.
+ */
 async function getText(path: string): Promise<string> {
   const response = await fetch(path);
   const text = await response.text();
+  // Where METRICS_TOKEN guards /metrics, the server lets an admin's session in and refuses the other roles.
+  if (response.status === 403) throw new Error(`${path} is for admins where METRICS_TOKEN is set`);
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
   return text;
 }

@@ -62,22 +62,31 @@ export function useCreateWorkflow() {
   });
 }
 
+const savedByOthers = (updatedAt: string) =>
+  new ApiError(
+    412,
+    `Someone saved this workflow at ${new Date(updatedAt).toLocaleTimeString()}, after you opened it: reload to see their changes (your edits stay in the form until then).`,
+  );
+
 /**
- * Saves over the version the editor loaded, and refuses when someone saved another since: the API keeps no
- * version number, so the check compares `updatedAt` right before the write. Two saves within the same
- * moment can still both pass; a conditional write on the server would close that window.
+ * Saves over the version the editor loaded and no other: the PUT names it in If-Match, and the server writes
+ * only that version (412 otherwise), so of two saves from the same version one wins. The fields the form
+ * does not show are read just before, from that same version.
  */
 export function useSaveWorkflow(workflowId: string, loadedUpdatedAt: string | undefined) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (input: WorkflowInput) => {
       const current = await api<Workflow>('GET', workflowPath(workflowId));
-      if (current.updatedAt !== loadedUpdatedAt)
-        throw new ApiError(
-          409,
-          `Someone saved this workflow at ${new Date(current.updatedAt).toLocaleTimeString()}, after you opened it: reload to see their changes (your edits stay in the form until then).`,
-        );
-      return api<Workflow>('PUT', workflowPath(workflowId), toRequest(current, input));
+      if (current.updatedAt !== loadedUpdatedAt) throw savedByOthers(current.updatedAt);
+      try {
+        return await api<Workflow>('PUT', workflowPath(workflowId), toRequest(current, input), {
+          'If-Match': `"${current.updatedAt}"`,
+        });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 412) throw error;
+        throw savedByOthers((await api<Workflow>('GET', workflowPath(workflowId))).updatedAt);
+      }
     },
     onSuccess: () => client.invalidateQueries({ queryKey: ['workflows'] }),
   });
