@@ -145,6 +145,34 @@ describe('inbox sessions end with their subscriber and with HMAC', () => {
       await app.t.api('put', `/v1/integrations/${created.body._id as string}`).send({ credentials: { hmac: false } });
       expect((await list(hashless)).status).toBe(200);
     });
+
+    it('ends a session proven with a hash of an API key once that key is revoked, over HTTP and the socket', async () => {
+      const created = await app.t.api('post', `/v1/environments/${app.t.environment.id}/api-keys`);
+      expect(created.status).toBe(201);
+      const { _id: keyId, key } = created.body as { _id: string; key: string };
+      const res = await postSession(app, { subscriber: { subscriberId: 'kira' }, subscriberHash: hmac(key, 'kira') });
+      expect(res.status).toBe(201);
+      const provenByRevoked = ((await res.json()) as { data: { token: string } }).data.token;
+      const provenByKept = await proveSession('kim');
+      await environments.setRequireHmac(app.t.environment.id, true);
+      const socket = socketOf(provenByRevoked);
+      await connected(socket);
+      expect((await list(provenByRevoked)).status).toBe(200);
+
+      const revoked = await app.t.api('delete', `/v1/environments/${app.t.environment.id}/api-keys/${keyId}`);
+      expect(revoked.status).toBe(200);
+      const refused = await list(provenByRevoked);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ message: expect.stringMatching(/was revoked/) });
+      expect((await readAll(provenByRevoked)).status).toBe(401);
+      await disconnected(socket);
+      await expect(connected(socketOf(provenByRevoked))).rejects.toThrow(/was revoked/);
+      // The session proven with the key that stays, and the subscriber, are untouched.
+      expect((await list(provenByKept)).status).toBe(200);
+      expect(
+        (await postSession(app, { subscriber: { subscriberId: 'kira' }, subscriberHash: hmac(key, 'kira') })).status,
+      ).toBe(401);
+    });
   });
 
   describe('a session without a hash, for a deleted subscriber', () => {

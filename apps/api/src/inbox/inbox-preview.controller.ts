@@ -38,12 +38,12 @@ export class InboxPreviewController {
   async sign(@Auth() auth: AuthContext, @Param('subscriberId') subscriberId: string): Promise<InboxPreviewDto> {
     const subscriber = await this.subscribers.findBySubscriberId(auth.environmentId, subscriberId);
     if (!subscriber) throw new DomainError('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} not found`);
-    const [key] = await this.tenancy.recoverableKeys(auth.environmentId);
-    if (!key)
+    const [signer] = await this.tenancy.recoverableKeys(auth.environmentId);
+    if (!signer)
       throw new DomainError(
         'CONFLICT',
         'None of this environment’s API keys can be recovered to sign the session: create a new API key',
       );
-    return { subscriberHash: hmacHex(key, subscriberId) };
+    return { subscriberHash: hmacHex(signer.key, subscriberId) };
   }
 }

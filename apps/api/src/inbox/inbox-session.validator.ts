@@ -19,7 +19,7 @@ export class InboxSessionValidator {
 
   /** The session's subscriber row as it is now; a 401 naming why the session ended otherwise. */
   async check(session: InboxSession): Promise<SubscriberRow> {
-    const state = await this.sessions.state(session.environmentId, session.subscriberRowId);
+    const state = await this.sessions.state(session.environmentId, session.subscriberRowId, session.proofKeyId);
     if (
       !state ||
       state.organizationId !== session.organizationId ||
@@ -27,24 +27,28 @@ export class InboxSessionValidator {
       state.subscriber.generation !== session.generation
     )
       throw new DomainError('UNAUTHORIZED', 'The subscriber of this inbox session no longer exists');
-    if (!session.hashProven && this.hmac.required(state)) throw hashRequired();
+    const proven = session.hashProven && (session.proofKeyId === undefined || state.proofKeyLive);
+    if (!proven && this.hmac.required(state)) throw session.hashProven ? proofKeyRevoked() : hashRequired();
     return state.subscriber;
   }
 
-  /** The sessions among these that have ended (for sockets opened earlier): two statements for any number. */
+  /** The sessions among these that have ended (for sockets opened earlier): three statements for any number. */
   async ended(sessions: InboxSession[]): Promise<InboxSession[]> {
-    const unproven = [...new Set(sessions.filter((s) => !s.hashProven).map((s) => s.environmentId))];
-    const [generations, switches] = await Promise.all([
+    const proofKeys = sessions.flatMap((s) => (s.hashProven && s.proofKeyId ? [s.proofKeyId] : []));
+    const [generations, liveKeys] = await Promise.all([
       this.sessions.liveGenerations([...new Set(sessions.map((s) => s.subscriberRowId))]),
-      this.sessions.switches(unproven),
+      this.sessions.liveKeys([...new Set(proofKeys)]),
     ]);
+    const isProven = (s: InboxSession) => s.hashProven && (s.proofKeyId === undefined || liveKeys.has(s.proofKeyId));
+    const unproven = [...new Set(sessions.filter((s) => !isProven(s)).map((s) => s.environmentId))];
+    const switches = await this.sessions.switches(unproven);
     const hashRequiredIn = new Set(unproven.filter((id) => this.hmac.required(switches.get(id) ?? ENDED)));
     return sessions.filter((session) => {
       const live = generations.get(session.subscriberRowId);
       return (
         live?.environmentId !== session.environmentId ||
         live.generation !== session.generation ||
-        (!session.hashProven && hashRequiredIn.has(session.environmentId))
+        (!isProven(session) && hashRequiredIn.has(session.environmentId))
       );
     });
   }
@@ -52,6 +56,13 @@ export class InboxSessionValidator {
 
 /** An environment that no longer exists requires what nobody can give. */
 const ENDED = { organizationId: '', requireHmac: true, inAppCredentials: [] };
+
+function proofKeyRevoked(): DomainError {
+  return new DomainError(
+    'UNAUTHORIZED',
+    'The API key that signed this session’s subscriberHash was revoked: start a new inbox session',
+  );
+}
 
 function hashRequired(): DomainError {
   return new DomainError(

@@ -17,6 +17,11 @@ export interface InboxSession {
    * it survives HMAC being required.
    */
   hashProven: boolean;
+  /**
+   * The API key whose HMAC made that proof: once it is revoked the session counts as unproven. None in
+   * tokens issued before the key was recorded (they expire within SESSION_TOKEN_TTL_SECONDS).
+   */
+  proofKeyId?: string;
   /** The session's context as `type:id`, sorted: it sees only the messages of exactly this context. */
   contextKeys: string[];
 }
@@ -32,6 +37,8 @@ interface TokenClaims {
   gen: number;
   /** proven by a subscriberHash */
   hmac: boolean;
+  /** the API key of that proof */
+  pk?: string;
   /** context keys; absent for a session without context */
   ctx?: string[];
   aud: typeof AUDIENCE;
@@ -76,6 +83,7 @@ export class SessionTokens {
       org: session.organizationId,
       gen: session.generation,
       hmac: session.hashProven,
+      ...(session.proofKeyId ? { pk: session.proofKeyId } : {}),
       ...(session.contextKeys.length > 0 ? { ctx: session.contextKeys } : {}),
       aud: AUDIENCE,
       iat,
@@ -104,6 +112,7 @@ export class SessionTokens {
       subscriberId: claims.sid,
       generation: claims.gen,
       hashProven: claims.hmac,
+      ...(claims.pk === undefined ? {} : { proofKeyId: claims.pk }),
       contextKeys: claims.ctx ?? [],
     };
   }
@@ -132,7 +141,8 @@ function parseClaims(encoded: string): TokenClaims | undefined {
   const contextKeys =
     claims.ctx === undefined ||
     (Array.isArray(claims.ctx) && claims.ctx.every((key: unknown) => typeof key === 'string'));
-  return strings && numbers && contextKeys && typeof claims.hmac === 'boolean' && claims.aud === AUDIENCE
+  const proofKey = claims.pk === undefined || typeof claims.pk === 'string';
+  return strings && numbers && contextKeys && proofKey && typeof claims.hmac === 'boolean' && claims.aud === AUDIENCE
     ? (claims as unknown as TokenClaims)
     : undefined;
 }

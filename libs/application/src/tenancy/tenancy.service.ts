@@ -66,9 +66,12 @@ export class TenancyService {
     return environment && { environment, key };
   }
 
-  /** The environment's keys that can be recovered (those stored with an encrypted copy). */
-  async recoverableKeys(environmentId: string): Promise<string[]> {
-    const envelopes = await this.environments.listEncryptedKeys(environmentId);
-    return envelopes.map((envelope) => this.cipher.decrypt(envelope).key).filter((key) => typeof key === 'string');
+  /** The environment's keys that can be recovered (those stored with an encrypted copy), with their ids. */
+  async recoverableKeys(environmentId: string): Promise<{ id: string; key: string }[]> {
+    const stored = await this.environments.listEncryptedKeys(environmentId);
+    return stored.flatMap(({ id, keyEncrypted }) => {
+      const { key } = this.cipher.decrypt(keyEncrypted);
+      return typeof key === 'string' ? [{ id, key }] : [];
+    });
   }
 }

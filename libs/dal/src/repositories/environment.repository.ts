@@ -289,11 +289,11 @@ export class EnvironmentRepository {
   }
 
   /** The encrypted copies of the environment's keys (keys without one are left out). */
-  async listEncryptedKeys(environmentId: string): Promise<string[]> {
+  async listEncryptedKeys(environmentId: string): Promise<{ id: string; keyEncrypted: string }[]> {
     const rows = await this.db
-      .select({ keyEncrypted: apiKeys.keyEncrypted })
+      .select({ id: apiKeys.id, keyEncrypted: apiKeys.keyEncrypted })
       .from(apiKeys)
       .where(and(eq(apiKeys.environmentId, environmentId), isNotNull(apiKeys.keyEncrypted)));
-    return rows.map((row) => row.keyEncrypted).filter((value): value is string => value !== null);
+    return rows.flatMap(({ id, keyEncrypted }) => (keyEncrypted === null ? [] : [{ id, keyEncrypted }]));
   }
 }

@@ -17,15 +17,18 @@ export interface HmacSwitches {
 /** A live subscriber with its environment's HMAC switches, as an inbox session needs them on every request. */
 export interface InboxSessionState extends HmacSwitches {
   subscriber: SubscriberRow;
+  /** The API key asked about (the one whose hash proved the session) still exists in the environment. */
+  proofKeyLive: boolean;
 }
 
 const IN_APP_CREDENTIALS = `ARRAY(SELECT i.credentials FROM integrations i
   WHERE i.environment_id = e.id AND i.channel = 'in_app' AND i.active AND NOT i.deleted) AS in_app_credentials`;
 
-/** $1 the subscriber's row id, $2 the session's environment. */
+/** $1 the subscriber's row id, $2 the session's environment, $3 an API key id (or null). */
 const STATE = `
   SELECT ${selectListText(subscribers, 's')}, e.organization_id AS env_organization_id,
-    e.require_hmac AS env_require_hmac, ${IN_APP_CREDENTIALS}
+    e.require_hmac AS env_require_hmac, ${IN_APP_CREDENTIALS},
+    EXISTS(SELECT 1 FROM api_keys k WHERE k.id = $3::uuid AND k.environment_id = e.id) AS proof_key_live
   FROM subscribers s JOIN environments e ON e.id = s.environment_id
   WHERE s.id = $1::uuid AND (s.environment_id = $2::uuid AND NOT s.deleted) IS TRUE`;
 
@@ -48,18 +51,33 @@ export class InboxSessionRepository {
 
   /**
    * One statement, prepared once per connection (see queryNamed): the live subscriber (by row id),
-   * its environment's switches. Every inbox request runs it.
+   * its environment's switches, and whether `proofKeyId` still exists. Every inbox request runs it.
    */
-  async state(environmentId: string, subscriberRowId: string): Promise<InboxSessionState | undefined> {
+  async state(
+    environmentId: string,
+    subscriberRowId: string,
+    proofKeyId?: string,
+  ): Promise<InboxSessionState | undefined> {
     const result = await queryNamed<Record<string, unknown>>(
       this.db.$client,
       STATE,
-      [subscriberRowId, environmentId],
+      [subscriberRowId, environmentId, proofKeyId ?? null],
       'inbox_session_state',
     );
     const raw = result.rows[0];
     if (!raw) return undefined;
-    return { subscriber: tableRows<SubscriberRow>(subscribers, [raw])[0], ...switchesOf(raw) };
+    return {
+      subscriber: tableRows<SubscriberRow>(subscribers, [raw])[0],
+      ...switchesOf(raw),
+      proofKeyLive: raw.proof_key_live === true,
+    };
+  }
+
+  /** The API keys among the ids that still exist. */
+  async liveKeys(keyIds: string[]): Promise<Set<string>> {
+    if (keyIds.length === 0) return new Set();
+    const result = await this.db.execute<{ id: string }>(sql`SELECT id FROM api_keys WHERE id = ANY(${uuids(keyIds)})`);
+    return new Set(result.rows.map((row) => row.id));
   }
 
   /**

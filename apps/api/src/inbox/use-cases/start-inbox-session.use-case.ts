@@ -54,7 +54,7 @@ export class StartInboxSessionUseCase {
         `No environment has the applicationIdentifier ${body.applicationIdentifier}`,
       );
     // Wrong hashes are their client's problem; the environment's bucket counts only sessions that may start.
-    const [proven, contextProven] = await this.limiter.onFailureBudget(
+    const [signerKeyId, contextProven] = await this.limiter.onFailureBudget(
       'sessionFailure',
       clientBudgetId(clientAddress),
       async () =>
@@ -64,6 +64,7 @@ export class StartInboxSessionUseCase {
         ] as const,
     );
     await this.limiter.take('session', environment.id);
+    const proven = signerKeyId !== undefined;
     // Refused before anything is written.
     const defaultSchedule = parseSchedule(body.defaultSchedule, 'defaultSchedule');
     const scope = { environmentId: environment.id, organizationId: environment.organizationId };
@@ -79,6 +80,7 @@ export class StartInboxSessionUseCase {
         subscriberId,
         generation: subscriber.generation,
         hashProven: proven && contextProven,
+        proofKeyId: proven && contextProven ? signerKeyId : undefined,
         contextKeys,
       }),
       totalUnreadCount: unreadCount.total,

@@ -29,15 +29,20 @@ export class SubscriberHashVerifier {
   ) {}
 
   /**
-   * True when the subscriberId is proven by a hash. Where none is required, a hash given is still
-   * checked, so the session survives HMAC being required later; a wrong one then proves nothing and
-   * is ignored, as Novu ignores it.
+   * The id of the API key whose hash proves the subscriberId; none when it is not proven. Where no
+   * hash is required, a hash given is still checked, so the session survives HMAC being required
+   * later; a wrong one then proves nothing and is ignored, as Novu ignores it. The session keeps the
+   * key's id: revoking the key ends what its hashes proved.
    */
-  async verify(environment: Environment, subscriberId: string, subscriberHash: string | undefined): Promise<boolean> {
+  async verify(
+    environment: Environment,
+    subscriberId: string,
+    subscriberHash: string | undefined,
+  ): Promise<string | undefined> {
     if (!(await this.required(environment))) {
-      if (!subscriberHash) return false;
+      if (!subscriberHash) return undefined;
       const keys = await this.tenancy.recoverableKeys(environment.id);
-      return keys.some((key) => hashMatches(subscriberId, key, subscriberHash));
+      return keys.find(({ key }) => hashMatches(subscriberId, key, subscriberHash))?.id;
     }
     if (!subscriberHash) throw new DomainError('UNAUTHORIZED', 'This environment requires a subscriberHash');
     const keys = await this.tenancy.recoverableKeys(environment.id);
@@ -47,9 +52,9 @@ export class SubscriberHashVerifier {
         'This environment requires a subscriberHash, but none of its API keys can be recovered to check it: create a new API key',
       );
     }
-    if (!keys.some((key) => hashMatches(subscriberId, key, subscriberHash)))
-      throw new DomainError('UNAUTHORIZED', 'Invalid subscriberHash');
-    return true;
+    const signer = keys.find(({ key }) => hashMatches(subscriberId, key, subscriberHash));
+    if (!signer) throw new DomainError('UNAUTHORIZED', 'Invalid subscriberHash');
+    return signer.id;
   }
 
   /**
@@ -66,7 +71,7 @@ export class SubscriberHashVerifier {
     if (!context || Object.keys(context).length === 0) return true;
     const signed = canonicalJson(context);
     const matches = async (hash: string) =>
-      (await this.tenancy.recoverableKeys(environment.id)).some((key) => hashMatches(signed, key, hash));
+      (await this.tenancy.recoverableKeys(environment.id)).some(({ key }) => hashMatches(signed, key, hash));
     if (!(await this.required(environment))) return contextHash ? matches(contextHash) : false;
     if (!contextHash) throw new DomainError('UNAUTHORIZED', 'This environment requires a contextHash with a context');
     if (!(await matches(contextHash))) throw new DomainError('UNAUTHORIZED', 'Invalid contextHash');
