@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { api } from '../../api/client';
+import { SentNotice } from '../../ui/sent-notice';
 import { FormError } from '../../ui/field';
 import { useWorkflows } from '../workflows/workflows-api';
 import type { Integration } from './integrations-api';
@@ -57,11 +57,7 @@ export function IntegrationTestSend({ integration }: { integration: Integration 
           Send test
         </button>
         <FormError message={failure} />
-        {transactionId ? (
-          <p role="status">
-            Sent: <Link to={`/activity?transactionId=${encodeURIComponent(transactionId)}`}>see it in Activity</Link>
-          </p>
-        ) : null}
+        <SentNotice transactionId={transactionId} />
       </div>
     </section>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { api } from '../../api/client';
+import { SentNotice } from '../../ui/sent-notice';
 import { FormError } from '../../ui/field';
 
 /** Triggers the saved workflow for one subscriber with the sample payload, and links to what happened. */
@@ -37,11 +37,7 @@ export function SendTest({
         Send test
       </button>
       <FormError message={failure} />
-      {transactionId ? (
-        <p role="status">
-          Sent: <Link to={`/activity?transactionId=${encodeURIComponent(transactionId)}`}>see it in Activity</Link>
-        </p>
-      ) : null}
+      <SentNotice transactionId={transactionId} />
     </div>
   );
 }
