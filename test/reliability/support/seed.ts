@@ -21,6 +21,8 @@ export interface SeededResources {
   environmentId: string;
   /** A context of type `primary` (the `type` every route's path is given), named by `id`. */
   contextId: string;
+  /** A second API key of the environment (the routes that list and revoke keys name it). */
+  keyId: string;
   /** A webhook endpoint and one delivery of an event to it. */
   endpointId: string;
   deliveryId: string;
@@ -106,6 +108,11 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     }),
     'environment variable',
   );
+  const secondKey = expectCreated(
+    await t.api('post', `/v1/environments/${environment._id as string}/api-keys`, apiKey),
+    'api key',
+  );
+  credentialValues.push(secondKey.key as string);
   const contextId = `seed-context-${label}`;
   expectCreated(
     await t.api('post', '/v2/contexts', apiKey).send({ type: 'primary', id: contextId, data: { seeded: true } }),
@@ -139,6 +146,7 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     variableKey,
     environmentId: environment._id as string,
     contextId,
+    keyId: secondKey._id as string,
     endpointId: endpoint._id as string,
     deliveryId,
     credentialValues,
@@ -175,6 +183,7 @@ export function seededParam(name: string, seeded: SeededResources): string {
     stepId: 'in-app',
     endpointId: seeded.endpointId,
     deliveryId: seeded.deliveryId,
+    keyId: seeded.keyId,
     ...(seeded.dashboardUserId && { userId: seeded.dashboardUserId }),
     ...(seeded.dashboardSessionId && { sessionId: seeded.dashboardSessionId }),
   };
