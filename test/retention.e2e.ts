@@ -402,12 +402,15 @@ describe('retention: the maintenance job', () => {
 
     expect(reports.map((report) => report.outcome).sort()).toEqual(['skipped', 'succeeded']);
     const done = reports.find((report) => report.outcome === 'succeeded')!;
-    expect(done.removed).toMatchObject({ notifications: 1, messages: 1, trigger_events: 1 });
+    // This test's rows, and maybe aged rows of an earlier test that were still pending in its own run.
+    for (const table of ['notifications', 'messages', 'trigger_events'] as const)
+      expect(done.removed[table]).toBeGreaterThanOrEqual(1);
     expect(await rowsOf(t, old)).toEqual(nothingLeft);
     const totals = await status();
     expect(totals.succeeded).toBe(totalsBefore.succeeded + 1);
     expect(totals.skipped).toBe(totalsBefore.skipped + 1);
-    expect(totals.removedTotal.notifications).toBe((totalsBefore.removedTotal.notifications ?? 0) + 1);
+    for (const table of ['notifications', 'messages', 'trigger_events'] as const)
+      expect(totals.removedTotal[table]).toBe((totalsBefore.removedTotal[table] ?? 0) + done.removed[table]);
   });
 
   it('a run stopped by the shutdown ends between two batches and is recorded as interrupted', async () => {
