@@ -55,6 +55,7 @@ export function ScheduleEditor({ subscriberId, schedule }: { subscriberId: strin
   );
   return (
     <div className="field">
+      {schedule ? null : <p className="muted">An example to start from: nothing changes until it is saved.</p>}
       <LazyJsonEditor label="Schedule (JSON)" value={text} onChange={setText} />
       {messages.length ? (
         <p className="field-error" role="alert">

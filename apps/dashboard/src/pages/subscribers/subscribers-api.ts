@@ -42,7 +42,7 @@ export interface Preferences {
 }
 
 /** PATCH …/preferences: the global preference, or one workflow's with workflowId. */
-export interface PreferencesInput {
+interface PreferencesInput {
   workflowId?: string;
   channels?: Record<string, boolean>;
   schedule?: Schedule | null;
