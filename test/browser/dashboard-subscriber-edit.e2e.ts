@@ -213,6 +213,33 @@ describe('editing a subscriber and a workflow’s preferences in the dashboard',
       expect(await editor.getByRole('checkbox', { name: 'In-app on by default' }).isChecked()).toBe(true);
     }));
 
+  it('edits the level subscribers start from where the workflow has one, keeping the author’s default', () =>
+    d.explained(async () => {
+      const level = (enabled: boolean) => ({ all: { enabled, readOnly: false }, channels: {} });
+      const created = await d.t.api('post', '/v2/workflows').send({
+        name: 'Digest',
+        workflowId: 'digest',
+        active: true,
+        steps: [{ name: 'Note', type: 'in_app', controlValues: { body: 'Hello' } }],
+        preferences: { user: level(true), workflow: level(false) },
+      });
+      expect(created.status).toBe(201);
+      await editor.goto(`${d.url}/workflows/digest`);
+      const push = editor.getByRole('checkbox', { name: 'Push on by default' });
+      await push.waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await push.isChecked()).toBe(true);
+      await push.uncheck();
+      await editor.getByRole('checkbox', { name: /Critical/ }).check();
+      await editor.getByRole('button', { name: 'Save', exact: true }).click();
+      await editor.getByText('Saved.').waitFor({ timeout: UI_TIMEOUT_MS });
+      const { preferences } = (await d.t.api('get', '/v2/workflows/digest')).body;
+      expect(preferences.user).toMatchObject({
+        all: { readOnly: true },
+        channels: { push: { enabled: false }, in_app: { enabled: true } },
+      });
+      expect(preferences.default).toMatchObject({ all: { enabled: false, readOnly: false } });
+    }));
+
   it('shows a viewer the subscriber without a write control', () =>
     d.explained(async () => {
       const viewer = await signInAs(d, 'viewer');
