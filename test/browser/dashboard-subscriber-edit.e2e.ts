@@ -161,7 +161,7 @@ describe('editing a subscriber and a workflow’s preferences in the dashboard',
     d.explained(async () => {
       await editor.getByLabel('Integration', { exact: true }).selectOption(push._id);
       for (const token of ['token-a', 'token-b']) {
-        await editor.getByLabel('Device token').fill(token);
+        await editor.getByLabel('Device token', { exact: true }).fill(token);
         await editor.getByRole('button', { name: 'Add device token' }).click();
         await editor.getByText(token, { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
       }
@@ -175,7 +175,7 @@ describe('editing a subscriber and a workflow’s preferences in the dashboard',
       });
 
       await editor.getByLabel('Integration', { exact: true }).selectOption(chat._id);
-      await editor.getByLabel('Webhook URL').fill('https://hooks.example.com/team');
+      await editor.getByLabel('Webhook URL', { exact: true }).fill('https://hooks.example.com/team');
       await editor.getByRole('button', { name: 'Set webhook URL' }).click();
       await editor.getByRole('button', { name: 'Remove webhook URL' }).waitFor({ timeout: UI_TIMEOUT_MS });
       expect((await entry('slack')).credentials.webhookUrl).toBe('https://hooks.example.com/team');
