@@ -35,6 +35,8 @@ export function JsonEditor({
         extensions: [
           basicSetup,
           json(),
+          // A long line wraps: scrolled sideways, it would sit in a region the keyboard cannot reach.
+          EditorView.lineWrapping,
           EditorState.readOnly.of(!editable),
           EditorView.contentAttributes.of({ 'aria-label': label }),
           EditorView.updateListener.of((update) => {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../api/client';
+import { api } from '../../api/client';
 import { useSession } from '../../session/session';
+import { parsedJsonObject } from '../../ui/json-object';
 
 export interface Context {
   type: string;
@@ -16,19 +17,6 @@ export const contextLink = (type: string, id: string) =>
 
 const contextsKey = (environmentId: string) => ['contexts', environmentId] as const;
 const contextPath = (type: string, id: string) => `/v2/contexts/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
-
-/** The JSON text of the data editor as the object the API takes, or a refusal naming `data`. */
-function parsedData(text: string): Record<string, unknown> {
-  const refused = (message: string) => new ApiError(422, message, { data: [message] });
-  let value: unknown;
-  try {
-    value = JSON.parse(text.trim() || '{}');
-  } catch {
-    throw refused('data must be JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw refused('data must be a JSON object');
-  return value as Record<string, unknown>;
-}
 
 export function useContexts() {
   const { environment } = useSession();
@@ -57,13 +45,17 @@ function useContextChange<Input, Output>(call: (input: Input) => Promise<Output>
 
 export const useCreateContext = () =>
   useContextChange((input: { type: string; id: string; data: string }) =>
-    api<Context>('POST', '/v2/contexts', { type: input.type, id: input.id, data: parsedData(input.data) }),
+    api<Context>('POST', '/v2/contexts', {
+      type: input.type,
+      id: input.id,
+      data: parsedJsonObject(input.data, 'data'),
+    }),
   );
 
 /** `data` replaces the stored data (the API does not merge). */
 export const useUpdateContext = (type: string, id: string) =>
   useContextChange((input: { data: string }) =>
-    api<Context>('PATCH', contextPath(type, id), { data: parsedData(input.data) }),
+    api<Context>('PATCH', contextPath(type, id), { data: parsedJsonObject(input.data, 'data') }),
   );
 
 export const useDeleteContext = (type: string, id: string) =>

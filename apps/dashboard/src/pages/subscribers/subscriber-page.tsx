@@ -1,7 +1,11 @@
 import { Link, useParams } from 'react-router';
+import { useRoleAtLeast } from '../../session/session';
 import { ErrorState, Loading } from '../../ui/states';
+import { CredentialsEditor } from './credentials-editor';
+import { PreferencesSection } from './preferences-section';
+import { ProfileForm } from './profile-form';
 import { SubscriberInbox } from './subscriber-inbox';
-import { usePreferences, useSubscriber, useTopics, type Subscriber } from './subscribers-api';
+import { useSubscriber, useTopics, type Subscriber } from './subscribers-api';
 
 function Profile({ subscriber }: { subscriber: Subscriber }) {
   const facts: [string, string | null | undefined][] = [
@@ -29,35 +33,9 @@ function Credentials({ subscriber }: { subscriber: Subscriber }) {
   return (
     <ul>
       {channels.map((channel) => (
-        <li key={channel.providerId}>
+        <li key={`${channel.providerId}-${channel._integrationId ?? ''}`}>
           {channel.providerId}: {channel.credentials?.deviceTokens?.length ?? 0} device tokens
           {channel.credentials?.webhookUrl ? ', a webhook URL' : ''}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function enabledChannels(channels: Record<string, boolean>): string {
-  const on = Object.entries(channels)
-    .filter(([, enabled]) => enabled)
-    .map(([channel]) => channel);
-  return on.length ? on.join(', ') : 'none';
-}
-
-function PreferencesList({ subscriberId }: { subscriberId: string }) {
-  const preferences = usePreferences(subscriberId);
-  if (preferences.isPending) return <Loading label="Loading preferences" />;
-  if (preferences.isError) return <ErrorState error={preferences.error} />;
-  const { global, workflows } = preferences.data;
-  return (
-    <ul aria-label="Preferences">
-      <li>
-        All workflows: {global.enabled ? 'on' : 'off'} ({enabledChannels(global.channels)})
-      </li>
-      {workflows.map((one) => (
-        <li key={one.workflow.identifier}>
-          {one.workflow.name}: {one.enabled ? 'on' : 'off'} ({enabledChannels(one.channels)})
         </li>
       ))}
     </ul>
@@ -78,10 +56,14 @@ function TopicsList({ subscriberId }: { subscriberId: string }) {
   );
 }
 
-/** One subscriber: profile, channel credentials, preferences, topics, and their inbox as they see it. */
+/**
+ * One subscriber: profile, channel credentials, preferences, topics, and their inbox as they see it. Editors
+ * and admins change the first three; viewers read them.
+ */
 export function SubscriberPage() {
   const { subscriberId = '' } = useParams();
   const subscriber = useSubscriber(subscriberId);
+  const canEdit = useRoleAtLeast('editor');
   return (
     <section aria-labelledby="subscriber-title">
       <p>
@@ -94,10 +76,15 @@ export function SubscriberPage() {
         <div className="subscriber-columns">
           <div>
             <Profile subscriber={subscriber.data} />
+            {canEdit ? <ProfileForm subscriber={subscriber.data} /> : null}
             <h2>Channel credentials</h2>
-            <Credentials subscriber={subscriber.data} />
+            {canEdit ? (
+              <CredentialsEditor subscriber={subscriber.data} />
+            ) : (
+              <Credentials subscriber={subscriber.data} />
+            )}
             <h2>Preferences</h2>
-            <PreferencesList subscriberId={subscriberId} />
+            <PreferencesSection subscriberId={subscriberId} canEdit={canEdit} />
             <h2>Topics</h2>
             <TopicsList subscriberId={subscriberId} />
           </div>

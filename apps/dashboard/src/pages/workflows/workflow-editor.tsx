@@ -4,6 +4,7 @@ import { useRoleAtLeast } from '../../session/session';
 import { Field, FormError, describedBy } from '../../ui/field';
 import { LazyJsonEditor } from '../../ui/lazy-json-editor';
 import { saveFailure, type SaveFailure } from '../../ui/form-error';
+import { PreferenceFields } from './preference-fields';
 import { PublishPanel } from './publish-panel';
 import { SendTest } from './send-test';
 import { StepFields } from './step-fields';
@@ -67,9 +68,10 @@ export function WorkflowEditor({ workflow }: { workflow: Workflow }) {
         <label className="checkbox">
           <input type="checkbox" {...form.register('active')} /> Active
         </label>
-        <label className="checkbox">
-          <input type="checkbox" {...form.register('critical')} /> Critical (subscribers cannot turn it off)
-        </label>
+      </fieldset>
+      <fieldset disabled={!canEdit} className="workflow-fields">
+        <legend>Preferences</legend>
+        <PreferenceFields register={form.register} />
       </fieldset>
       <div className="editor-columns">
         <StepList

@@ -7,7 +7,7 @@ export interface WorkflowStep {
   controlValues: Record<string, unknown>;
 }
 
-interface PreferenceLevel {
+export interface PreferenceLevel {
   all: { enabled: boolean; readOnly: boolean };
   channels: Record<string, { enabled: boolean }>;
 }
@@ -26,8 +26,18 @@ export interface Workflow {
   updatedAt: string;
 }
 
-/** What the editor's form holds; `critical` is the workflow default's read-only flag. */
-export type WorkflowInput = Pick<Workflow, 'name' | 'description' | 'active' | 'steps'> & { critical: boolean };
+export type PreferenceChannel = 'in_app' | 'email' | 'sms' | 'chat' | 'push';
+
+/** What the form edits of the workflow's preferences: each channel's default and the read-only switch. */
+export interface PreferencesInput {
+  channels: Record<PreferenceChannel, boolean>;
+  critical: boolean;
+}
+
+/** What the editor's form holds. */
+export type WorkflowInput = Pick<Workflow, 'name' | 'description' | 'active' | 'steps'> & {
+  preferences: PreferencesInput;
+};
 
 export interface StepPreviewAnswer {
   result: { type: string; preview: Record<string, unknown> };

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
 import { conditionAsText, controlsWithCondition } from './step-condition';
+import { preferencesInput, preferencesRequest } from './workflow-preferences';
 import type { StepPreviewAnswer, Workflow, WorkflowInput } from './workflow-types';
 
 export function toInput(workflow: Workflow): WorkflowInput {
@@ -11,7 +12,7 @@ export function toInput(workflow: Workflow): WorkflowInput {
     description,
     active,
     steps: steps.map(conditionAsText),
-    critical: workflow.preferences.default.all.readOnly,
+    preferences: preferencesInput(workflow),
   };
 }
 
@@ -20,18 +21,14 @@ export function toInput(workflow: Workflow): WorkflowInput {
  * are sent back as they are stored.
  */
 function toRequest(stored: Workflow, input: WorkflowInput) {
-  const { critical, ...shown } = input;
-  const defaults = stored.preferences.default;
+  const { preferences, ...shown } = input;
   return {
     ...shown,
     steps: shown.steps.map((step, index) => ({ ...step, controlValues: controlsWithCondition(step, index) })),
     tags: stored.tags,
     payloadSchema: stored.payloadSchema,
     validatePayload: stored.validatePayload,
-    preferences: {
-      user: stored.preferences.user,
-      workflow: { ...defaults, all: { ...defaults.all, readOnly: critical } },
-    },
+    preferences: preferencesRequest(stored, preferences),
   };
 }
 
