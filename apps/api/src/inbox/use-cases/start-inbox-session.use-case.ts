@@ -54,14 +54,10 @@ export class StartInboxSessionUseCase {
         `No environment has the applicationIdentifier ${body.applicationIdentifier}`,
       );
     // Wrong hashes are their client's problem; the environment's bucket counts only sessions that may start.
-    const [signerKeyId, contextProven] = await this.limiter.onFailureBudget(
+    const { proofKeyId: signerKeyId, contextProven } = await this.limiter.onFailureBudget(
       'sessionFailure',
       clientBudgetId(clientAddress),
-      async () =>
-        [
-          await this.hashes.verify(environment, subscriberId, body.subscriberHash),
-          await this.hashes.verifyContext(environment, body.context, body.contextHash),
-        ] as const,
+      () => this.hashes.verify(environment, { ...body, subscriberId }),
     );
     await this.limiter.take('session', environment.id);
     const proven = signerKeyId !== undefined;
