@@ -11,7 +11,7 @@ export function Field({
   children,
 }: {
   id: string;
-  label: string;
+  label: ReactNode;
   messages?: string[];
   children: ReactNode;
 }) {
