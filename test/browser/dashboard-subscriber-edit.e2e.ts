@@ -139,22 +139,65 @@ describe('editing a subscriber and a workflow’s preferences in the dashboard',
       await expectAccessible(editor, INBOX);
     }));
 
-  it('saves a delivery schedule, refusing a bad time next to the editor', () =>
+  it('sets a weekday’s hours in the schedule form, refuses a bad time next to its input, then removes the schedule', () =>
     d.explained(async () => {
-      const week = (start: string) => ({
-        isEnabled: true,
-        weeklySchedule: { monday: { isEnabled: true, hours: [{ start, end: '05:00 PM' }] } },
-      });
-      await typeJson(editor, 'Schedule (JSON)', week('25:00'));
-      await editor.getByRole('button', { name: 'Save schedule' }).click();
-      await editor.getByRole('alert').filter({ hasText: 'schedule.weeklySchedule.monday.hours[0].start' }).waitFor();
+      const schedule = async () => (await preferences()).global.schedule;
+      const form = editor.getByRole('form', { name: 'Edit the delivery schedule' });
+      await form.getByRole('radio', { name: /Only on these days and hours/ }).check();
+      // A new schedule starts from weekdays at office hours: Monday gets a second range, Friday is switched off.
+      await form.getByRole('button', { name: 'Add a range on Monday' }).click();
+      const mondayStart = form.getByLabel('Monday, range 2: Start');
+      await mondayStart.fill('25:00');
+      await form.getByLabel('Monday, range 2: End').fill('02:00');
+      await form.getByRole('switch', { name: 'Friday' }).uncheck();
+      await form.getByRole('button', { name: 'Save schedule' }).click();
+      const error = form.locator('#schedule-monday-1-start-error');
+      await error.waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await error.textContent()).toMatch(/HH:MM/);
+      await expect(mondayStart.getAttribute('aria-invalid')).resolves.toBe('true');
+      expect(await mondayStart.inputValue()).toBe('25:00');
+      expect(await form.getByRole('switch', { name: 'Friday' }).isChecked()).toBe(false);
       await expectAccessible(editor, INBOX);
-      expect((await preferences()).global.schedule).toBeUndefined();
+      expect(await schedule()).toBeUndefined();
 
-      await typeJson(editor, 'Schedule (JSON)', week('09:00 AM'));
-      await editor.getByRole('button', { name: 'Save schedule' }).click();
-      await editor.getByRole('list', { name: 'Delivery schedule' }).getByText('monday: 09:00 AM–05:00 PM').waitFor();
-      expect((await preferences()).global.schedule).toMatchObject(week('09:00 AM'));
+      // An end before the start is a range that crosses midnight, which the API takes.
+      await mondayStart.fill('22:30');
+      await form.getByRole('button', { name: 'Save schedule' }).click();
+      await error.waitFor({ state: 'detached' });
+      await editor
+        .getByRole('list', { name: 'Delivery schedule' })
+        .getByText('Monday: 09:00–17:00, 22:30–02:00')
+        .waitFor();
+      expect(await schedule()).toEqual({
+        isEnabled: true,
+        weeklySchedule: {
+          monday: {
+            isEnabled: true,
+            hours: [
+              { start: '09:00 AM', end: '05:00 PM' },
+              { start: '10:30 PM', end: '02:00 AM' },
+            ],
+          },
+          tuesday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] },
+          wednesday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] },
+          thursday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] },
+          friday: { isEnabled: false },
+          saturday: { isEnabled: false },
+          sunday: { isEnabled: false },
+        },
+      });
+      await expectAccessible(editor, INBOX);
+
+      // Open all day: a day switched on without a range.
+      await form.getByRole('switch', { name: 'Sunday' }).check();
+      await form.getByRole('button', { name: 'Save schedule' }).click();
+      await editor.getByRole('list', { name: 'Delivery schedule' }).getByText('Sunday: all day').waitFor();
+      expect((await schedule()).weeklySchedule.sunday).toEqual({ isEnabled: true });
+
+      await form.getByRole('radio', { name: /No schedule/ }).check();
+      await form.getByRole('button', { name: 'Save schedule' }).click();
+      await editor.getByText('No delivery schedule: messages are delivered at any hour.').waitFor();
+      expect(await schedule()).toBeUndefined();
     }));
 
   it('adds and removes device tokens and a webhook URL, then all of a provider’s credentials', () =>

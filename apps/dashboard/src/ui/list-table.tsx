@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
 
+export interface Column {
+  label: string;
+  /** Named for screen readers only. */
+  hidden?: boolean;
+}
+
 /** A list as a table: one header row of column names (a column may be named for screen readers only). */
-export function ListTable({
-  columns,
-  children,
-}: {
-  columns: { label: string; hidden?: boolean }[];
-  children: ReactNode;
-}) {
+export function ListTable({ columns, children }: { columns: Column[]; children: ReactNode }) {
   return (
     <table className="list">
       <thead>

@@ -1,10 +1,9 @@
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { useRoleAtLeast, useSession } from '../../session/session';
-import { Field, describedBy } from '../../ui/field';
+import { useSession } from '../../session/session';
+import { TextField } from '../../ui/field';
 import { InlineForm } from '../../ui/inline-form';
-import { ListTable } from '../../ui/list-table';
-import { Empty, ErrorState, Loading } from '../../ui/states';
+import { ListPage } from '../../ui/list-page';
 import { useSave } from '../../ui/use-save';
 import { ValueInputs, valuesToSend, type VariableFormValues } from './value-inputs';
 import { useCreateVariable, useVariables, type Variable } from './variables-api';
@@ -31,9 +30,12 @@ function NewVariableForm() {
       error={failure?.message}
       onSubmit={handleSubmit(submit)}
     >
-      <Field id="variable-key" label="Key (UPPER_SNAKE_CASE)" messages={fields?.key}>
-        <input id="variable-key" {...describedBy('variable-key', fields?.key)} {...register('key')} />
-      </Field>
+      <TextField
+        id="variable-key"
+        label="Key (UPPER_SNAKE_CASE)"
+        messages={fields?.key}
+        registration={register('key')}
+      />
       <label className="checkbox">
         <input type="checkbox" {...register('isSecret')} />
         Secret (encrypted, never shown again)
@@ -48,37 +50,38 @@ const shownValue = (variable: Variable, environmentId: string) =>
 
 /** The organization's variables with their value in each environment; editors create them here. */
 export function VariablesPage() {
-  const variables = useVariables();
   const { environments } = useSession();
-  const canEdit = useRoleAtLeast('editor');
   const columns = ['Key', 'Secret', ...environments.map((environment) => environment.name)].map((label) => ({
     label,
   }));
   return (
-    <section aria-labelledby="variables-title">
-      <h1 id="variables-title">Environment variables</h1>
-      <p className="muted">Read in templates as {'{{env.KEY}}'}, with the value of the environment the step runs in.</p>
-      {variables.isPending ? <Loading label="Loading variables" /> : null}
-      {variables.isError ? <ErrorState error={variables.error} /> : null}
-      {variables.data?.length === 0 ? <Empty>No variables yet.</Empty> : null}
-      {variables.data && variables.data.length > 0 ? (
-        <ListTable columns={columns}>
-          {variables.data.map((variable) => (
-            <tr key={variable._id}>
-              <td>
-                <Link to={`/environment-variables/${encodeURIComponent(variable.key)}`}>{variable.key}</Link>
-              </td>
-              <td>{variable.isSecret ? 'secret' : ''}</td>
-              {environments.map((environment) => (
-                <td key={environment.id} className="mono">
-                  {shownValue(variable, environment.id)}
-                </td>
-              ))}
-            </tr>
+    <ListPage
+      id="variables"
+      title="Environment variables"
+      intro={
+        <p className="muted">
+          Read in templates as {'{{env.KEY}}'}, with the value of the environment the step runs in.
+        </p>
+      }
+      query={useVariables()}
+      items={(variables) => variables}
+      loadingLabel="Loading variables"
+      emptyText="No variables yet."
+      columns={columns}
+      row={(variable) => (
+        <tr key={variable._id}>
+          <td>
+            <Link to={`/environment-variables/${encodeURIComponent(variable.key)}`}>{variable.key}</Link>
+          </td>
+          <td>{variable.isSecret ? 'secret' : ''}</td>
+          {environments.map((environment) => (
+            <td key={environment.id} className="mono">
+              {shownValue(variable, environment.id)}
+            </td>
           ))}
-        </ListTable>
-      ) : null}
-      {canEdit ? <NewVariableForm /> : null}
-    </section>
+        </tr>
+      )}
+      createForm={<NewVariableForm />}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Field, describedBy } from '../../ui/field';
+import { Field, TextField } from '../../ui/field';
 import { InlineForm } from '../../ui/inline-form';
 import { useSave } from '../../ui/use-save';
 import { useCreateEnvironment } from './environments-api';
@@ -25,9 +25,12 @@ export function NewEnvironmentForm() {
       error={failure?.message}
       onSubmit={submit}
     >
-      <Field id="environment-name" label="Environment name" messages={fields?.name}>
-        <input id="environment-name" {...describedBy('environment-name', fields?.name)} {...register('name')} />
-      </Field>
+      <TextField
+        id="environment-name"
+        label="Environment name"
+        messages={fields?.name}
+        registration={register('name')}
+      />
       <Field id="environment-color" label="Colour" messages={fields?.color}>
         <input id="environment-color" type="color" {...register('color')} />
       </Field>

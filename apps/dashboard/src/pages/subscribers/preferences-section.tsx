@@ -1,6 +1,7 @@
 import { FormError } from '../../ui/field';
 import { ErrorState, Loading } from '../../ui/states';
-import { ScheduleEditor, ScheduleSummary } from './schedule-section';
+import { ScheduleForm } from './schedule-form';
+import { ScheduleSummary } from './schedule-section';
 import { usePreferences, useUpdatePreferences, type Preferences } from './subscribers-api';
 
 const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'];
@@ -101,7 +102,7 @@ export function PreferencesSection({ subscriberId, canEdit }: { subscriberId: st
       )}
       <h3>Delivery schedule</h3>
       <ScheduleSummary schedule={schedule} />
-      {canEdit ? <ScheduleEditor subscriberId={subscriberId} schedule={schedule} /> : null}
+      {canEdit ? <ScheduleForm subscriberId={subscriberId} schedule={schedule} /> : null}
     </>
   );
 }

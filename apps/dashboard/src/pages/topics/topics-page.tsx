@@ -1,10 +1,8 @@
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { useRoleAtLeast } from '../../session/session';
-import { Field, describedBy } from '../../ui/field';
+import { TextField } from '../../ui/field';
 import { InlineForm } from '../../ui/inline-form';
-import { ListTable } from '../../ui/list-table';
-import { Empty, ErrorState, Loading } from '../../ui/states';
+import { ListPage } from '../../ui/list-page';
 import { useSave } from '../../ui/use-save';
 import { useCreateTopic, useTopics } from './topics-api';
 
@@ -24,40 +22,33 @@ function NewTopicForm() {
       error={failure?.message}
       onSubmit={handleSubmit(submit)}
     >
-      <Field id="topic-key" label="Topic key" messages={fields?.key}>
-        <input id="topic-key" {...describedBy('topic-key', fields?.key)} {...register('key')} />
-      </Field>
-      <Field id="topic-name" label="Topic name" messages={fields?.name}>
-        <input id="topic-name" {...describedBy('topic-name', fields?.name)} {...register('name')} />
-      </Field>
+      <TextField id="topic-key" label="Topic key" messages={fields?.key} registration={register('key')} />
+      <TextField id="topic-name" label="Topic name" messages={fields?.name} registration={register('name')} />
     </InlineForm>
   );
 }
 
 /** The picked environment's topics; editors create them here. */
 export function TopicsPage() {
-  const topics = useTopics();
-  const canEdit = useRoleAtLeast('editor');
   return (
-    <section aria-labelledby="topics-title">
-      <h1 id="topics-title">Topics</h1>
-      {topics.isPending ? <Loading label="Loading topics" /> : null}
-      {topics.isError ? <ErrorState error={topics.error} /> : null}
-      {topics.data?.data.length === 0 ? <Empty>No topics yet.</Empty> : null}
-      {topics.data && topics.data.data.length > 0 ? (
-        <ListTable columns={COLUMNS}>
-          {topics.data.data.map((topic) => (
-            <tr key={topic._id}>
-              <td>
-                <Link to={`/topics/${encodeURIComponent(topic.key)}`}>{topic.key}</Link>
-              </td>
-              <td>{topic.name ?? '—'}</td>
-              <td>{new Date(topic.createdAt).toLocaleString()}</td>
-            </tr>
-          ))}
-        </ListTable>
-      ) : null}
-      {canEdit ? <NewTopicForm /> : null}
-    </section>
+    <ListPage
+      id="topics"
+      title="Topics"
+      query={useTopics()}
+      items={(page) => page.data}
+      loadingLabel="Loading topics"
+      emptyText="No topics yet."
+      columns={COLUMNS}
+      row={(topic) => (
+        <tr key={topic._id}>
+          <td>
+            <Link to={`/topics/${encodeURIComponent(topic.key)}`}>{topic.key}</Link>
+          </td>
+          <td>{topic.name ?? '—'}</td>
+          <td>{new Date(topic.createdAt).toLocaleString()}</td>
+        </tr>
+      )}
+      createForm={<NewTopicForm />}
+    />
   );
 }

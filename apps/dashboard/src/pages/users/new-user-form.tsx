@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
 import type { Role } from '../../api/types';
-import { Field, describedBy } from '../../ui/field';
+import { Field, TextField } from '../../ui/field';
 import { InlineForm } from '../../ui/inline-form';
 import { useSave } from '../../ui/use-save';
 import { ROLES } from './roles';
@@ -28,18 +28,15 @@ export function NewUserForm() {
       error={failure?.message}
       onSubmit={submit}
     >
-      <Field id="new-email" label="Email" messages={fields?.email}>
-        <input id="new-email" type="email" {...describedBy('new-email', fields?.email)} {...register('email')} />
-      </Field>
-      <Field id="new-password" label="Password (12 characters or more)" messages={fields?.password}>
-        <input
-          id="new-password"
-          type="password"
-          autoComplete="new-password"
-          {...describedBy('new-password', fields?.password)}
-          {...register('password')}
-        />
-      </Field>
+      <TextField id="new-email" label="Email" messages={fields?.email} type="email" registration={register('email')} />
+      <TextField
+        id="new-password"
+        label="Password (12 characters or more)"
+        messages={fields?.password}
+        type="password"
+        autoComplete="new-password"
+        registration={register('password')}
+      />
       <Field id="new-role" label="Role" messages={fields?.role}>
         <select id="new-role" {...register('role')}>
           {ROLES.map((role) => (

@@ -1,11 +1,9 @@
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { useRoleAtLeast } from '../../session/session';
-import { Field, describedBy } from '../../ui/field';
+import { TextField } from '../../ui/field';
 import { InlineForm } from '../../ui/inline-form';
 import { useSave } from '../../ui/use-save';
-import { ListTable } from '../../ui/list-table';
-import { Empty, ErrorState, Loading } from '../../ui/states';
+import { ListPage } from '../../ui/list-page';
 import { useCreateWorkflow, useWorkflows } from './workflows-api';
 
 const COLUMNS = ['Name', 'Trigger identifier', 'Steps', 'Status', 'Updated'].map((label) => ({ label }));
@@ -28,46 +26,40 @@ function NewWorkflowForm() {
       error={failure?.message}
       onSubmit={submit}
     >
-      <Field id="new-workflow-name" label="Name" messages={fields?.name}>
-        <input id="new-workflow-name" {...describedBy('new-workflow-name', fields?.name)} {...register('name')} />
-      </Field>
-      <Field id="new-workflow-id" label="Trigger identifier" messages={fields?.workflowId}>
-        <input
-          id="new-workflow-id"
-          {...describedBy('new-workflow-id', fields?.workflowId)}
-          {...register('workflowId')}
-        />
-      </Field>
+      <TextField id="new-workflow-name" label="Name" messages={fields?.name} registration={register('name')} />
+      <TextField
+        id="new-workflow-id"
+        label="Trigger identifier"
+        messages={fields?.workflowId}
+        registration={register('workflowId')}
+      />
     </InlineForm>
   );
 }
 
 /** The picked environment's workflows; editors and admins create them here. */
 export function WorkflowsPage() {
-  const list = useWorkflows();
-  const canEdit = useRoleAtLeast('editor');
   return (
-    <section aria-labelledby="workflows-title">
-      <h1 id="workflows-title">Workflows</h1>
-      {list.isPending ? <Loading label="Loading workflows" /> : null}
-      {list.isError ? <ErrorState error={list.error} /> : null}
-      {list.data?.workflows.length === 0 ? <Empty>No workflows yet.</Empty> : null}
-      {list.data && list.data.workflows.length > 0 ? (
-        <ListTable columns={COLUMNS}>
-          {list.data.workflows.map((workflow) => (
-            <tr key={workflow._id}>
-              <td>
-                <Link to={`/workflows/${encodeURIComponent(workflow.workflowId)}`}>{workflow.name}</Link>
-              </td>
-              <td className="mono">{workflow.workflowId}</td>
-              <td>{workflow.steps.length}</td>
-              <td>{workflow.active ? 'active' : 'inactive'}</td>
-              <td>{new Date(workflow.updatedAt).toLocaleString()}</td>
-            </tr>
-          ))}
-        </ListTable>
-      ) : null}
-      {canEdit ? <NewWorkflowForm /> : null}
-    </section>
+    <ListPage
+      id="workflows"
+      title="Workflows"
+      query={useWorkflows()}
+      items={(list) => list.workflows}
+      loadingLabel="Loading workflows"
+      emptyText="No workflows yet."
+      columns={COLUMNS}
+      row={(workflow) => (
+        <tr key={workflow._id}>
+          <td>
+            <Link to={`/workflows/${encodeURIComponent(workflow.workflowId)}`}>{workflow.name}</Link>
+          </td>
+          <td className="mono">{workflow.workflowId}</td>
+          <td>{workflow.steps.length}</td>
+          <td>{workflow.active ? 'active' : 'inactive'}</td>
+          <td>{new Date(workflow.updatedAt).toLocaleString()}</td>
+        </tr>
+      )}
+      createForm={<NewWorkflowForm />}
+    />
   );
 }
