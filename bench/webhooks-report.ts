@@ -1,4 +1,4 @@
-import { ceilingRatios, type Row } from './report-rows.js';
+import { ceilingRatios, cpuRow, type Row } from './report-rows.js';
 import type { WebhooksResult } from './webhooks.js';
 
 /** Webhook events delivered beside the sustained load, their latency, and their cost to it. */
@@ -29,6 +29,13 @@ export function webhookRows(section: string, r: WebhooksResult, fastify: number 
       unit: '%',
       target: { op: '<=', value: 15 },
     },
+    // Where the cost goes: the same CPU per delivered trigger with and without the endpoint (the
+    // receiver runs in the bench's process).
+    ...cpuRow(section, '  CPU without an endpoint', r.without.cpu, { units: r.without.delivered, unit: 'trigger' }),
+    ...cpuRow(section, '  CPU with the endpoint', r.withEndpoint.cpu, {
+      units: r.withEndpoint.delivered,
+      unit: 'trigger',
+    }),
     { section, metric: 'webhooks: events delivered', value: r.eventsPerSecond, unit: 'events/s', note: outcome },
     { section, metric: 'webhooks: commit → receiver p50', value: r.latencyP50Ms, unit: 'ms' },
     {
