@@ -5,7 +5,7 @@ import { JOB_STATUSES, NOTIFICATION_STATUSES, TERMINAL_JOB_STATUSES, type Notifi
  * `n` ($1 the environment). A notification's status comes from its jobs (NOTIFICATION_STATUSES).
  *
  * Two shapes, because the statuses differ by orders of magnitude in how many notifications have them
- * (docs/retention.md "At scale", EXPLAIN in docs/dashboard.md):
+ * (EXPLAIN at a million notifications in docs/retention.md, "The feed's status filter"):
  * - `failed`, `pending` and the two together are rare (failures, work in flight): the page starts from
  *   their jobs, read from partial indexes holding only them (`jobs_env_failed_idx`, migration 0033;
  *   `jobs_status_updated_idx`), and looks each notification up by id. The cost follows the number of
