@@ -4,7 +4,7 @@ import { DashboardUsersService } from '#application';
 import { EnvironmentRepository } from '#dal';
 import { createSubscriber } from '../support/builders.js';
 import { signIn } from '../support/dashboard.js';
-import { createWorkflow, inApp } from '../support/engine-fixtures.js';
+import { createWorkflow, inApp, step } from '../support/engine-fixtures.js';
 import { waitFor } from '../support/wait.js';
 import {
   expectAccessible,
@@ -124,6 +124,43 @@ describe('the dashboard in Chromium', () => {
       // The page's address is a deep link: loaded afresh, it shows the same notification.
       await admin.reload();
       await admin.getByText('Order A-7731 shipped, Ada').waitFor({ timeout: UI_TIMEOUT_MS });
+    }));
+
+  it('narrows Activity by status, kept in the URL', () =>
+    d.explained(async () => {
+      await createSubscriber(d.t, { subscriberId: 'status-reader' });
+      const now = await createWorkflow(d.t, { steps: [inApp('Sent now')] });
+      const later = await createWorkflow(d.t, {
+        steps: [
+          step({ template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'hours' } }),
+          inApp(),
+        ],
+      });
+      for (const workflow of [now, later]) {
+        const trigger = await d.t
+          .api('post', '/v1/events/trigger')
+          .send({ name: workflow.identifier, to: 'status-reader' });
+        expect(trigger.status).toBe(201);
+      }
+      await admin.goto(`${d.url}/activity?subscriberId=status-reader`);
+      const rows = admin.getByRole('row', { name: /status-reader/ });
+      // The list refreshes itself: both show, the in-app one once delivered.
+      await admin.getByRole('row', { name: /status-reader.*done/ }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(rows.count()).resolves.toBe(2);
+
+      const showOnly = async (label: string, workflow: { identifier: string }) => {
+        await admin.getByRole('combobox', { name: /^Status/ }).selectOption({ label });
+        await admin.getByRole('button', { name: 'Apply' }).click();
+        await waitFor(async () => (await rows.count()) === 1, { description: `only the ${label} notification` });
+        await expect(rows.getByText(workflow.identifier).count()).resolves.toBe(1);
+      };
+      await showOnly('in progress', later);
+      expect(new URL(admin.url()).searchParams.get('status')).toBe('pending');
+      await showOnly('done', now);
+      expect(new URL(admin.url()).searchParams.get('status')).toBe('completed');
+      await admin.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'failed' });
+      await admin.getByRole('button', { name: 'Apply' }).click();
+      await admin.getByText('No notifications match.').waitFor({ timeout: UI_TIMEOUT_MS });
     }));
 
   it('finds the subscriber and shows their inbox as they see it; a click there marks the message read', () =>

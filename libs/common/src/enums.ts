@@ -104,6 +104,13 @@ export const JOB_STATUSES = [
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const TERMINAL_JOB_STATUSES: JobStatus[] = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
+/**
+ * A notification's status as the activity feed filters it, from its jobs: `failed` when one failed,
+ * `pending` while one is not terminal (and none failed), `completed` when all are terminal and none
+ * failed. The dashboard's Activity page derives the same words from a notification's jobs.
+ */
+export const NOTIFICATION_STATUSES = ['failed', 'pending', 'completed'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
 export const EXECUTION_STATUSES = ['Success', 'Warning', 'Failed', 'Pending', 'Queued'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];

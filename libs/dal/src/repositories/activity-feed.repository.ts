@@ -9,7 +9,9 @@ import type {
   SubscriberRow,
   WorkflowRow,
 } from '../schema/index.js';
+import type { NotificationStatus } from '#common';
 import type { TriggerFields } from './notification-triggers.js';
+import { statusFilterSql, statusKey } from './activity-status-condition.js';
 
 export interface ActivityFilter {
   channels?: string[];
@@ -23,7 +25,12 @@ export interface ActivityFilter {
   contextKeys?: string[];
   after?: Date;
   before?: Date;
+  /** Notifications with any of these statuses (from their jobs, see activity-status-condition). */
+  statuses?: NotificationStatus[];
 }
+
+/** The filters whose values are bound parameters; the statuses are written into the statement. */
+type ValueFilter = Omit<ActivityFilter, 'statuses'>;
 
 /** A page's notification as the feed shows it; timestamps are ISO 8601 text (UTC, milliseconds). */
 export interface FeedNotification extends Pick<
@@ -88,14 +95,14 @@ export interface ActivityPage {
 interface FilterClause {
   on: 'notification' | 'subscriber';
   condition: (param: string) => string;
-  value: (filter: ActivityFilter) => unknown;
+  value: (filter: ValueFilter) => unknown;
 }
 
 /** The text of `param` matched literally by LIKE: its backslashes, % and _ escaped. */
 const likeEscaped = (param: string) => `regexp_replace(${param}, '([\\\\%_])', '\\\\\\1', 'g')`;
 
 /** In a fixed order, so equal filter sets give equal statement texts. emails, subscriberIds and search all select subscribers. */
-const FILTER_CLAUSES: { [Key in keyof ActivityFilter]-?: FilterClause } = {
+const FILTER_CLAUSES: { [Key in keyof ValueFilter]-?: FilterClause } = {
   subscriberIds: {
     on: 'subscriber',
     condition: (p) => `s.subscriber_id = ANY(${p}::text[])`,
@@ -136,11 +143,13 @@ const FILTER_CLAUSES: { [Key in keyof ActivityFilter]-?: FilterClause } = {
   },
 };
 
-const FILTER_KEYS = Object.keys(FILTER_CLAUSES) as (keyof ActivityFilter)[];
+const FILTER_KEYS = Object.keys(FILTER_CLAUSES) as (keyof ValueFilter)[];
 
 /** The ids of a page, newest first ($1 environment, $2 ids to fetch, $3 offset, $5… the filters' values). */
-function pageIdsStatement(present: (keyof ActivityFilter)[]): string {
+function pageIdsStatement(present: (keyof ValueFilter)[], statuses: string): string {
   const notificationConditions = ['n.environment_id = $1'];
+  const byStatus = statusFilterSql(statuses);
+  if (byStatus?.condition !== undefined) notificationConditions.push(byStatus.condition);
   const subscriberConditions: string[] = [];
   present.forEach((key, index) => {
     const clause = FILTER_CLAUSES[key];
@@ -154,11 +163,11 @@ function pageIdsStatement(present: (keyof ActivityFilter)[]): string {
     );
   }
   // Only ids: the rows an OFFSET skips are read from the index alone, not fetched and converted.
-  return `SELECT n.id FROM notifications n WHERE ${notificationConditions.join(' AND ')}
+  return `SELECT n.id FROM ${byStatus?.from ?? 'notifications n'} WHERE ${notificationConditions.join(' AND ')}
     ORDER BY n.created_at DESC NULLS LAST, n.id DESC NULLS LAST LIMIT $2 OFFSET $3`;
 }
 
-/** Statement texts by the filters present (at most 2^10, in practice a handful). */
+/** Statement texts by the filters present and statuses asked (at most 2^10 × 7, in practice a handful). */
 const pageStatements = new Map<string, string>();
 
 /**
@@ -166,13 +175,13 @@ const pageStatements = new Map<string, string>();
  * `activity_feed_page` (migrations 0006, 0027). Named, so each connection plans it once: over a
  * partition per week, planning it for every request cost more than running it.
  */
-function pageStatement(present: (keyof ActivityFilter)[]): string {
-  const key = present.join(',');
+function pageStatement(present: (keyof ValueFilter)[], statuses: string): string {
+  const key = `${present.join(',')}|${statuses}`;
   let text = pageStatements.get(key);
   if (text === undefined)
     pageStatements.set(
       key,
-      (text = `WITH page AS (SELECT ARRAY(${pageIdsStatement(present)}) AS ids)
+      (text = `WITH page AS (SELECT ARRAY(${pageIdsStatement(present, statuses)}) AS ids)
         SELECT f.* FROM page, activity_feed_page($1, page.ids, $4) f`),
     );
   return text;
@@ -198,7 +207,7 @@ export class ActivityFeedRepository {
     const values = present.map((key) => FILTER_CLAUSES[key].value(filter));
     const result = await queryNamed<ActivityPageRow>(
       this.db.$client,
-      pageStatement(present),
+      pageStatement(present, statusKey(filter.statuses)),
       [environmentId, limit + 1, page * limit, limit, ...values],
       'activity_feed_page',
     );

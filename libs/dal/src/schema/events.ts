@@ -164,6 +164,11 @@ export const jobs = pgTable(
       .on(t.status, t.updatedAt)
       .where(sql`${t.status} in ('pending', 'queued', 'delayed', 'running')`),
     index('jobs_env_transaction_idx').on(t.environmentId, t.transactionId),
+    // The activity feed's `failed` filter starts from the few failed jobs instead of checking the jobs
+    // of every notification; a job enters it once, when it fails.
+    index('jobs_env_failed_idx')
+      .on(t.environmentId, t.notificationId)
+      .where(sql`${t.status} = 'failed'`),
     // The open digest window and the throttle's recent passes of one subscriber and workflow.
     index('jobs_digest_lookup_idx')
       .on(t.environmentId, t.subscriberId, t.workflowId, t.type, t.status)

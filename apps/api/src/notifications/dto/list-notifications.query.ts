@@ -13,7 +13,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { CHANNELS, type Channel } from '#common';
+import { CHANNELS, NOTIFICATION_STATUSES, type Channel, type NotificationStatus } from '#common';
 import { PageQueryDto } from '../../http/pagination.dto.js';
 import { ToArray } from '../../http/query-arrays.js';
 import { ContextKeysFilter } from '../../http/context-keys-filter.js';
@@ -85,6 +85,21 @@ export class ListNotificationsQueryDto extends PageQueryDto {
 
   @ContextKeysFilter('Only notifications sent with exactly these contexts (`type:id`, any order)')
   contextKeys?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    enum: NOTIFICATION_STATUSES,
+    description:
+      'Not in Novu: only notifications with one of these statuses, from their jobs. `failed`: a job failed. ' +
+      '`pending`: a job is still pending, queued, running or delayed, and none failed. `completed`: every job ' +
+      'finished (completed, canceled, merged or skipped) and none failed. Repeated, bracketed or single value',
+  })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  @IsIn(NOTIFICATION_STATUSES, { each: true })
+  statuses?: NotificationStatus[];
 
   @ApiPropertyOptional({ description: 'ISO 8601; records created at or after' })
   @IsOptional()

@@ -67,6 +67,7 @@ export class ListNotificationsUseCase {
         transactionId: query.transactionId,
         topicKey: query.topicKey,
         contextKeys: query.contextKeys,
+        statuses: query.statuses,
         after,
         before,
       },

@@ -5,12 +5,19 @@ import type { WorkflowSummary } from '../../api/types';
 import { useSession } from '../../session/session';
 
 const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const;
+/** The API's `statuses` values, named as the list shows a notification's status (notification-status.ts). */
+const STATUSES = [
+  { value: 'failed', label: 'failed' },
+  { value: 'pending', label: 'in progress' },
+  { value: 'completed', label: 'done' },
+] as const;
 
 /** The filters of `GET /v1/notifications`, as they stand in the page's URL (so a filtered view is a link). */
 // A type, not an interface: Object.entries reads it as a record of strings.
 export type ActivityFilters = {
   workflow: string;
   channel: string;
+  status: string;
   subscriberId: string;
   transactionId: string;
   after: string;
@@ -22,6 +29,7 @@ export function filtersFrom(read: (name: keyof ActivityFilters) => string): Acti
   return {
     workflow: read('workflow'),
     channel: read('channel'),
+    status: read('status'),
     subscriberId: read('subscriberId'),
     transactionId: read('transactionId'),
     after: read('after'),
@@ -69,6 +77,17 @@ export function ActivityFilterForm({
           {CHANNELS.map((channel) => (
             <option key={channel} value={channel}>
               {channel}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Status
+        <select {...register('status')}>
+          <option value="">Any</option>
+          {STATUSES.map((status) => (
+            <option key={status.value} value={status.value}>
+              {status.label}
             </option>
           ))}
         </select>

@@ -21,6 +21,7 @@ function notificationsPath(filters: ActivityFilters, page: number): string {
   return `/v1/notifications${queryString({
     templates: filters.workflow ? [filters.workflow] : undefined,
     channels: filters.channel ? [filters.channel] : undefined,
+    statuses: filters.status ? [filters.status] : undefined,
     subscriberIds: filters.subscriberId ? [filters.subscriberId] : undefined,
     transactionId: filters.transactionId,
     after: isoOrUndefined(filters.after),
