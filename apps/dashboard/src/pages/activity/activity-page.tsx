@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, usePrefetchQuery, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, queryString } from '../../api/client';
 import type { NotificationPage } from '../../api/types';
@@ -65,12 +65,14 @@ export function ActivityPage() {
   const filters = filtersFrom((name) => search.get(name) ?? '');
   const page = Number(search.get('page') ?? 0);
   const path = notificationsPath(filters, page);
-  const list = useQuery({
+  const query = {
     queryKey: ['notifications', environment.id, path],
     queryFn: () => api<NotificationPage>('GET', path),
-    refetchInterval: REFRESH_MS,
-    placeholderData: keepPreviousData,
-  });
+  };
+  // Asked for while the page renders, not after it mounted: the first render of the app takes longer
+  // than the request (the list below takes over the request in flight).
+  usePrefetchQuery(query);
+  const list = useQuery({ ...query, refetchInterval: REFRESH_MS, placeholderData: keepPreviousData });
 
   const goTo = (next: ActivityFilters, nextPage = 0) => {
     const params = new URLSearchParams();
