@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, queryString } from '../../api/client';
 import type { Message, NotificationItem, NotificationJob } from '../../api/types';
@@ -38,17 +38,23 @@ function JobTimeline({ job, messages }: { job: NotificationJob; messages: Messag
   );
 }
 
-/** The messages the notification produced, by channel: the rendered content each step sent. */
+/**
+ * The messages the notification produced, by channel: the rendered content each step sent. Read again while
+ * its jobs run (a step still to come has no message yet) and once more when they have settled.
+ */
 function useMessages(notification: NotificationItem | undefined) {
   const { environment } = useSession();
   const transactionId = notification?.transactionId;
+  const status = notification && notificationStatus(notification);
   return useQuery({
-    queryKey: ['messages', environment.id, transactionId],
+    queryKey: ['messages', environment.id, transactionId, status],
     queryFn: () =>
       api<{ data: Message[] }>('GET', `/v1/messages${queryString({ transactionId, limit: 100 })}`).then((page) =>
         page.data.filter((message) => message._notificationId === notification?._id),
       ),
     enabled: Boolean(transactionId),
+    refetchInterval: status === 'in progress' ? REFRESH_MS : false,
+    placeholderData: keepPreviousData,
   });
 }
 
