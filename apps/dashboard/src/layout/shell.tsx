@@ -1,7 +1,5 @@
-import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { useRoleAtLeast, useSession } from '../session/session';
-import { Loading } from '../ui/states';
 
 const PAGES = [
   { to: '/activity', label: 'Activity' },
@@ -68,9 +66,7 @@ export function Shell() {
         </ul>
       </nav>
       <main className="content">
-        <Suspense fallback={<Loading label="Loading the page" />}>
-          <Outlet />
-        </Suspense>
+        <Outlet />
       </main>
     </div>
   );
