@@ -5,6 +5,7 @@ import { expect } from '@jest/globals';
 import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
+import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard.js';
 import { launchChromium } from './chromium.js';
 
 export const UI_TIMEOUT_MS = 10_000;
@@ -111,4 +112,16 @@ export function recordScripts(page: Page): { gzippedBytes(): Promise<number>; ur
     gzippedBytes: async () =>
       (await Promise.all(responses)).reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0),
   };
+}
+
+/** A new page signed in as a new dashboard user of `role`, on Activity. */
+export async function signInAs(d: DashboardUnderTest, role: 'editor' | 'viewer'): Promise<Page> {
+  const user = await createDashboardUser(d.t, role);
+  const page = await d.newPage();
+  await page.goto(`${d.url}/login`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Activity' }).waitFor({ timeout: UI_TIMEOUT_MS });
+  return page;
 }

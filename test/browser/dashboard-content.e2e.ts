@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { createSubscriber } from '../support/builders.js';
-import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard.js';
 import { waitFor } from '../support/wait.js';
-import { expectAccessible, startDashboard, UI_TIMEOUT_MS, type DashboardUnderTest } from './dashboard-browser.js';
+import {
+  expectAccessible,
+  startDashboard,
+  UI_TIMEOUT_MS,
+  type DashboardUnderTest,
+  signInAs,
+} from './dashboard-browser.js';
 
 const SECRET = 'SG.browser-secret-value';
 const CONDITIONS = [
@@ -14,17 +19,6 @@ const CONDITIONS = [
     children: [{ field: 'identifier', value: 'acme', operator: 'EQUAL', on: 'tenant' }],
   },
 ];
-
-async function signInAs(d: DashboardUnderTest, role: 'editor' | 'viewer'): Promise<Page> {
-  const user = await createDashboardUser(d.t, role);
-  const page = await d.newPage();
-  await page.goto(`${d.url}/login`);
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Activity' }).waitFor({ timeout: UI_TIMEOUT_MS });
-  return page;
-}
 
 /** Confirms the page's Delete in its dialog. */
 async function deleteThrough(page: Page, confirmLabel: string): Promise<void> {

@@ -2,25 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { createIntegration, createSubscriber } from '../support/builders.js';
 import type { Body } from '../support/untyped-json.js';
-import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard.js';
 import { waitFor } from '../support/wait.js';
-import { expectAccessible, startDashboard, UI_TIMEOUT_MS, type DashboardUnderTest } from './dashboard-browser.js';
+import {
+  expectAccessible,
+  startDashboard,
+  UI_TIMEOUT_MS,
+  type DashboardUnderTest,
+  signInAs,
+} from './dashboard-browser.js';
 
 const SUBSCRIBER_ID = 'edit-me';
 const WORKFLOW_ID = 'weekly-report';
 /** Novu's Inbox UI is checked by its makers, not here (see dashboard.e2e.ts). */
 const INBOX = ['.subscriber-inbox'];
-
-async function signInAs(d: DashboardUnderTest, role: 'editor' | 'viewer'): Promise<Page> {
-  const user = await createDashboardUser(d.t, role);
-  const page = await d.newPage();
-  await page.goto(`${d.url}/login`);
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Activity' }).waitFor({ timeout: UI_TIMEOUT_MS });
-  return page;
-}
 
 /** Replaces what a CodeMirror editor holds. */
 async function typeJson(page: Page, label: string, value: unknown): Promise<void> {

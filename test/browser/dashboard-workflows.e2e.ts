@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { createSubscriber } from '../support/builders.js';
-import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard.js';
 import { waitFor } from '../support/wait.js';
 import {
   expectAccessible,
@@ -9,22 +8,12 @@ import {
   startDashboard,
   UI_TIMEOUT_MS,
   type DashboardUnderTest,
+  signInAs,
 } from './dashboard-browser.js';
 
 const WORKFLOW_ID = 'order-shipped';
 /** The target: a preview shows an edit this soon after the typing stops. */
 const PREVIEW_BUDGET_MS = 300;
-
-async function signInAs(d: DashboardUnderTest, role: 'editor' | 'viewer'): Promise<Page> {
-  const user = await createDashboardUser(d.t, role);
-  const page = await d.newPage();
-  await page.goto(`${d.url}/login`);
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Activity' }).waitFor({ timeout: UI_TIMEOUT_MS });
-  return page;
-}
 
 /** A step's control, by its label inside the step form. */
 const control = (page: Page, label: string) => page.locator('.step-form').getByLabel(label, { exact: true });
