@@ -2,7 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort, startService, waitForHealthy, type ServiceProcess } from '../support/service-process.js';
+import {
+  ensureBuilt,
+  freePort,
+  startService,
+  waitForHealthy,
+  type ServiceProcess,
+} from '../support/service-process.js';
 import { databaseUrlFor, runPrefix, serverDatabaseUrl, withAdminClient } from '../support/test-database.js';
 import { waitFor } from '../support/wait.js';
 
@@ -33,7 +39,13 @@ describe('horizontal scale on the production artefact', () => {
   let workerPorts: number[] = [];
 
   beforeAll(async () => {
-    const build = spawnSync('npm', ['run', 'build:prod'], { cwd: process.cwd(), stdio: 'inherit' });
+    // The tree's own build (`npm ci` makes it): rebuilding here would empty dist/dashboard under the browser
+    // tests running beside this file.
+    ensureBuilt();
+    const build = spawnSync('npm', ['run', 'build:prod', '--', '--reuse-build'], {
+      cwd: process.cwd(),
+      stdio: 'inherit',
+    });
     if (build.status !== 0) throw new Error('npm run build:prod failed');
     await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${database}`));
     const env = {
