@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { createSubscriber } from '../support/builders.js';
+import { createIntegration, createSubscriber } from '../support/builders.js';
+import { startHttpReceiver } from '../support/receivers.js';
 import { waitFor } from '../support/wait.js';
 import {
   expectAccessible,
@@ -132,6 +133,52 @@ describe('integrations, layouts, contexts and variables in the dashboard', () =>
       await deleteThrough(editor, 'Delete integration');
       await editor.getByRole('heading', { name: 'Integrations', exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
       expect(await integration('extra-mail')).toBeUndefined();
+    }));
+
+  it('sends a chat test through the integration of its page, to the subscriber’s webhook for that integration only', () =>
+    d.explained(async () => {
+      const receiver = await startHttpReceiver();
+      try {
+        for (const identifier of ['team-chat', 'ops-chat'])
+          await createIntegration(d.t, { providerId: 'slack', channel: 'chat', identifier });
+        const ops = await integration('ops-chat');
+        await d.t.api('post', '/v1/workflows').send({
+          name: 'Chat test',
+          steps: [{ template: { type: 'chat', content: 'Build {{payload.build}} is green' } }],
+        });
+        const subscriber = await createSubscriber(d.t);
+        for (const identifier of ['team-chat', 'ops-chat'])
+          expect(
+            (
+              await d.t.api('patch', `/v1/subscribers/${subscriber.subscriberId}/credentials`).send({
+                providerId: 'slack',
+                integrationIdentifier: identifier,
+                credentials: { webhookUrl: `${receiver.url}/hooks/${identifier}` },
+              })
+            ).status,
+          ).toBe(200);
+
+        await editor.goto(`${d.url}/integrations/${ops._id}`);
+        await editor.getByText('credentials for this integration').waitFor({ timeout: UI_TIMEOUT_MS });
+        await editor.getByLabel('Workflow', { exact: true }).selectOption({ label: 'Chat test' });
+        await editor.getByLabel('Test subscriber id').fill(String(subscriber.subscriberId));
+        await editor.getByRole('button', { name: 'Send test' }).click();
+        await editor.getByRole('link', { name: 'see it in Activity' }).waitFor({ timeout: UI_TIMEOUT_MS });
+        await waitFor(async () => receiver.requests.length > 0, {
+          timeoutMs: UI_TIMEOUT_MS,
+          description: 'the chat message at a webhook',
+        });
+        // The step has settled once its message exists: a second webhook would have been called by then.
+        await waitFor(
+          async () =>
+            (await d.t.api('get', `/v1/messages?subscriberId=${subscriber.subscriberId}&channel=chat`)).body.data
+              ?.length === 1,
+          { timeoutMs: UI_TIMEOUT_MS, description: 'the chat message stored' },
+        );
+        expect(receiver.requests.map((request) => request.url)).toEqual(['/hooks/ops-chat']);
+      } finally {
+        await receiver.close();
+      }
     }));
 
   it('creates a layout, edits its HTML with the API’s message for a missing slot, previews it and deletes it', () =>

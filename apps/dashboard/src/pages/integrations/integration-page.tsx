@@ -15,8 +15,10 @@ import {
   type Provider,
 } from './integrations-api';
 
-/** Only email and sms fail over between integrations, so only they have a primary and a test send by name. */
+/** Only email and sms fail over between integrations, so only they have a primary. */
 const DIRECT_CHANNELS = new Set(['email', 'sms']);
+/** The channels whose steps a trigger can send through one integration by name (in_app has only Novu's). */
+const TESTABLE_CHANNELS = new Set(['email', 'sms', 'chat', 'push']);
 
 function IntegrationFacts({ integration, provider }: { integration: Integration; provider?: Provider }) {
   return (
@@ -104,7 +106,7 @@ export function IntegrationPage() {
           {update.isSuccess ? <p role="status">Saved.</p> : null}
         </section>
       ) : null}
-      {integration && canEdit && DIRECT_CHANNELS.has(integration.channel) ? (
+      {integration && canEdit && TESTABLE_CHANNELS.has(integration.channel) ? (
         <IntegrationTestSend integration={integration} />
       ) : null}
     </section>

@@ -5,9 +5,13 @@ import { FormError } from '../../ui/field';
 import { useWorkflows } from '../workflows/workflows-api';
 import type { Integration } from './integrations-api';
 
+/** Channels that send to what the subscriber stored per integration (webhook URLs, device tokens). */
+const SUBSCRIBER_TARGETED = new Set(['chat', 'push']);
+
 /**
  * The API has no "test an integration" call: this triggers a workflow the user picks for one subscriber,
- * with the trigger override that names this integration, so its email or sms steps go through it.
+ * with the trigger override that names this integration, so the workflow's steps of its channel go
+ * through it (and through no other).
  */
 export function IntegrationTestSend({ integration }: { integration: Integration }) {
   const workflows = useWorkflows();
@@ -32,7 +36,12 @@ export function IntegrationTestSend({ integration }: { integration: Integration 
   return (
     <section className="panel" aria-labelledby="integration-test-title">
       <h2 id="integration-test-title">Send a test</h2>
-      <p className="muted">Triggers a workflow through this integration: its {integration.channel} steps use it.</p>
+      <p className="muted">
+        Triggers a workflow through this integration: its {integration.channel} steps use it
+        {SUBSCRIBER_TARGETED.has(integration.channel)
+          ? `, sent to the subscriber's ${integration.channel} credentials for this integration (set on the subscriber's page).`
+          : '.'}
+      </p>
       <div className="send-test">
         <label htmlFor="integration-test-workflow">Workflow</label>
         <select
