@@ -164,7 +164,7 @@ describe('integrations, layouts, contexts and variables in the dashboard', () =>
         await editor.getByLabel('Test subscriber id').fill(String(subscriber.subscriberId));
         await editor.getByRole('button', { name: 'Send test' }).click();
         await editor.getByRole('link', { name: 'see it in Activity' }).waitFor({ timeout: UI_TIMEOUT_MS });
-        await waitFor(async () => receiver.requests.length > 0, {
+        await waitFor(() => receiver.requests.length > 0, {
           timeoutMs: UI_TIMEOUT_MS,
           description: 'the chat message at a webhook',
         });
