@@ -32,6 +32,12 @@ describe('derivedId', () => {
     expect(derivedId(parent, 'subscriber-1')).toBe(id);
   });
 
+  it('gives the id it gave in earlier versions: a retried write after an upgrade finds its row', () => {
+    expect(derivedId('01a22984-9877-7219-ba80-c48bafdc8bf0', 'subscriber-1')).toBe(
+      '01a22984-9877-7afe-a5cc-199abed431cc',
+    );
+  });
+
   it('differs by key and by parent', () => {
     const ids = new Set(Array.from({ length: 10_000 }, (_, index) => derivedId(parent, String(index))));
     expect(ids.size).toBe(10_000);
