@@ -1,3 +1,5 @@
+// First: its requests go out before the modules below are evaluated.
+import { seedQueries } from './early-requests';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -11,6 +13,8 @@ const retryOnce = (failures: number, error: unknown) =>
   failures < 1 && !(error instanceof ApiError && error.status < 500);
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryOnce } } });
+
+seedQueries(queryClient);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
