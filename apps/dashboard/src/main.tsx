@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/client';
 import { App } from './app';
+import { reloadOnMissingChunk } from './reload-on-missing-chunk';
 import './styles.css';
 
 // A refusal (4xx) stays a refusal: only a failure of the server or the network is tried again, once.
@@ -15,6 +16,7 @@ const retryOnce = (failures: number, error: unknown) =>
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryOnce } } });
 
 seedQueries(queryClient);
+reloadOnMissingChunk();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
