@@ -39,7 +39,12 @@ describe('loading the dashboard', () => {
     d.explained(async () => {
       const page = await signInAs(d, 'viewer');
       const production = (await d.t.createKeyFor('Production')).environment;
-      await page.evaluate((id) => localStorage.setItem('dashboard.environment', id), production.id);
+      // The environment picked earlier in this browser (the tests are compiled without the DOM's types).
+      await page.evaluate((id) => {
+        const storage = (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } })
+          .localStorage;
+        storage.setItem('dashboard.environment', id);
+      }, production.id);
 
       const requests = recordApiRequests(page);
       await page.goto(`${d.url}/activity?status=failed`);
