@@ -24,20 +24,32 @@ function activitySearch(): URLSearchParams | undefined {
  */
 const activitySearchAtStart = activitySearch();
 const firstActivityPage = activitySearchAtStart
-  ? session.then((answer) => {
-      const environment = answer ? initialEnvironment(answer.environments) : undefined;
+  ? session.then((sessionAnswer) => {
+      const environment = sessionAnswer ? initialEnvironment(sessionAnswer.environments) : undefined;
       if (!environment) return undefined;
       const { query } = activityView(activitySearchAtStart, environment.id);
-      return { queryKey: query.queryKey, data: query.queryFn() };
+      const answer = query.queryFn();
+      answer.catch(() => undefined);
+      return { query, answer };
     })
   : undefined;
-// A failure shows where the page uses the answer, through its query.
+// A failure is the page's to show, through the query that takes the request over; not an unhandled rejection.
 firstActivityPage?.catch(() => undefined);
 
 /** Hands the requests in flight to the app's queries, which would otherwise send them again. */
 export function seedQueries(client: QueryClient): void {
   void client.prefetchQuery({ queryKey: SESSION_KEY, queryFn: () => session, retry: false });
   void firstActivityPage?.then((page) => {
-    if (page) void client.prefetchQuery({ queryKey: page.queryKey, queryFn: () => page.data, retry: false });
+    if (!page) return;
+    // The answer in flight first; a retry after a failure asks again.
+    let inFlight: typeof page.answer | undefined = page.answer;
+    void client.prefetchQuery({
+      queryKey: page.query.queryKey,
+      queryFn: () => {
+        const answer = inFlight ?? page.query.queryFn();
+        inFlight = undefined;
+        return answer;
+      },
+    });
   });
 }
