@@ -1,45 +1,27 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
+import { earlyRequestsFirst } from './build-steps/early-requests-first.js';
+import { keepPreviousBuild } from './build-steps/keep-previous-build.js';
+import { precompressAssets } from './build-steps/precompress-assets.js';
 
-const OUT_DIR = fileURLToPath(new URL('../../dist/dashboard', import.meta.url));
-const COMPRESSIBLE = /\.(js|css|svg|json)$/;
-
-/**
- * Writes a .br and a .gz beside each asset, once at build time, which the api's static file server sends to a
- * client that accepts them: the service compresses no response on the fly.
- */
-function precompressAssets(): Plugin {
-  return {
-    name: 'precompress-assets',
-    apply: 'build',
-    closeBundle() {
-      const assets = join(OUT_DIR, 'assets');
-      for (const name of readdirSync(assets).filter((file) => COMPRESSIBLE.test(file))) {
-        const content = readFileSync(join(assets, name));
-        writeFileSync(join(assets, `${name}.gz`), gzipSync(content, { level: 9 }));
-        writeFileSync(join(assets, `${name}.br`), brotliCompressSync(content));
-      }
-    },
-  };
-}
+const EARLY_ENTRY = fileURLToPath(new URL('src/early-requests.ts', import.meta.url));
 
 // JSX through esbuild's automatic runtime (Vite's default transform): no Babel, no Fast Refresh plugin.
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/dashboard/',
   esbuild: { jsx: 'automatic' },
-  plugins: [precompressAssets()],
+  plugins: [earlyRequestsFirst(EARLY_ENTRY), precompressAssets(), keepPreviousBuild()],
   build: {
-    outDir: OUT_DIR,
-    emptyOutDir: true,
+    outDir: fileURLToPath(new URL('../../dist/dashboard', import.meta.url)),
+    // The previous build's chunks stay for the dashboards still open on it (keep-previous-build.ts).
+    emptyOutDir: false,
     target: 'es2022',
     // Names carry a content hash, so the api can cache them for a year.
     assetsDir: 'assets',
     chunkSizeWarningLimit: 600,
     rollupOptions: {
+      input: { index: fileURLToPath(new URL('index.html', import.meta.url)), 'early-requests': EARLY_ENTRY },
       // Radix marks its modules "use client" for React Server Components, which a single-page app has none of.
       onwarn(warning, warn) {
         if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);

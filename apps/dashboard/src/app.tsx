@@ -1,37 +1,48 @@
+import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Shell } from './layout/shell';
+import {
+  ContextPage,
+  ContextsPage,
+  EnvironmentsPage,
+  IntegrationPage,
+  IntegrationsPage,
+  LayoutPage,
+  LayoutsPage,
+  NewIntegrationPage,
+  NotificationPage,
+  SetupPage,
+  SubscriberPage,
+  SubscribersPage,
+  SystemPage,
+  TopicPage,
+  TopicsPage,
+  UsersPage,
+  VariablePage,
+  VariablesPage,
+  WorkflowPage,
+  WorkflowsPage,
+} from './lazy-pages';
 import { ActivityPage } from './pages/activity/activity-page';
-import { NotificationPage } from './pages/activity/notification-page';
-import { ContextPage } from './pages/contexts/context-page';
-import { ContextsPage } from './pages/contexts/contexts-page';
-import { VariablePage } from './pages/environment-variables/variable-page';
-import { VariablesPage } from './pages/environment-variables/variables-page';
-import { EnvironmentsPage } from './pages/environments/environments-page';
-import { IntegrationPage } from './pages/integrations/integration-page';
-import { IntegrationsPage } from './pages/integrations/integrations-page';
-import { NewIntegrationPage } from './pages/integrations/new-integration-page';
-import { LayoutPage } from './pages/layouts/layout-page';
-import { LayoutsPage } from './pages/layouts/layouts-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { LoginPage } from './pages/sign-in/login-page';
-import { SetupPage } from './pages/sign-in/setup-page';
-import { SubscriberPage } from './pages/subscribers/subscriber-page';
-import { SubscribersPage } from './pages/subscribers/subscribers-page';
-import { SystemPage } from './pages/system/system-page';
-import { TopicPage } from './pages/topics/topic-page';
-import { TopicsPage } from './pages/topics/topics-page';
-import { UsersPage } from './pages/users/users-page';
-import { WorkflowPage } from './pages/workflows/workflow-page';
-import { WorkflowsPage } from './pages/workflows/workflows-page';
 import { AdminOnly } from './session/admin-only';
 import { SignedIn } from './session/signed-in';
+import { Loading } from './ui/states';
 
 /** Every page has a path of its own under /dashboard, so any view can be linked to and reloaded. */
 export function App() {
   return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
-      <Route path="/setup" element={<SetupPage />} />
+      <Route
+        path="/setup"
+        element={
+          <Suspense fallback={<Loading label="Loading the page" />}>
+            <SetupPage />
+          </Suspense>
+        }
+      />
       <Route element={<SignedIn />}>
         <Route element={<Shell />}>
           <Route index element={<Navigate to="/activity" replace />} />

@@ -1,5 +1,7 @@
+import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { useRoleAtLeast, useSession } from '../session/session';
+import { Loading } from '../ui/states';
 
 const PAGES = [
   { to: '/activity', label: 'Activity' },
@@ -66,7 +68,10 @@ export function Shell() {
         </ul>
       </nav>
       <main className="content">
-        <Outlet />
+        {/* The pages other than Activity load when first shown (lazy-pages.ts): the frame stays meanwhile. */}
+        <Suspense fallback={<Loading label="Loading the page" />}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

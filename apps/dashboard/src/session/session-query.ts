@@ -1,21 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../api/client';
+import { api } from '../api/client';
 import type { SessionAnswer } from '../api/types';
-
-export const SESSION_KEY = ['session'] as const;
+import { fetchSession, SESSION_KEY } from './session-request';
 
 /** The session answer, or null when the browser holds no valid session (the server said 401). */
 export function useSessionQuery() {
   return useQuery({
     queryKey: SESSION_KEY,
-    queryFn: async (): Promise<SessionAnswer | null> => {
-      try {
-        return await api<SessionAnswer>('GET', '/v1/dashboard/session');
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
-        throw error;
-      }
-    },
+    queryFn: fetchSession,
     retry: false,
     staleTime: 60_000,
   });

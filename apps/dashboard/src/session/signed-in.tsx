@@ -5,7 +5,8 @@ import { api, onSignedOut, setSessionHeaders } from '../api/client';
 import { Loading, ErrorState } from '../ui/states';
 import { initialEnvironment, rememberEnvironment } from './environment-choice';
 import { SessionContext, type Session } from './session';
-import { SESSION_KEY, useSessionQuery } from './session-query';
+import { useSessionQuery } from './session-query';
+import { SESSION_KEY } from './session-request';
 
 /**
  * The pages behind the login: without a session, the login page (which comes back here after); with one, its

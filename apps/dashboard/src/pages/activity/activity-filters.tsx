@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { api } from '../../api/client';
 import type { WorkflowSummary } from '../../api/types';
 import { useSession } from '../../session/session';
+import { filtersFrom, type ActivityFilters } from './activity-request';
 
 const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const;
 /** The API's `statuses` values, named as the list shows a notification's status (notification-status.ts). */
@@ -11,31 +12,6 @@ const STATUSES = [
   { value: 'pending', label: 'in progress' },
   { value: 'completed', label: 'done' },
 ] as const;
-
-/** The filters of `GET /v1/notifications`, as they stand in the page's URL (so a filtered view is a link). */
-// A type, not an interface: Object.entries reads it as a record of strings.
-export type ActivityFilters = {
-  workflow: string;
-  channel: string;
-  status: string;
-  subscriberId: string;
-  transactionId: string;
-  after: string;
-  before: string;
-};
-
-/** The filters read one by one, e.g. from the URL's search parameters. */
-export function filtersFrom(read: (name: keyof ActivityFilters) => string): ActivityFilters {
-  return {
-    workflow: read('workflow'),
-    channel: read('channel'),
-    status: read('status'),
-    subscriberId: read('subscriberId'),
-    transactionId: read('transactionId'),
-    after: read('after'),
-    before: read('before'),
-  };
-}
 
 const NO_FILTERS = filtersFrom(() => '');
 

@@ -1,35 +1,15 @@
 import { keepPreviousData, usePrefetchQuery, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, queryString } from '../../api/client';
 import type { NotificationPage } from '../../api/types';
 import { useSession } from '../../session/session';
 import { ListTable } from '../../ui/list-table';
 import { Empty, ErrorState, Loading } from '../../ui/states';
-import { ActivityFilterForm, filtersFrom, type ActivityFilters } from './activity-filters';
+import { ActivityFilterForm } from './activity-filters';
+import { activityView, type ActivityFilters } from './activity-request';
 import { formatTime, notificationStatus } from './notification-status';
 
-const PAGE_SIZE = 20;
 /** New notifications show without a reload; the list is one indexed query, cheap to repeat. */
 const REFRESH_MS = 3_000;
-
-/** A datetime-local value (the browser's time zone) as the ISO 8601 instant the API filters by. */
-function isoOrUndefined(local: string): string | undefined {
-  return local ? new Date(local).toISOString() : undefined;
-}
-
-function notificationsPath(filters: ActivityFilters, page: number): string {
-  return `/v1/notifications${queryString({
-    templates: filters.workflow ? [filters.workflow] : undefined,
-    channels: filters.channel ? [filters.channel] : undefined,
-    statuses: filters.status ? [filters.status] : undefined,
-    subscriberIds: filters.subscriberId ? [filters.subscriberId] : undefined,
-    transactionId: filters.transactionId,
-    after: isoOrUndefined(filters.after),
-    before: isoOrUndefined(filters.before),
-    page,
-    limit: PAGE_SIZE,
-  })}`;
-}
 
 const NOTIFICATION_COLUMNS = ['Time', 'Workflow', 'Subscriber', 'Channels', 'Status', 'Transaction'].map((label) => ({
   label,
@@ -62,17 +42,17 @@ function NotificationRows({ page }: { page: NotificationPage }) {
 export function ActivityPage() {
   const { environment } = useSession();
   const [search, setSearch] = useSearchParams();
-  const filters = filtersFrom((name) => search.get(name) ?? '');
-  const page = Number(search.get('page') ?? 0);
-  const path = notificationsPath(filters, page);
-  const query = {
-    queryKey: ['notifications', environment.id, path],
-    queryFn: () => api<NotificationPage>('GET', path),
-  };
+  const { filters, page, query } = activityView(search, environment.id);
   // Asked for while the page renders, not after it mounted: the first render of the app takes longer
   // than the request (the list below takes over the request in flight).
   usePrefetchQuery(query);
-  const list = useQuery({ ...query, refetchInterval: REFRESH_MS, placeholderData: keepPreviousData });
+  // Fresh for one refresh period: a page the app's first script already asked for is not asked for again.
+  const list = useQuery({
+    ...query,
+    staleTime: REFRESH_MS,
+    refetchInterval: REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
 
   const goTo = (next: ActivityFilters, nextPage = 0) => {
     const params = new URLSearchParams();

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { SESSION_KEY } from '../../session/session-query';
+import { SESSION_KEY } from '../../session/session-request';
 
 export interface Environment {
   _id: string;
