@@ -70,7 +70,7 @@ describe('loading the dashboard', () => {
       expect(documentLoads()).toBe(1);
     }));
 
-  it('does not reload again when the chunk is still missing after the reload', () =>
+  it('does not reload again when the chunk is still missing after the reload, and says so in the frame', () =>
     d.explained(async () => {
       const page = await signInAs(d, 'viewer');
       const documentLoads = countDocumentLoads(page);
@@ -88,5 +88,9 @@ describe('loading the dashboard', () => {
       await page.waitForTimeout(1_000);
       expect(chunkRequests).toBe(2);
       expect(documentLoads()).toBe(1);
+      // Said in place of the page, the frame kept: not a blank app.
+      await page.getByRole('alert').filter({ hasText: 'This page could not be loaded' }).waitFor();
+      await page.getByRole('link', { name: 'Activity' }).click();
+      await page.getByRole('heading', { name: 'Activity' }).waitFor({ timeout: UI_TIMEOUT_MS });
     }));
 });

@@ -1,4 +1,3 @@
-import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Shell } from './layout/shell';
 import {
@@ -28,7 +27,7 @@ import { NotFoundPage } from './pages/not-found-page';
 import { LoginPage } from './pages/sign-in/login-page';
 import { AdminOnly } from './session/admin-only';
 import { SignedIn } from './session/signed-in';
-import { Loading } from './ui/states';
+import { PageLoader } from './ui/page-loader';
 
 /** Every page has a path of its own under /dashboard, so any view can be linked to and reloaded. */
 export function App() {
@@ -38,9 +37,9 @@ export function App() {
       <Route
         path="/setup"
         element={
-          <Suspense fallback={<Loading label="Loading the page" />}>
+          <PageLoader pageKey="setup">
             <SetupPage />
-          </Suspense>
+          </PageLoader>
         }
       />
       <Route element={<SignedIn />}>

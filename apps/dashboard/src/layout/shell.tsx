@@ -1,7 +1,6 @@
-import { Suspense } from 'react';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useRoleAtLeast, useSession } from '../session/session';
-import { Loading } from '../ui/states';
+import { PageLoader } from '../ui/page-loader';
 
 const PAGES = [
   { to: '/activity', label: 'Activity' },
@@ -50,6 +49,7 @@ function UserMenu() {
 /** The signed-in frame: navigation, the environment every call is scoped to, the user. */
 export function Shell() {
   const isAdmin = useRoleAtLeast('admin');
+  const location = useLocation();
   const pages = isAdmin ? [...PAGES, { to: '/users', label: 'Users' }] : PAGES;
   return (
     <div className="shell">
@@ -69,9 +69,9 @@ export function Shell() {
       </nav>
       <main className="content">
         {/* The pages other than Activity load when first shown (lazy-pages.ts): the frame stays meanwhile. */}
-        <Suspense fallback={<Loading label="Loading the page" />}>
+        <PageLoader pageKey={location.pathname}>
           <Outlet />
-        </Suspense>
+        </PageLoader>
       </main>
     </div>
   );
