@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-/** The hashed script index.html loads. */
+/** The app's hashed script, of those index.html loads (the first-requests script comes before it). */
 function scriptPath(html: string): string {
-  const path = /<script[^>]+src="([^"]+)"/.exec(html)?.[1];
-  expect(path).toMatch(/^\/dashboard\/assets\/index-[\w-]+\.js$/);
+  const paths = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]);
+  const path = paths.find((one) => /^\/dashboard\/assets\/index-[\w-]+\.js$/.test(one));
+  expect([paths, path]).toEqual([paths, expect.any(String)]);
   return path!;
 }
 
