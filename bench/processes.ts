@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -52,6 +53,12 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts a service process whose stdout and stderr go to a file, as a container runtime takes a
+ * service's logs: through a pipe, they would be read on the bench's own event loop, busy sending the
+ * load, and a full pipe blocks the service's synchronous log writes (it showed as stalls of the whole
+ * api in the latency tails). The file is removed when the bench process exits.
+ */
 export function startProcess(
   name: string,
   script: string,
@@ -59,28 +66,23 @@ export function startProcess(
   port: number,
   nodeArgs: string[] = [],
 ): RunningProcess {
+  const logPath = join(tmpdir(), `notification-bench-${process.pid}-${port}.log`);
+  const logFd = openSync(logPath, 'w');
+  process.once('exit', () => rmSync(logPath, { force: true }));
   const child = spawn(process.execPath, [...nodeArgs, join(ROOT, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', logFd, logFd],
   });
+  closeSync(logFd);
   children.add(child);
-  let tail = '';
-  let lines = 0;
-  const collect = (chunk: Buffer) => {
-    const text = chunk.toString();
-    lines += text.split('\n').filter((line) => line.trim() !== '').length;
-    tail = (tail + text).slice(-OUTPUT_TAIL_CHARS);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     name,
     child,
     port,
-    output: () => tail,
-    loggedLines: () => lines,
+    output: () => logTail(logPath),
+    loggedLines: () => countLines(logPath),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -91,6 +93,28 @@ export function startProcess(
       children.delete(child);
     },
   };
+}
+
+/** The last OUTPUT_TAIL_CHARS bytes of a log file. */
+function logTail(path: string): string {
+  const size = statSync(path).size;
+  const length = Math.min(size, OUTPUT_TAIL_CHARS);
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, buffer, 0, length, size - length);
+  } finally {
+    closeSync(fd);
+  }
+  return buffer.toString();
+}
+
+/** Lines in a log file (each log entry is one). */
+function countLines(path: string): number {
+  const bytes = readFileSync(path);
+  let lines = 0;
+  for (let index = bytes.indexOf(10); index !== -1; index = bytes.indexOf(10, index + 1)) lines++;
+  return lines;
 }
 
 /** Polls the URL until it answers 200; fails early if the process dies. */
