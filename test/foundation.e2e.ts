@@ -168,7 +168,14 @@ describe('foundation: auth, errors, health, queue', () => {
 
   describe('health and queue', () => {
     it('GET /health answers 200 with database and queue up', async () => {
-      const res = await t.http.get('/health');
+      // The app shares this test process's event loop: a stall of the process (a collection of the test
+      // runner's heap on a loaded machine) leaves /health degraded for the 5 s after it, which the next
+      // test covers; this one asks until the loop has run freely that long.
+      let res = await t.http.get('/health');
+      for (const deadline = Date.now() + 8_000; res.body.status === 'degraded' && Date.now() < deadline;) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        res = await t.http.get('/health');
+      }
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'ok', database: 'up', queue: 'up' });
       expect(res.body.eventLoopLagMs).toBeLessThan(1_000);
