@@ -14,6 +14,7 @@ import { load, type LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
 import { feedLoad } from './scenarios.js';
 import { startPacedLoad, type PacedResult } from './paced-load.js';
+import { sleep } from './processes.js';
 import { startPacedTriggers } from './sustained.js';
 
 /** The days of activity the lifecycle deployment keeps (RETENTION_ACTIVITY_DAYS and _MESSAGES_DAYS). */
@@ -102,7 +103,7 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
   const sender = startPacedTriggers(deployment, options, pacedWorkflow, options.feedLoadRate);
   // The triggers run alone for the feed's duration first, so the feed meets the pipeline in its steady
   // state, not its start. The sender is stopped even when the feed load fails, so it never outlives the scenario.
-  const feedUnderLoad = await new Promise((resolve) => setTimeout(resolve, options.feedDuration * 1000))
+  const feedUnderLoad = await sleep(options.feedDuration * 1000)
     .then(() => feedLoad(deployment, options, FEED_PAGE_0))
     .catch(async (error: unknown) => {
       await sender.stop();
@@ -241,7 +242,7 @@ async function pacedGet(
       connections: options.feedConnections * 2,
       maxOutstanding: Math.max(1, Math.round(rate)),
     });
-    await new Promise((resolve) => setTimeout(resolve, options.feedDuration * 1000));
+    await sleep(options.feedDuration * 1000);
     return load.stop();
   };
   await run();
@@ -291,6 +292,6 @@ async function runMaintenance(
     if (now && now.succeeded > before)
       return { durationMs: now.last_duration_ms, removed: now.last_removed, phasesMs: now.last_phases_ms };
     if (Date.now() > deadline) throw new Error('the maintenance run did not succeed within 10 minutes');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
 }

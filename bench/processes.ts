@@ -56,8 +56,8 @@ export interface RunningProcess {
 /**
  * Starts a service process whose stdout and stderr go to a file, as a container runtime takes a
  * service's logs: through a pipe, they would be read on the bench's own event loop, busy sending the
- * load, and a full pipe blocks the service's synchronous log writes (it showed as stalls of the whole
- * api in the latency tails). The file is removed when the bench process exits.
+ * load, and a full pipe would block the service's synchronous log writes, a stall no deployment has.
+ * The file is removed when the bench process exits.
  */
 export function startProcess(
   name: string,
