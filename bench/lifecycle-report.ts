@@ -39,8 +39,13 @@ export function lifecycleRows(section: string, r: LifecycleResult, fastify: numb
     latency('lifecycle: feed subscriberIds p99, idle', r.feedIdle.bySubscriber, 25),
     {
       ...latency('lifecycle: feed page 0 p99, under paced triggers', r.feedUnderLoad, 25),
-      note: `${r.pacedSent} triggers accepted during the load, worker consuming`,
+      note: `p50 ${r.feedUnderLoad.p50Ms} ms, ${r.feedUnderLoad.requestsPerSecond.toFixed(0)} req/s; the trigger sender reached ${r.pacedSentPerSecond.toFixed(0)}/s (${r.pacedSent} accepted), worker consuming`,
     },
+    pacedLatency(
+      'lifecycle: feed page 0 p99, under paced triggers, paced at half its closed-loop rate',
+      r.paced.feedUnderTriggers,
+      25,
+    ),
     latency('lifecycle: inbox list p99, idle', r.inboxList, 20),
     pacedLatency('lifecycle: feed page 0 p99, idle, paced at half its closed-loop rate', r.paced.feedPage0, 25),
     pacedLatency('lifecycle: inbox list p99, idle, paced at half its closed-loop rate', r.paced.inboxList, 20),

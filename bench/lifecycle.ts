@@ -45,13 +45,16 @@ export interface LifecycleResult {
   seedSeconds: number;
   feedIdle: { page0: LoadResult; page50: LoadResult; bySubscriber: LoadResult };
   feedUnderLoad: LoadResult;
+  /** Triggers the paced sender had accepted when it stopped, and per second of its schedule. */
   pacedSent: number;
+  pacedSentPerSecond: number;
   inboxList: LoadResult;
   /**
    * The same feed page and inbox list at half the rate the closed loops above reached (paced, an open
-   * loop): their latency when the service is not saturated by the measuring load itself.
+   * loop): their latency when the service is not saturated by the measuring load itself. The feed
+   * under triggers likewise, at half the closed loop's rate under the same triggers.
    */
-  paced: { feedPage0: PacedResult; inboxList: PacedResult };
+  paced: { feedPage0: PacedResult; inboxList: PacedResult; feedUnderTriggers: PacedResult };
   maintenance: MaintenanceMeasure;
   /** pg_database_size: after seeding; with one more day past the retention; after the run dropped it; after each simulated day. */
   sizeBytes: { seeded: number; withExpiredDay: number; afterRun: number; cycles: number[] };
@@ -103,8 +106,12 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
   const sender = startPacedTriggers(deployment, options, pacedWorkflow, options.feedLoadRate);
   // The triggers run alone for the feed's duration first, so the feed meets the pipeline in its steady
   // state, not its start. The sender is stopped even when the feed load fails, so it never outlives the scenario.
-  const feedUnderLoad = await sleep(options.feedDuration * 1000)
-    .then(() => feedLoad(deployment, options, FEED_PAGE_0))
+  const underTriggers = await sleep(options.feedDuration * 1000)
+    .then(async () => {
+      const closed = await feedLoad(deployment, options, FEED_PAGE_0);
+      const paced = await pacedGet(deployment, options, `/notifications?${FEED_PAGE_0}`, closed.requestsPerSecond / 2);
+      return { closed, paced };
+    })
     .catch(async (error: unknown) => {
       await sender.stop();
       throw error;
@@ -138,10 +145,11 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
     days: LIFECYCLE_RETENTION_DAYS,
     seedSeconds,
     feedIdle,
-    feedUnderLoad,
+    feedUnderLoad: underTriggers.closed,
     pacedSent: sent.ok2xx,
+    pacedSentPerSecond: sent.acceptedPerSecond,
     inboxList,
-    paced,
+    paced: { ...paced, feedUnderTriggers: underTriggers.paced },
     maintenance,
     sizeBytes: { seeded, withExpiredDay, afterRun, cycles },
   };
