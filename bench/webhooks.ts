@@ -78,7 +78,8 @@ const percentile = (sorted: number[], q: number) =>
  * fast local endpoint subscribed to message.sent (one event per delivered message), same deployment.
  */
 export async function webhooks(deployment: Deployment, options: BenchOptions): Promise<WebhooksResult> {
-  const without = await sustainedTriggers(deployment, options, 'existing');
+  // Its own workflow, so the part runs in the deployment the sustained part used before it.
+  const without = await sustainedTriggers(deployment, options, 'existing', '-no-webhooks');
   const receiver = await startReceiver();
   const created = await deployment.client.request('POST', '/v1/webhook-endpoints', {
     url: receiver.url,
