@@ -48,6 +48,12 @@ export function lifecycleRows(section: string, r: LifecycleResult, fastify: numb
     ),
     latency('lifecycle: inbox list p99, idle', r.inboxList, 20),
     pacedLatency('lifecycle: feed page 0 p99, idle, paced at half its closed-loop rate', r.paced.feedPage0, 25),
+    pacedLatency('lifecycle: feed page 50 p99, idle, paced at half its closed-loop rate', r.paced.feedPage50, 25),
+    pacedLatency(
+      'lifecycle: feed subscriberIds p99, idle, paced at half its closed-loop rate',
+      r.paced.feedBySubscriber,
+      25,
+    ),
     pacedLatency('lifecycle: inbox list p99, idle, paced at half its closed-loop rate', r.paced.inboxList, 20),
     {
       section,

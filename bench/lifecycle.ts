@@ -50,11 +50,17 @@ export interface LifecycleResult {
   pacedSentPerSecond: number;
   inboxList: LoadResult;
   /**
-   * The same feed page and inbox list at half the rate the closed loops above reached (paced, an open
+   * The same feed pages and inbox list at half the rate the closed loops above reached (paced, an open
    * loop): their latency when the service is not saturated by the measuring load itself. The feed
    * under triggers likewise, at half the closed loop's rate under the same triggers.
    */
-  paced: { feedPage0: PacedResult; inboxList: PacedResult; feedUnderTriggers: PacedResult };
+  paced: {
+    feedPage0: PacedResult;
+    feedPage50: PacedResult;
+    feedBySubscriber: PacedResult;
+    inboxList: PacedResult;
+    feedUnderTriggers: PacedResult;
+  };
   maintenance: MaintenanceMeasure;
   /** pg_database_size: after seeding; with one more day past the retention; after the run dropped it; after each simulated day. */
   sizeBytes: { seeded: number; withExpiredDay: number; afterRun: number; cycles: number[] };
@@ -80,24 +86,24 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
   await settle(pool);
   const seeded = await databaseSize(pool);
 
+  const feedQueries = {
+    page0: FEED_PAGE_0,
+    page50: 'page=50&limit=10',
+    bySubscriber: `subscriberIds=${SUBSCRIBER_PREFIX}${Math.min(777, options.subscribers)}&page=0&limit=10`,
+  };
   const feedIdle = {
-    page0: await feedLoad(deployment, options, FEED_PAGE_0),
-    page50: await feedLoad(deployment, options, 'page=50&limit=10'),
-    bySubscriber: await feedLoad(
-      deployment,
-      options,
-      `subscriberIds=${SUBSCRIBER_PREFIX}${Math.min(777, options.subscribers)}&page=0&limit=10`,
-    ),
+    page0: await feedLoad(deployment, options, feedQueries.page0),
+    page50: await feedLoad(deployment, options, feedQueries.page50),
+    bySubscriber: await feedLoad(deployment, options, feedQueries.bySubscriber),
   };
   const inboxTokens = await createSessions(deployment, INBOX_SESSIONS);
   const inboxList = await inboxListLoad(deployment, options, inboxTokens);
+  const pacedFeed = (query: keyof typeof feedQueries) =>
+    pacedGet(deployment, options, `/notifications?${feedQueries[query]}`, feedIdle[query].requestsPerSecond / 2);
   const paced = {
-    feedPage0: await pacedGet(
-      deployment,
-      options,
-      `/notifications?${FEED_PAGE_0}`,
-      feedIdle.page0.requestsPerSecond / 2,
-    ),
+    feedPage0: await pacedFeed('page0'),
+    feedPage50: await pacedFeed('page50'),
+    feedBySubscriber: await pacedFeed('bySubscriber'),
     inboxList: await pacedGet(deployment, options, INBOX_LIST, inboxList.requestsPerSecond / 2, inboxTokens),
   };
 
