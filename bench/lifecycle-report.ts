@@ -39,7 +39,7 @@ export function lifecycleRows(section: string, r: LifecycleResult, fastify: numb
     latency('lifecycle: feed subscriberIds p99, idle', r.feedIdle.bySubscriber, 25),
     {
       ...latency('lifecycle: feed page 0 p99, under paced triggers', r.feedUnderLoad, 25),
-      note: `p50 ${r.feedUnderLoad.p50Ms} ms, ${r.feedUnderLoad.requestsPerSecond.toFixed(0)} req/s; the trigger sender reached ${r.pacedSentPerSecond.toFixed(0)}/s (${r.pacedSent} accepted), worker consuming`,
+      note: `p50 ${r.feedUnderLoad.p50Ms} ms, ${r.feedUnderLoad.requestsPerSecond.toFixed(0)} req/s; the trigger sender reached ${r.triggerSender.acceptedPerSecond.toFixed(0)}/s (${r.triggerSender.ok2xx} accepted), worker consuming`,
     },
     pacedLatency(
       'lifecycle: feed page 0 p99, under paced triggers, paced at half its closed-loop rate',

@@ -45,9 +45,8 @@ export interface LifecycleResult {
   seedSeconds: number;
   feedIdle: { page0: LoadResult; page50: LoadResult; bySubscriber: LoadResult };
   feedUnderLoad: LoadResult;
-  /** Triggers the paced sender had accepted when it stopped, and per second of its schedule. */
-  pacedSent: number;
-  pacedSentPerSecond: number;
+  /** The paced trigger sender running beside the feed under load: what it had accepted when it stopped. */
+  triggerSender: PacedResult;
   inboxList: LoadResult;
   /**
    * The same feed pages and inbox list at half the rate the closed loops above reached (paced, an open
@@ -98,12 +97,13 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
   };
   const inboxTokens = await createSessions(deployment, INBOX_SESSIONS);
   const inboxList = await inboxListLoad(deployment, options, inboxTokens);
-  const pacedFeed = (query: keyof typeof feedQueries) =>
-    pacedGet(deployment, options, `/notifications?${feedQueries[query]}`, feedIdle[query].requestsPerSecond / 2);
+  /** A feed read paced at half the rate its closed loop reached. */
+  const pacedFeed = (query: string, closedLoop: LoadResult) =>
+    pacedGet(deployment, options, `/notifications?${query}`, closedLoop.requestsPerSecond / 2);
   const paced = {
-    feedPage0: await pacedFeed('page0'),
-    feedPage50: await pacedFeed('page50'),
-    feedBySubscriber: await pacedFeed('bySubscriber'),
+    feedPage0: await pacedFeed(feedQueries.page0, feedIdle.page0),
+    feedPage50: await pacedFeed(feedQueries.page50, feedIdle.page50),
+    feedBySubscriber: await pacedFeed(feedQueries.bySubscriber, feedIdle.bySubscriber),
     inboxList: await pacedGet(deployment, options, INBOX_LIST, inboxList.requestsPerSecond / 2, inboxTokens),
   };
 
@@ -115,8 +115,7 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
   const underTriggers = await sleep(options.feedDuration * 1000)
     .then(async () => {
       const closed = await feedLoad(deployment, options, FEED_PAGE_0);
-      const paced = await pacedGet(deployment, options, `/notifications?${FEED_PAGE_0}`, closed.requestsPerSecond / 2);
-      return { closed, paced };
+      return { closed, paced: await pacedFeed(FEED_PAGE_0, closed) };
     })
     .catch(async (error: unknown) => {
       await sender.stop();
@@ -152,8 +151,7 @@ export async function lifecycle(deployment: Deployment, options: BenchOptions): 
     seedSeconds,
     feedIdle,
     feedUnderLoad: underTriggers.closed,
-    pacedSent: sent.ok2xx,
-    pacedSentPerSecond: sent.acceptedPerSecond,
+    triggerSender: sent,
     inboxList,
     paced: { ...paced, feedUnderTriggers: underTriggers.paced },
     maintenance,
