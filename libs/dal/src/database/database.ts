@@ -2,6 +2,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { databaseStatements } from '#common';
 import * as schema from '../schema/index.js';
+import { StatementNames } from './statement-names.js';
 
 /** `$client`: the pool, for the few hot statements sent without drizzle's query builder. */
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -47,12 +48,19 @@ function releaseWhenConnectionEnds(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
-/** Counts every statement the client sends (db_statements_total): the round trips an operation costs. */
-function countStatements(client: pg.PoolClient): void {
+/** One registry per process: a name stands for one text on every connection of every pool. */
+const statementNames = new StatementNames();
+
+/**
+ * Counts every statement the client sends (db_statements_total), and sends the repeated ones under a
+ * name (StatementNames) once the pool is known to give each connection a session of its own.
+ */
+function instrument(client: pg.PoolClient, sessions: SessionKind): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  client.query = ((...args: unknown[]) => {
+  client.query = ((config: unknown, values?: unknown, ...rest: unknown[]) => {
     databaseStatements.inc();
-    return query(...args);
+    const sent = sessions.separate ? statementNames.named(config, values) : config;
+    return query(sent, values, ...rest);
   }) as typeof client.query;
 }
 
@@ -60,6 +68,7 @@ function countStatements(client: pg.PoolClient): void {
 const IDLE_CONNECTION_MS = 600_000;
 
 export function connectDatabase(connectionString: string, poolSize: number): DatabaseConnection {
+  const sessions: SessionKind = { separate: false };
   const pool = new ReleasingPool({
     connectionString,
     max: poolSize,
@@ -76,70 +85,33 @@ export function connectDatabase(connectionString: string, poolSize: number): Dat
   // outage scenario). The failing query still rejects; the pool discards the broken client.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    countStatements(client);
+    instrument(client, sessions);
   });
+  void learnSessionKind(pool, sessions);
   return { pool, db: drizzle({ client: pool, schema }) };
 }
 
-const separateSessions = new WeakMap<pg.Pool, Promise<boolean>>();
+/** Whether each connection of a pool has a session of its own (until known: no). */
+interface SessionKind {
+  separate: boolean;
+}
 
 /**
- * Whether each connection of the pool has a session of its own. The embedded database (PGlite) serves
- * every connection from one session, where a name one connection prepared is already taken for the next.
+ * The embedded database (PGlite) serves every connection from one session, where a name one connection
+ * prepared is already taken for the next: its statements go unnamed. Asked again after a failure (the
+ * database unreachable at boot).
  */
-function hasSeparateSessions(pool: pg.Pool): Promise<boolean> {
-  let known = separateSessions.get(pool);
-  if (known === undefined) {
-    known = pool
-      .query<{ embedded: boolean }>(`SELECT version() LIKE '%PGlite%' AS embedded`)
-      .then(({ rows }) => !rows[0].embedded);
-    // A failed check (the database unreachable) is asked again next time, not remembered.
-    known.catch(() => separateSessions.delete(pool));
-    separateSessions.set(pool, known);
+async function learnSessionKind(pool: pg.Pool, sessions: SessionKind): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { rows } = await pool.query<{ embedded: boolean }>(`SELECT version() LIKE '%PGlite%' AS embedded`);
+      sessions.separate = !rows[0].embedded;
+      return;
+    } catch {
+      if ((pool as { ending?: boolean }).ending) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** attempt)).unref());
+    }
   }
-  return known;
-}
-
-/**
- * Statement names by statement text. Each stays prepared on every connection that ran it, so a request
- * choosing its filters freely must not mint names without end: past this many, statements go unnamed.
- */
-const MAX_STATEMENT_NAMES = 64;
-const statementNames = new Map<string, string>();
-
-/**
- * The name to send `text` under, so each connection parses and plans it once (a statement over
- * partitioned tables plans longer than it runs); none on the embedded database or past the cap.
- */
-async function nameFor(pool: pg.Pool, text: string, prefix: string): Promise<string | undefined> {
-  if (!(await hasSeparateSessions(pool))) return undefined;
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < MAX_STATEMENT_NAMES) {
-    name = `${prefix}_${statementNames.size}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
-
-/** A query built with drizzle, named where sessions allow it (see nameFor). */
-export async function executeNamed<Result>(
-  pool: pg.Pool,
-  query: PromiseLike<Result> & { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<Result> } },
-  prefix: string,
-): Promise<Result> {
-  const name = await nameFor(pool, query.toSQL().sql, prefix);
-  return name === undefined ? query : query.prepare(name).execute();
-}
-
-/** A hot statement, named where sessions allow it (see nameFor). */
-export async function queryNamed<Row extends pg.QueryResultRow>(
-  pool: pg.Pool,
-  text: string,
-  values: unknown[],
-  prefix: string,
-): Promise<pg.QueryResult<Row>> {
-  const name = await nameFor(pool, text, prefix);
-  return pool.query<Row>(name === undefined ? { text, values } : { name, text, values });
 }
 
 /** pg error codes we act on (Drizzle wraps the driver error: look at err.cause too). */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { queryNamed, type Database } from '../database/database.js';
+import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import type {
   ExecutionDetailRow,
@@ -205,12 +205,13 @@ export class ActivityFeedRepository {
   async page(environmentId: string, filter: ActivityFilter, page: number, limit: number): Promise<ActivityPage> {
     const present = FILTER_KEYS.filter((key) => isPresent(filter[key]));
     const values = present.map((key) => FILTER_CLAUSES[key].value(filter));
-    const result = await queryNamed<ActivityPageRow>(
-      this.db.$client,
-      pageStatement(present, statusKey(filter.statuses)),
-      [environmentId, limit + 1, page * limit, limit, ...values],
-      'activity_feed_page',
-    );
+    const result = await this.db.$client.query<ActivityPageRow>(pageStatement(present, statusKey(filter.statuses)), [
+      environmentId,
+      limit + 1,
+      page * limit,
+      limit,
+      ...values,
+    ]);
     return toActivityPage(result.rows[0]);
   }
 

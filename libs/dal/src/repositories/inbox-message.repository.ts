@@ -15,12 +15,13 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import { executeNamed, type Database, type DbExecutor } from '../database/database.js';
+import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import type { MessageView } from './message.repository.js';
 import { exactContextKeys } from './context-keys.js';
 import { findNotificationTriggers } from './notification-triggers.js';
+import { uuids } from './table-sql.js';
 
 /** Which of a subscriber's in-app messages an inbox operation reads or changes; a field left out matches any value. */
 export interface InboxFilter {
@@ -123,29 +124,21 @@ export class InboxMessageRepository {
         ),
       );
     }
-    const rows = await executeNamed(
-      this.db.$client,
-      this.db
-        .select(INBOX_PAGE_COLUMNS)
-        .from(messages)
-        .where(and(...conditions))
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(page.limit + 1)
-        .offset(page.after ? 0 : (page.offset ?? 0)),
-      'inbox_list',
-    );
+    const rows = await this.db
+      .select(INBOX_PAGE_COLUMNS)
+      .from(messages)
+      .where(and(...conditions))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(page.limit + 1)
+      .offset(page.after ? 0 : (page.offset ?? 0));
     return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
 
   async count(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {
-    const [{ total }] = await executeNamed(
-      this.db.$client,
-      this.db
-        .select({ total: count() })
-        .from(messages)
-        .where(this.where(environmentId, subscriberId, filter)),
-      'inbox_count',
-    );
+    const [{ total }] = await this.db
+      .select({ total: count() })
+      .from(messages)
+      .where(this.where(environmentId, subscriberId, filter));
     return total;
   }
 
@@ -304,15 +297,16 @@ export class InboxMessageRepository {
 
   private where(environmentId: string, subscriberId: string, filter: InboxFilter): SQL | undefined {
     const conditions: (SQL | undefined)[] = [this.inApp(environmentId, subscriberId)];
-    if (filter.ids) conditions.push(filter.ids.length ? inArray(messages.id, filter.ids) : sql`false`);
-    if (filter.feedIds) conditions.push(inArray(messages.feedId, filter.feedIds));
+    if (filter.ids) conditions.push(sql`${messages.id} = ANY(${uuids(filter.ids)})`);
+    if (filter.feedIds) conditions.push(sql`${messages.feedId} = ANY(${sql.param(filter.feedIds)}::text[])`);
     if (filter.read !== undefined) conditions.push(eq(messages.read, filter.read));
     if (filter.seen !== undefined) conditions.push(eq(messages.seen, filter.seen));
     if (filter.archived !== undefined) conditions.push(eq(messages.archived, filter.archived));
     if (filter.snoozed !== undefined)
       conditions.push(filter.snoozed ? isNotNull(messages.snoozedUntil) : isNull(messages.snoozedUntil));
     if (filter.tags?.length) conditions.push(arrayOverlaps(messages.tags, filter.tags));
-    if (filter.severity?.length) conditions.push(inArray(messages.severity, filter.severity));
+    if (filter.severity?.length)
+      conditions.push(sql`${messages.severity} = ANY(${sql.param(filter.severity)}::text[])`);
     if (filter.data) conditions.push(sql`${messages.data} @> ${JSON.stringify(filter.data)}::jsonb`);
     if (filter.createdGte) conditions.push(gte(messages.createdAt, filter.createdGte));
     if (filter.createdLte) conditions.push(lte(messages.createdAt, filter.createdLte));

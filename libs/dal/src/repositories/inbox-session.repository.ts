@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { queryNamed, type Database } from '../database/database.js';
+import type { Database } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { subscribers, type SubscriberRow } from '../schema/index.js';
 import { selectListText, tableRows, uuids } from './table-sql.js';
@@ -50,7 +50,7 @@ export class InboxSessionRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   /**
-   * One statement, prepared once per connection (see queryNamed): the live subscriber (by row id),
+   * One statement (named once it repeats: StatementNames): the live subscriber (by row id),
    * its environment's switches, and whether `proofKeyId` still exists. Every inbox request runs it.
    */
   async state(
@@ -58,12 +58,11 @@ export class InboxSessionRepository {
     subscriberRowId: string,
     proofKeyId?: string,
   ): Promise<InboxSessionState | undefined> {
-    const result = await queryNamed<Record<string, unknown>>(
-      this.db.$client,
-      STATE,
-      [subscriberRowId, environmentId, proofKeyId ?? null],
-      'inbox_session_state',
-    );
+    const result = await this.db.$client.query<Record<string, unknown>>(STATE, [
+      subscriberRowId,
+      environmentId,
+      proofKeyId ?? null,
+    ]);
     const raw = result.rows[0];
     if (!raw) return undefined;
     return {

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { preferences, type PreferenceRow, type StoredSchedule } from '../schema/index.js';
+import { uuids } from './table-sql.js';
 
 export interface PreferenceScope {
   environmentId: string;
@@ -24,7 +25,7 @@ export class PreferenceRepository {
     if (subscriberIds.length === 0) return [];
     return this.selectInEnvironment(
       environmentId,
-      inArray(preferences.subscriberId, subscriberIds),
+      sql`${preferences.subscriberId} = ANY(${uuids(subscriberIds)})`,
       or(isNull(preferences.workflowId), eq(preferences.workflowId, workflowId)),
     );
   }
@@ -34,7 +35,7 @@ export class PreferenceRepository {
     if (subscriberIds.length === 0) return [];
     return this.selectInEnvironment(
       environmentId,
-      inArray(preferences.subscriberId, subscriberIds),
+      sql`${preferences.subscriberId} = ANY(${uuids(subscriberIds)})`,
       isNull(preferences.workflowId),
     );
   }

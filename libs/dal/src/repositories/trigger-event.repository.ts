@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { groupBy, type TriggerEventStatus } from '#common';
-import { queryNamed, type Database, type DbExecutor } from '../database/database.js';
+import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { triggerEvents, type TriggerEventRow } from '../schema/index.js';
 import { checkOnly, selectList, tableRows, uuids } from './table-sql.js';
@@ -49,13 +49,11 @@ export class TriggerEventRepository {
   private async insertForEnvironment(rows: NewTriggerEventRow[]): Promise<StoredEventRef[]> {
     const { environmentId, organizationId } = rows[0];
     const json = JSON.stringify(rows.map((row) => [row.id, row.transactionId, row.workflowId, row.request]));
-    // Named: planned once per connection, not for every request (its lookup spans every partition).
-    const result = await queryNamed<{ id: string; environment_id: string }>(
-      this.db.$client,
-      INSERT_EVENTS,
-      [environmentId, organizationId, json],
-      'insert_trigger_events',
-    );
+    const result = await this.db.$client.query<{ id: string; environment_id: string }>(INSERT_EVENTS, [
+      environmentId,
+      organizationId,
+      json,
+    ]);
     return result.rows.map((row) => ({ id: row.id, environmentId: row.environment_id }));
   }
 
