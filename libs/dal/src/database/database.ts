@@ -48,14 +48,11 @@ function releaseWhenConnectionEnds(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
-/** One registry per process: a name stands for one text on every connection of every pool. */
-const statementNames = new StatementNames();
-
 /**
  * Counts every statement the client sends (db_statements_total), and sends the repeated ones under a
  * name (StatementNames) once the pool is known to give each connection a session of its own.
  */
-function instrument(client: pg.PoolClient, sessions: SessionKind): void {
+function instrument(client: pg.PoolClient, sessions: SessionKind, statementNames: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((config: unknown, values?: unknown, ...rest: unknown[]) => {
     databaseStatements.inc();
@@ -69,6 +66,8 @@ const IDLE_CONNECTION_MS = 600_000;
 
 export function connectDatabase(connectionString: string, poolSize: number): DatabaseConnection {
   const sessions: SessionKind = { separate: false };
+  // One registry per pool: a name stands for one text on every connection of the pool.
+  const statementNames = new StatementNames();
   const pool = new ReleasingPool({
     connectionString,
     max: poolSize,
@@ -85,7 +84,7 @@ export function connectDatabase(connectionString: string, poolSize: number): Dat
   // outage scenario). The failing query still rejects; the pool discards the broken client.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    instrument(client, sessions);
+    instrument(client, sessions, statementNames);
   });
   void learnSessionKind(pool, sessions);
   return { pool, db: drizzle({ client: pool, schema }) };

@@ -4,7 +4,7 @@
  * partitioned activity tables, parse and plan cost as much as the run; see docs/cost-model.md).
  *
  * A text is named on its second use, so one-off statements never take a name. Each name stays prepared
- * on every connection that ran it, so names are capped per process. Texts whose length follows their
+ * on every connection that ran it, so names are capped per pool (a process has one). Texts whose length follows their
  * input (an IN list of parameters, multi-row VALUES) are never named: they would take a name per length.
  * Only statements that carry parameters are named: they already go through the extended protocol, where
  * one text is one statement (a parameterless text may hold several, which a name would refuse).
