@@ -9,6 +9,7 @@ import {
   freePort,
   startService,
   waitForHealthy,
+  waitForOutput,
   type ServiceProcess,
 } from './support/service-process.js';
 
@@ -52,7 +53,7 @@ describe('service process (embedded defaults)', () => {
     try {
       // A fresh DATA_DIR runs PGlite's initdb: 10-20 s on this shared machine.
       await waitForHealthy(first, 60_000);
-      const started = logLine(first, 'embedded PostgreSQL (PGlite) started');
+      const started = await logLine(first, 'embedded PostgreSQL (PGlite) started');
       expect(started).toMatchObject({ host: '127.0.0.1', port: expect.any(Number) });
       const port = started.port as number;
       password = readFileSync(join(dir, 'database.password'), 'utf8').trim();
@@ -89,7 +90,7 @@ describe('service process (embedded defaults)', () => {
       await waitForHealthy(second, 60_000);
       expect([mode(dir), mode(join(dir, 'database.password'))]).toEqual([0o700, 0o600]);
       expect(readFileSync(join(dir, 'database.password'), 'utf8').trim()).toBe(password);
-      const port = logLine(second, 'embedded PostgreSQL (PGlite) started').port as number;
+      const port = (await logLine(second, 'embedded PostgreSQL (PGlite) started')).port as number;
       expect(await embeddedLogin(port, password)).toEqual(['Development', 'Production']);
       await expect(embeddedLogin(port, 'wrong-password')).rejects.toMatchObject({ code: '28P01' });
     } finally {
@@ -110,13 +111,9 @@ describe('service process (embedded defaults)', () => {
   });
 });
 
-/** The first JSON log line with this message. */
-function logLine(service: ServiceProcess, msg: string): Record<string, unknown> {
-  const line = service
-    .output()
-    .split('\n')
-    .find((text) => text.includes(`"msg":"${msg}"`));
-  if (!line) throw new Error(`no "${msg}" in the log:\n${service.output()}`);
+/** The first JSON log line with this message (waited for: lines are written a little after they are logged). */
+async function logLine(service: ServiceProcess, msg: string): Promise<Record<string, unknown>> {
+  const [line] = await waitForOutput(service, new RegExp(`^.*"msg":"${msg.replace(/[()]/g, '\\$&')}".*$`, 'm'));
   return JSON.parse(line) as Record<string, unknown>;
 }
 

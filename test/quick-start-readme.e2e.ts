@@ -8,6 +8,7 @@ import {
   freePort,
   startService,
   waitForHealthy,
+  waitForOutput,
   type ServiceProcess,
 } from './support/service-process.js';
 import { waitFor } from './support/wait.js';
@@ -77,16 +78,13 @@ describe('README quick start, run as written', () => {
       const port = await freePort();
       service = startService({ DATA_DIR: dataDir(), LOG_LEVEL: 'info' }, port);
       await waitForHealthy(service);
-      const output = service.output();
-      const key = /Development API key[^:]*: ([0-9a-f]+)/.exec(output)?.[1];
-      const inboxDemo = /"inboxDemo":"([^"]+)"/.exec(output)?.[1];
-      expect(key).toBeDefined();
-      expect(inboxDemo).toBeDefined();
-      const applicationIdentifier = new URL(inboxDemo!).searchParams.get('applicationIdentifier')!;
+      const key = (await waitForOutput(service, /Development API key[^:]*: ([0-9a-f]+)/))[1];
+      const inboxDemo = (await waitForOutput(service, /"inboxDemo":"([^"]+)"/))[1];
+      const applicationIdentifier = new URL(inboxDemo).searchParams.get('applicationIdentifier')!;
       const filled = (command: string) =>
         command
           .replaceAll(README_URL, `http://127.0.0.1:${port}`)
-          .replaceAll('<key>', key!)
+          .replaceAll('<key>', key)
           .replaceAll('<application-identifier>', applicationIdentifier);
 
       browser = await launchChromium();

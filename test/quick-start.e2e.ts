@@ -1,7 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { builtServiceDataDir, freePort, startService, waitForHealthy } from './support/service-process.js';
+import {
+  builtServiceDataDir,
+  freePort,
+  startService,
+  waitForHealthy,
+  waitForOutput,
+} from './support/service-process.js';
 
 /**
  * The README's quick start: the built service as `npm start` runs it, on its embedded defaults. CI
@@ -15,8 +21,7 @@ describe('quick start (embedded defaults)', () => {
     const first = startService({ DATA_DIR: dataDir() }, port);
     const bootMs = await waitForHealthy(first);
     expect(bootMs).toBeLessThan(20_000);
-    const key = /Development API key[^:]*: ([0-9a-f]+)/.exec(first.output())?.[1];
-    expect(key).toBeDefined();
+    const key = (await waitForOutput(first, /Development API key[^:]*: ([0-9a-f]+)/))[1];
     const headers = { Authorization: `ApiKey ${key}`, 'Content-Type': 'application/json' };
     const created = await fetch(`http://127.0.0.1:${port}/v1/tenants`, {
       method: 'POST',

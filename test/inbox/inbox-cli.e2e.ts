@@ -8,6 +8,7 @@ import {
   freePort,
   startService,
   waitForHealthy,
+  waitForOutput,
   type ServiceProcess,
 } from '../support/service-process.js';
 
@@ -83,8 +84,7 @@ describe('operator CLI while the embedded service runs', () => {
     service = startService({ DATA_DIR: dataDir() }, port);
     await waitForHealthy(service, BOOT_TIMEOUT_MS);
     base = `http://127.0.0.1:${port}`;
-    firstBootKey = /Development API key[^:]*: ([0-9a-f]+)/.exec(service.output())?.[1] ?? '';
-    expect(firstBootKey).not.toBe('');
+    firstBootKey = (await waitForOutput(service, /Development API key[^:]*: ([0-9a-f]+)/))[1];
   }, BOOT_TIMEOUT_MS);
   // Only when a test failed midway: the last one stops the service itself.
   afterAll(() => service.stop('SIGTERM'));

@@ -114,6 +114,25 @@ export async function waitForHealthy(service: ServiceProcess, timeoutMs = 45_000
   throw new Error(`service not healthy within ${timeoutMs} ms:\n${service.output()}`);
 }
 
+/**
+ * Waits until the service's output matches `pattern` (its log lines are written a little after they are
+ * logged, and the boot's last lines after /health already answers); the match.
+ */
+export async function waitForOutput(
+  service: ServiceProcess,
+  pattern: RegExp,
+  timeoutMs = 15_000,
+): Promise<RegExpExecArray> {
+  const started = Date.now();
+  for (;;) {
+    const match = pattern.exec(service.output());
+    if (match) return match;
+    if (service.child.exitCode !== null || Date.now() - started > timeoutMs)
+      throw new Error(`no ${pattern} in the output (exit ${service.child.exitCode}):\n${service.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** JSON over HTTP to a service process with an API key: status and parsed body (undefined when empty). */
 export function apiCaller(apiKey: string) {
   return async (method: string, url: string, body?: unknown): Promise<{ status: number; body: Body }> => {

@@ -58,4 +58,6 @@ export function announceBoot(logger: Logger, pretty: boolean, summary: BootSumma
   const shown = logger.child({}, { level: 'info' });
   if (summary.developmentKey) shown.info(developmentKeyLine(summary.developmentKey));
   if (summary.dashboardSetupUrl) shown.info(dashboardSetupLine(summary.dashboardSetupUrl));
+  // Out now, not with the next batch of lines: whoever started the service is waiting for these.
+  logger.flush();
 }

@@ -22,7 +22,27 @@ export interface LoggerOptions {
 
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const settings = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } };
-  return options.pretty ? pino(settings, prettyLines()) : pino(settings);
+  return pino(settings, options.pretty ? prettyLines() : jsonLines());
+}
+
+/** Bytes of JSON lines gathered before one write to stdout. */
+const LINES_BUFFER_BYTES = 4_096;
+/** The longest a gathered line waits for its write. */
+const LINES_FLUSH_MS = 100;
+
+/**
+ * JSON lines to stdout, gathered into one write per 4 KB or per 100 ms: at info level a busy process
+ * logs a line or two per request and step, and a write per line cost the api about a twentieth of its
+ * time in system calls. Lines still gathered are written when the process exits (pino flushes them);
+ * a process killed outright (SIGKILL, out of memory) loses at most its last 100 ms of lines.
+ */
+function jsonLines() {
+  return pino.destination({
+    dest: process.stdout.fd,
+    sync: false,
+    minLength: LINES_BUFFER_BYTES,
+    periodicFlush: LINES_FLUSH_MS,
+  });
 }
 
 /** Written synchronously like pino's own JSON, so lines keep their order with the boot banner. */
