@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'driz
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { bulkInsert, checkOnly } from './table-sql.js';
+import { bulkInsert, checkOnly, uuids } from './table-sql.js';
 import {
   webhookDeliveries,
   webhookEvents,
@@ -119,15 +119,11 @@ export class WebhookDeliveryRepository {
       .where(inArray(webhookDeliveries.id, due))
       .returning();
     if (claimed.length === 0) return [];
+    // One array parameter: the statement's text stays the same whatever the round's size (StatementNames).
     const events = await this.db
       .select()
       .from(webhookEvents)
-      .where(
-        inArray(
-          webhookEvents.id,
-          claimed.map((delivery) => delivery.eventId),
-        ),
-      );
+      .where(sql`${webhookEvents.id} = ANY(${uuids(claimed.map((delivery) => delivery.eventId))})`);
     const eventsById = new Map(events.map((event) => [event.id, event]));
     return claimed
       .sort((a, b) => (a.id < b.id ? -1 : 1))
