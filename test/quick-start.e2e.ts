@@ -20,7 +20,9 @@ describe('quick start (embedded defaults)', () => {
     const port = await freePort();
     const first = startService({ DATA_DIR: dataDir() }, port);
     const bootMs = await waitForHealthy(first);
-    expect(bootMs).toBeLessThan(20_000);
+    // A first boot (migrations on the embedded database) takes ~14 s alone on a slow 2-core machine, and half as
+    // long again while CI runs other test files beside it: the bound catches a boot gone wrong, not a slow day.
+    expect(bootMs).toBeLessThan(30_000);
     const key = (await waitForOutput(first, /Development API key[^:]*: ([0-9a-f]+)/))[1];
     const headers = { Authorization: `ApiKey ${key}`, 'Content-Type': 'application/json' };
     const created = await fetch(`http://127.0.0.1:${port}/v1/tenants`, {
