@@ -52,12 +52,11 @@ function releaseWhenConnectionEnds(client: pg.PoolClient): pg.PoolClient {
  * Counts every statement the client sends (db_statements_total), and sends the repeated ones under a
  * name (StatementNames) once the pool is known to give each connection a session of its own.
  */
-function instrument(client: pg.PoolClient, sessions: SessionKind, statementNames: StatementNames): void {
+function instrument(client: pg.PoolClient, statementNames: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((config: unknown, values?: unknown, ...rest: unknown[]) => {
     databaseStatements.inc();
-    const sent = sessions.separate ? statementNames.named(config, values) : config;
-    return query(sent, values, ...rest);
+    return query(statementNames.named(config, values), values, ...rest);
   }) as typeof client.query;
 }
 
@@ -65,7 +64,6 @@ function instrument(client: pg.PoolClient, sessions: SessionKind, statementNames
 const IDLE_CONNECTION_MS = 600_000;
 
 export function connectDatabase(connectionString: string, poolSize: number): DatabaseConnection {
-  const sessions: SessionKind = { separate: false };
   // One registry per pool: a name stands for one text on every connection of the pool.
   const statementNames = new StatementNames();
   const pool = new ReleasingPool({
@@ -84,15 +82,10 @@ export function connectDatabase(connectionString: string, poolSize: number): Dat
   // outage scenario). The failing query still rejects; the pool discards the broken client.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    instrument(client, sessions, statementNames);
+    instrument(client, statementNames);
   });
-  void learnSessionKind(pool, sessions);
+  void learnSessionKind(pool, statementNames);
   return { pool, db: drizzle({ client: pool, schema }) };
-}
-
-/** Whether each connection of a pool has a session of its own (until known: no). */
-interface SessionKind {
-  separate: boolean;
 }
 
 /**
@@ -100,11 +93,11 @@ interface SessionKind {
  * prepared is already taken for the next: its statements go unnamed. Asked again after a failure (the
  * database unreachable at boot).
  */
-async function learnSessionKind(pool: pg.Pool, sessions: SessionKind): Promise<void> {
+async function learnSessionKind(pool: pg.Pool, statementNames: StatementNames): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       const { rows } = await pool.query<{ embedded: boolean }>(`SELECT version() LIKE '%PGlite%' AS embedded`);
-      sessions.separate = !rows[0].embedded;
+      statementNames.enabled = !rows[0].embedded;
       return;
     } catch {
       if ((pool as { ending?: boolean }).ending) return;

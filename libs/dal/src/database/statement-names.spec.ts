@@ -36,6 +36,7 @@ describe('StatementNames', () => {
 
   it('names only plain queries with parameters, as pg receives them', () => {
     const names = new StatementNames();
+    names.enabled = true;
     // Twice each: a name would come on the second use.
     for (let use = 0; use < 2; use++) {
       expect(names.named('BEGIN; SELECT 1', undefined)).toBe('BEGIN; SELECT 1');

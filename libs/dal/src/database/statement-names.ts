@@ -4,14 +4,17 @@
  * partitioned activity tables, parse and plan cost as much as the run; see docs/cost-model.md).
  *
  * A text is named on its second use, so one-off statements never take a name. Each name stays prepared
- * on every connection that ran it, so names are capped per pool (a process has one). Texts whose length follows their
- * input (an IN list of parameters, multi-row VALUES) are never named: they would take a name per length.
+ * on every connection that ran it, so names are capped per pool (a process has one). Texts whose length
+ * follows their input (an IN list of parameters, multi-row VALUES) are never named: they would take a
+ * name per length. Off until the pool is known to give each connection a session of its own.
  * Only statements that carry parameters are named: they already go through the extended protocol, where
  * one text is one statement (a parameterless text may hold several, which a name would refuse).
  */
 export class StatementNames {
   private readonly names = new Map<string, string>();
   private readonly seen = new Set<string>();
+  /** Whether each connection has a session of its own, where a name prepared on one is free on the others. */
+  enabled = false;
 
   constructor(
     private readonly maxNames = 64,
@@ -40,7 +43,7 @@ export class StatementNames {
    */
   named(config: unknown, values: unknown): unknown {
     const query = typeof config === 'string' ? { text: config } : config;
-    if (!isPlainQuery(query) || query.name !== undefined) return config;
+    if (!this.enabled || !isPlainQuery(query) || query.name !== undefined) return config;
     const parameters = Array.isArray(values) ? values : query.values;
     if (!Array.isArray(parameters) || parameters.length === 0) return config;
     const name = this.nameFor(query.text);
