@@ -3,7 +3,6 @@ import {
   and,
   arrayOverlaps,
   count,
-  desc,
   eq,
   gte,
   inArray,
@@ -21,7 +20,7 @@ import { messages, type MessageRow, type NewMessageRow } from '../schema/index.j
 import type { MessageView } from './message.repository.js';
 import { exactContextKeys } from './context-keys.js';
 import { findNotificationTriggers } from './notification-triggers.js';
-import { uuids } from './table-sql.js';
+import { newestFirst, uuids } from './table-sql.js';
 
 /** Which of a subscriber's in-app messages an inbox operation reads or changes; a field left out matches any value. */
 export interface InboxFilter {
@@ -128,7 +127,7 @@ export class InboxMessageRepository {
       .select(INBOX_PAGE_COLUMNS)
       .from(messages)
       .where(and(...conditions))
-      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .orderBy(...newestFirst(messages.createdAt, messages.id))
       .limit(page.limit + 1)
       .offset(page.after ? 0 : (page.offset ?? 0));
     return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };

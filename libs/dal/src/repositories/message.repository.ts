@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
 import { exactContextKeys } from './context-keys.js';
 import { messageIdOf, messages, type MessageRow, type NewMessageRow } from '../schema/index.js';
 import { findNotificationTriggers, type TriggerFields } from './notification-triggers.js';
-import { bulkInsert } from './table-sql.js';
+import { bulkInsert, newestFirst } from './table-sql.js';
 
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const;
 export type MarkAs = (typeof MARK_AS_VALUES)[number];
@@ -216,7 +216,7 @@ export class MessageRepository {
       .select()
       .from(messages)
       .where(where)
-      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .orderBy(...newestFirst(messages.createdAt, messages.id))
       .limit(limit + 1)
       .offset(page * limit);
     return { rows: await this.withTriggerFields(environmentId, rows.slice(0, limit)), hasMore: rows.length > limit };

@@ -1,5 +1,5 @@
 import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbExecutor } from '../database/database.js';
 
 interface ColumnPlan {
@@ -184,6 +184,17 @@ const uuidArrayLiteral = (ids: string[]): string => `{${ids.join(',')}}`;
  * database rejects anything that is not a UUID).
  */
 export const uuids = (ids: string[]): SQL => sql`${sql.param(uuidArrayLiteral(ids))}::uuid[]`;
+
+/**
+ * Newest first, as the tables' time indexes are declared: `(…, created_at DESC NULLS LAST, id DESC
+ * NULLS LAST)`. A plain DESC sorts NULLs first, an order no index provides (PostgreSQL does not use
+ * NOT NULL to equate the two), so it would read and sort every matching row — all of a subscriber's
+ * messages for one inbox page — instead of the page's few from the index.
+ */
+export const newestFirst = (createdAt: PgColumn, id: PgColumn): SQL[] => [
+  sql`${createdAt} DESC NULLS LAST`,
+  sql`${id} DESC NULLS LAST`,
+];
 
 /**
  * A condition checked on the rows a statement found by their keys, never used to find them. Hot

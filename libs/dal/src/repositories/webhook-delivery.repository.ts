@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { newId } from '#common';
 import type { Database, DbExecutor } from '../database/database.js';
 import { DATABASE } from '../database/database.tokens.js';
-import { bulkInsert, checkOnly, uuids } from './table-sql.js';
+import { bulkInsert, checkOnly, newestFirst, uuids } from './table-sql.js';
 import {
   webhookDeliveries,
   webhookEvents,
@@ -220,7 +220,7 @@ export class WebhookDeliveryRepository {
       .select()
       .from(webhookDeliveries)
       .where(and(...conditions))
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .orderBy(...newestFirst(webhookDeliveries.createdAt, webhookDeliveries.id))
       .limit(limit + 1);
     return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
   }
