@@ -1,21 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newId } from '#common';
+import { planNodes, statementsDuring, type SentStatement } from '../support/statement-plans.js';
 import { sessionToken, startInboxApp, type InboxApp } from './inbox-app.js';
 
 /** Messages of one subscriber: enough that sorting them all is what a wrong plan would do. */
 const MESSAGES = 20_000;
-
-interface Statement {
-  text: string;
-  values: unknown[];
-}
-
-interface PlanNode {
-  'Node Type': string;
-  Plans?: PlanNode[];
-}
-
-const nodeTypes = (node: PlanNode): string[] => [node['Node Type'], ...(node.Plans ?? []).flatMap(nodeTypes)];
 
 /**
  * A subscriber with tens of thousands of messages (a service account, a long-lived user): a page of
@@ -54,36 +43,12 @@ describe('an inbox with many messages', () => {
     await app?.close();
   });
 
-  /** The statements reading `messages` that `action` ran, as sent. */
-  async function statementsOf(action: () => Promise<void>): Promise<Statement[]> {
-    const pool = app.t.db.$client as unknown as { query: (...args: unknown[]) => unknown };
-    const original = pool.query;
-    const seen: Statement[] = [];
-    pool.query = function (this: unknown, config: unknown, values?: unknown, ...rest: unknown[]) {
-      const statement = config as Partial<Statement>;
-      if (typeof statement?.text === 'string' && /from "messages"/.test(statement.text))
-        seen.push({ text: statement.text, values: statement.values ?? (values as unknown[]) ?? [] });
-      return original.call(this, config, values, ...rest);
-    };
-    try {
-      await action();
-    } finally {
-      pool.query = original;
-    }
-    return seen;
-  }
-
-  async function planOf(statement: Statement): Promise<string[]> {
-    const { rows } = await app.t.db.$client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-      `EXPLAIN (FORMAT JSON) ${statement.text}`,
-      statement.values,
-    );
-    return nodeTypes(rows[0]['QUERY PLAN'][0].Plan);
-  }
+  const messageStatements = (action: () => Promise<void>) => statementsDuring(app.t.db, /from "messages"/, action);
+  const planOf = (statement: SentStatement) => planNodes(app.t.db, statement);
 
   it('lists the newest inbox page from the index, without sorting the subscriber’s messages', async () => {
     let listed: string[] = [];
-    const statements = await statementsOf(async () => {
+    const statements = await messageStatements(async () => {
       const res = await fetch(`${app.url}/v1/inbox/notifications?limit=10`, {
         headers: { authorization: `Bearer ${token}` },
       });
@@ -100,7 +65,7 @@ describe('an inbox with many messages', () => {
 
   it('pages GET /v1/messages of the subscriber from the index too', async () => {
     let listed: string[] = [];
-    const statements = await statementsOf(async () => {
+    const statements = await messageStatements(async () => {
       const res = await app.t.api('get', '/v1/messages?subscriberId=heavy-reader&channel=in_app&limit=10');
       expect(res.status).toBe(200);
       listed = (res.body as { data: { _id: string }[] }).data.map((message) => message._id);
