@@ -52,5 +52,7 @@ describe('StatementNames', () => {
     expect(names.named(text, ['{}'])).toEqual({ text, name: 'ns_0' });
     const config = { text, values: ['{}'], rowMode: 'array' };
     expect(names.named(config, undefined)).toEqual({ ...config, name: 'ns_0' });
+    // drizzle's prepared queries (UNNAMED): an empty name is none.
+    expect(names.named({ text, name: '', rowMode: 'array' }, ['{}'])).toEqual({ text, name: 'ns_0', rowMode: 'array' });
   });
 });

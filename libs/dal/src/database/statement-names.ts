@@ -39,11 +39,11 @@ export class StatementNames {
 
   /**
    * `config` as pg's client.query receives it, named when its text has earned a name; unchanged when it
-   * has none, already carries a name, or is not a plain query (a cursor, a stream).
+   * has none, already carries a name (an empty one is none), or is not a plain query (a cursor, a stream).
    */
   named(config: unknown, values: unknown): unknown {
     const query = typeof config === 'string' ? { text: config } : config;
-    if (!this.enabled || !isPlainQuery(query) || query.name !== undefined) return config;
+    if (!this.enabled || !isPlainQuery(query) || query.name) return config;
     const parameters = Array.isArray(values) ? values : query.values;
     if (!Array.isArray(parameters) || parameters.length === 0) return config;
     const name = this.nameFor(query.text);

@@ -20,7 +20,7 @@ import { messages, type MessageRow, type NewMessageRow } from '../schema/index.j
 import type { MessageView } from './message.repository.js';
 import { exactContextKeys } from './context-keys.js';
 import { findNotificationTriggers } from './notification-triggers.js';
-import { newestFirst, uuids } from './table-sql.js';
+import { newestFirst, UNNAMED } from './table-sql.js';
 
 /** Which of a subscriber's in-app messages an inbox operation reads or changes; a field left out matches any value. */
 export interface InboxFilter {
@@ -92,9 +92,28 @@ export interface InboxBadgeGroup {
 
 export const emptyBadgeCounts = (): InboxBadgeCounts => ({ unseen: 0, unread: { total: 0, severity: {} } });
 
+/** An inbox filter as a condition with placeholders, their values, and the shape its text follows. */
+interface FilterCondition {
+  condition: SQL | undefined;
+  values: Record<string, unknown>;
+  shape: string;
+}
+
+interface InboxListQuery {
+  execute(values: Record<string, unknown>): Promise<InboxPageMessage[]>;
+}
+
+interface InboxCountQuery {
+  execute(values: Record<string, unknown>): Promise<{ total: number }[]>;
+}
+
 /** A subscriber's in-app messages as Novu's v2 inbox routes read and change them. */
 @Injectable()
 export class InboxMessageRepository {
+  /** The inbox's reads by filter shape, built once each (a handful of shapes in practice). */
+  private readonly lists = new Map<string, InboxListQuery>();
+  private readonly counts = new Map<string, InboxCountQuery>();
+
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async findOne(environmentId: string, subscriberId: string, id: string): Promise<MessageRow | undefined> {
@@ -112,32 +131,47 @@ export class InboxMessageRepository {
     filter: InboxFilter,
     page: { limit: number; after?: string; offset?: number },
   ): Promise<{ rows: InboxPageMessage[]; hasMore: boolean }> {
-    const conditions = [this.where(environmentId, subscriberId, filter)];
+    const { condition, values, shape } = this.where(environmentId, subscriberId, filter);
+    let anchor: MessageRow | undefined;
     if (page.after) {
-      const anchor = await this.findOne(environmentId, subscriberId, page.after);
+      anchor = await this.findOne(environmentId, subscriberId, page.after);
       if (!anchor) return { rows: [], hasMore: false };
-      conditions.push(
-        or(
-          lt(messages.createdAt, anchor.createdAt),
-          and(eq(messages.createdAt, anchor.createdAt), lt(messages.id, anchor.id)),
-        ),
-      );
     }
-    const rows = await this.db
-      .select(INBOX_PAGE_COLUMNS)
-      .from(messages)
-      .where(and(...conditions))
-      .orderBy(...newestFirst(messages.createdAt, messages.id))
-      .limit(page.limit + 1)
-      .offset(page.after ? 0 : (page.offset ?? 0));
+    const key = `${shape}|${anchor ? 'after' : 'offset'}`;
+    let list = this.lists.get(key);
+    if (!list) {
+      const before = or(
+        lt(messages.createdAt, sql.placeholder('anchorCreatedAt')),
+        and(eq(messages.createdAt, sql.placeholder('anchorCreatedAt')), lt(messages.id, sql.placeholder('anchorId'))),
+      );
+      list = this.db
+        .select(INBOX_PAGE_COLUMNS)
+        .from(messages)
+        .where(anchor ? and(condition, before) : condition)
+        .orderBy(...newestFirst(messages.createdAt, messages.id))
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare(UNNAMED);
+      this.lists.set(key, list);
+    }
+    const rows = await list.execute({
+      ...values,
+      anchorCreatedAt: anchor?.createdAt,
+      anchorId: anchor?.id,
+      limit: page.limit + 1,
+      offset: anchor ? 0 : (page.offset ?? 0),
+    });
     return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
 
   async count(environmentId: string, subscriberId: string, filter: InboxFilter): Promise<number> {
-    const [{ total }] = await this.db
-      .select({ total: count() })
-      .from(messages)
-      .where(this.where(environmentId, subscriberId, filter));
+    const { condition, values, shape } = this.where(environmentId, subscriberId, filter);
+    let counter = this.counts.get(shape);
+    if (!counter) {
+      counter = this.db.select({ total: count() }).from(messages).where(condition).prepare(UNNAMED);
+      this.counts.set(shape, counter);
+    }
+    const [{ total }] = await counter.execute(values);
     return total;
   }
 
@@ -151,6 +185,7 @@ export class InboxMessageRepository {
     executor: DbExecutor = this.db,
   ): Promise<MessageRow[]> {
     const { deliveredAt, ...set } = changes;
+    const matching = this.where(environmentId, subscriberId, filter);
     return executor
       .update(messages)
       .set({
@@ -158,8 +193,9 @@ export class InboxMessageRepository {
         ...(deliveredAt ? { deliveredAt: sql`array_append(${messages.deliveredAt}, ${deliveredAt}::text)` } : {}),
         updatedAt: now,
       })
-      .where(this.where(environmentId, subscriberId, filter))
-      .returning();
+      .where(matching.condition)
+      .returning()
+      .execute(matching.values);
   }
 
   /** Soft delete: the messages leave every list, feed and count. Returns the deleted rows. */
@@ -170,11 +206,13 @@ export class InboxMessageRepository {
     now: Date,
     executor: DbExecutor = this.db,
   ): Promise<MessageRow[]> {
+    const matching = this.where(environmentId, subscriberId, filter);
     return executor
       .update(messages)
       .set({ deleted: true, updatedAt: now })
-      .where(this.where(environmentId, subscriberId, filter))
-      .returning();
+      .where(matching.condition)
+      .returning()
+      .execute(matching.values);
   }
 
   /**
@@ -294,22 +332,45 @@ export class InboxMessageRepository {
     );
   }
 
-  private where(environmentId: string, subscriberId: string, filter: InboxFilter): SQL | undefined {
-    const conditions: (SQL | undefined)[] = [this.inApp(environmentId, subscriberId)];
-    if (filter.ids) conditions.push(sql`${messages.id} = ANY(${uuids(filter.ids)})`);
-    if (filter.feedIds) conditions.push(sql`${messages.feedId} = ANY(${sql.param(filter.feedIds)}::text[])`);
-    if (filter.read !== undefined) conditions.push(eq(messages.read, filter.read));
-    if (filter.seen !== undefined) conditions.push(eq(messages.seen, filter.seen));
-    if (filter.archived !== undefined) conditions.push(eq(messages.archived, filter.archived));
-    if (filter.snoozed !== undefined)
+  /**
+   * The filter's condition with placeholders, and their values: its text depends only on which fields
+   * are set (and `snoozed`, `contextKeys: []`), so the reads below build each shape's statement once.
+   */
+  private where(environmentId: string, subscriberId: string, filter: InboxFilter): FilterCondition {
+    const at = (name: keyof InboxFilter) => sql.placeholder(name);
+    const conditions: (SQL | undefined)[] = [
+      eq(messages.environmentId, sql.placeholder('environmentId')),
+      eq(messages.subscriberId, sql.placeholder('subscriberId')),
+      eq(messages.channel, 'in_app'),
+      eq(messages.deleted, false),
+    ];
+    const values: Record<string, unknown> = { environmentId, subscriberId };
+    const keys: string[] = [];
+    const match = (key: keyof InboxFilter, condition: SQL | undefined, value: unknown = filter[key]) => {
+      conditions.push(condition);
+      values[key] = value;
+      keys.push(key);
+    };
+    if (filter.ids) match('ids', sql`${messages.id} = ANY(${at('ids')}::uuid[])`);
+    if (filter.feedIds) match('feedIds', sql`${messages.feedId} = ANY(${at('feedIds')}::text[])`);
+    if (filter.read !== undefined) match('read', eq(messages.read, at('read')));
+    if (filter.seen !== undefined) match('seen', eq(messages.seen, at('seen')));
+    if (filter.archived !== undefined) match('archived', eq(messages.archived, at('archived')));
+    if (filter.snoozed !== undefined) {
       conditions.push(filter.snoozed ? isNotNull(messages.snoozedUntil) : isNull(messages.snoozedUntil));
-    if (filter.tags?.length) conditions.push(arrayOverlaps(messages.tags, filter.tags));
-    if (filter.severity?.length)
-      conditions.push(sql`${messages.severity} = ANY(${sql.param(filter.severity)}::text[])`);
-    if (filter.data) conditions.push(sql`${messages.data} @> ${JSON.stringify(filter.data)}::jsonb`);
-    if (filter.createdGte) conditions.push(gte(messages.createdAt, filter.createdGte));
-    if (filter.createdLte) conditions.push(lte(messages.createdAt, filter.createdLte));
-    if (filter.contextKeys) conditions.push(exactContextKeys(filter.contextKeys));
-    return and(...conditions);
+      keys.push(filter.snoozed ? 'snoozed' : 'awake');
+    }
+    if (filter.tags?.length) match('tags', arrayOverlaps(messages.tags, at('tags')));
+    if (filter.severity?.length) match('severity', sql`${messages.severity} = ANY(${at('severity')}::text[])`);
+    if (filter.data) match('data', sql`${messages.data} @> ${at('data')}::jsonb`, JSON.stringify(filter.data));
+    if (filter.createdGte) match('createdGte', gte(messages.createdAt, at('createdGte')));
+    if (filter.createdLte) match('createdLte', lte(messages.createdAt, at('createdLte')));
+    if (filter.contextKeys?.length === 0) {
+      conditions.push(exactContextKeys([]));
+      keys.push('noContext');
+    } else if (filter.contextKeys) {
+      match('contextKeys', exactContextKeys(at('contextKeys')));
+    }
+    return { condition: and(...conditions), values, shape: keys.join(',') };
   }
 }

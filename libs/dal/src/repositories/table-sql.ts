@@ -186,6 +186,13 @@ const uuidArrayLiteral = (ids: string[]): string => `{${ids.join(',')}}`;
 export const uuids = (ids: string[]): SQL => sql`${sql.param(uuidArrayLiteral(ids))}::uuid[]`;
 
 /**
+ * The name given to drizzle's prepared queries, which are built once and run with placeholder values:
+ * none, so StatementNames names the text as it names every repeated statement (and never on the
+ * embedded database, where a name would collide between connections).
+ */
+export const UNNAMED = '';
+
+/**
  * Newest first, as the tables' time indexes are declared: `(…, created_at DESC NULLS LAST, id DESC
  * NULLS LAST)`. A plain DESC sorts NULLs first, an order no index provides (PostgreSQL does not use
  * NOT NULL to equate the two), so it would read and sort every matching row — all of a subscriber's
