@@ -82,10 +82,6 @@ export function connectDatabase(connectionString: string, poolSize: number): Dat
   // outage scenario). The failing query still rejects; the pool discards the broken client.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    // Queued before anything the pool hands the client for. The service's statements read and write a
-    // page of rows; PostgreSQL costs some over the partitioned tables as large scans (a LIMIT parameter
-    // counts as a tenth of the table) and JIT-compiled them on every call, 10-70 ms for a 1 ms read.
-    void client.query('SET jit = off').catch(() => undefined);
     instrument(client, statementNames);
   });
   void learnSessionKind(pool, statementNames);
