@@ -33,23 +33,8 @@ export async function startService(config: AppConfig): Promise<void> {
     if (developmentKey) process.stderr.write(`${developmentKeyLine(developmentKey)}\n`);
     throw error;
   }
-  const url = localUrl(config.host, (app.getHttpServer().address() as AddressInfo).port);
-  // In the fragment, which browsers never send: the token stays out of access logs and proxies.
-  const setupToken = config.role === 'worker' ? undefined : await app.get(DashboardUsersService).issueSetupToken();
-  announceBoot(
-    logger,
-    pretty,
-    {
-      url,
-      role: config.role,
-      inboxDemoUrl: config.role === 'worker' ? undefined : await app.get(InboxDemoPage).exampleUrl(url),
-      dashboardUrl: config.role !== 'worker' && config.dashboardEnabled ? `${url}${DASHBOARD_PATH}` : undefined,
-      developmentKey,
-      dashboardSetupUrl: setupToken && `${url}/dashboard/setup#token=${setupToken}`,
-    },
-    { port: config.port, role: config.role, queue: runtime.queueBackend.kind, embedded: Boolean(runtime.embedded) },
-  );
-
+  // From the moment /health can answer: a SIGTERM sent as soon as the service is up (an orchestrator, a
+  // test) stops it gracefully instead of killing it.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -72,4 +57,20 @@ export async function startService(config: AppConfig): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  const url = localUrl(config.host, (app.getHttpServer().address() as AddressInfo).port);
+  // In the fragment, which browsers never send: the token stays out of access logs and proxies.
+  const setupToken = config.role === 'worker' ? undefined : await app.get(DashboardUsersService).issueSetupToken();
+  announceBoot(
+    logger,
+    pretty,
+    {
+      url,
+      role: config.role,
+      inboxDemoUrl: config.role === 'worker' ? undefined : await app.get(InboxDemoPage).exampleUrl(url),
+      dashboardUrl: config.role !== 'worker' && config.dashboardEnabled ? `${url}${DASHBOARD_PATH}` : undefined,
+      developmentKey,
+      dashboardSetupUrl: setupToken && `${url}/dashboard/setup#token=${setupToken}`,
+    },
+    { port: config.port, role: config.role, queue: runtime.queueBackend.kind, embedded: Boolean(runtime.embedded) },
+  );
 }
