@@ -71,7 +71,10 @@ async function seedPreviousSchema(pool: pg.Pool): Promise<void> {
   for (let from = 1; from <= NOTIFICATIONS; from += batch) {
     const to = Math.min(NOTIFICATIONS, from + batch - 1);
     const at = `(now() - make_interval(secs => g * ${(DAYS * 86_400) / NOTIFICATIONS}))`;
-    const id = (expression: string) => `CASE WHEN g <= ${FOREIGN_IDS} THEN gen_random_uuid() ELSE ${expression} END`;
+    // Random ids from beyond every week's range (first digit f: a UUIDv7 of the year 10889), so all go to the
+    // default partition; a plain random id now and then fell inside a week's range.
+    const id = (expression: string) =>
+      `CASE WHEN g <= ${FOREIGN_IDS} THEN ('f' || substr(gen_random_uuid()::text, 2))::uuid ELSE ${expression} END`;
     await pool.query(
       `WITH e AS (
          INSERT INTO trigger_events (id, environment_id, organization_id, transaction_id, workflow_id, request, status, created_at, updated_at)
