@@ -12,6 +12,7 @@ import {
   lte,
   or,
   sql,
+  type Placeholder,
   type SQL,
 } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../database/database.js';
@@ -323,7 +324,7 @@ export class InboxMessageRepository {
     return [...groups.values()];
   }
 
-  private inApp(environmentId: string, subscriberId: string): SQL | undefined {
+  private inApp(environmentId: string | Placeholder, subscriberId: string | Placeholder): SQL | undefined {
     return and(
       eq(messages.environmentId, environmentId),
       eq(messages.subscriberId, subscriberId),
@@ -339,10 +340,7 @@ export class InboxMessageRepository {
   private where(environmentId: string, subscriberId: string, filter: InboxFilter): FilterCondition {
     const at = (name: keyof InboxFilter) => sql.placeholder(name);
     const conditions: (SQL | undefined)[] = [
-      eq(messages.environmentId, sql.placeholder('environmentId')),
-      eq(messages.subscriberId, sql.placeholder('subscriberId')),
-      eq(messages.channel, 'in_app'),
-      eq(messages.deleted, false),
+      this.inApp(sql.placeholder('environmentId'), sql.placeholder('subscriberId')),
     ];
     const values: Record<string, unknown> = { environmentId, subscriberId };
     const keys: string[] = [];
