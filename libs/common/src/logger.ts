@@ -1,28 +1,50 @@
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions as LoggerSettings } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 
-/** Paths pino blanks in every log line: no secret reaches the logs. */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'headers.authorization',
-  'authorization',
-  'credentials',
-  '*.credentials',
-  'apiKey',
-  '*.apiKey',
-  'password',
-  '*.password',
-];
+/** Keys whose values never reach the logs, wherever they are among a logged object's first three levels. */
+const SECRET_KEYS = new Set(['authorization', 'credentials', 'apiKey', 'password']);
+const SECRET_DEPTH = 3;
+const CENSOR = '[redacted]';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+};
+
+/**
+ * The object with the value of every secret key replaced, copying only the objects on the way to
+ * one; an object without secrets is returned as it is, allocating nothing. Pino's own `redact` option
+ * parsed its paths and copied on every line: a sixth of all the api allocated while accepting triggers,
+ * at the default info level where every request and trigger logs a line.
+ */
+export function withoutSecrets<T>(value: T, depth = SECRET_DEPTH): T {
+  if (depth === 0 || !isPlainObject(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const inner = value[key];
+    const replaced = SECRET_KEYS.has(key) && inner !== undefined ? CENSOR : withoutSecrets(inner, depth - 1);
+    if (replaced !== inner) (copy ??= { ...value })[key] = replaced;
+  }
+  return (copy ?? value) as T;
+}
 
 export interface LoggerOptions {
   /** One human-readable line per entry, for a person at a terminal; JSON (for machines) otherwise. */
   pretty?: boolean;
 }
 
+/** The service's logger settings, apart from where lines go. */
+export const loggerSettings = (level: string): LoggerSettings => ({
+  level,
+  // Each log call's object; a child logger's bindings are not covered (the service binds no values).
+  formatters: { log: withoutSecrets },
+  base: { pid: process.pid },
+});
+
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
-  const settings = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } };
-  return pino(settings, options.pretty ? prettyLines() : jsonLines());
+  return pino(loggerSettings(level), options.pretty ? prettyLines() : jsonLines());
 }
 
 /** Bytes of JSON lines gathered before one write to stdout. */
