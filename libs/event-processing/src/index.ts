@@ -5,3 +5,4 @@ export * from './queue/queue-consumer.js';
 export * from './recovery/recovery-sweeper.js';
 export * from './maintenance/maintenance-run.js';
 export * from './maintenance/partition-statistics.js';
+export { FanOutService } from './fan-out/fan-out.service.js';
