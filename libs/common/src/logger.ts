@@ -57,16 +57,17 @@ const LINES_FLUSH_MS = 100;
  * logs a line or two per request and step, and a write per line cost the api about a twentieth of its
  * time in system calls. The lines wait in an array joined once per write; pino's own buffered
  * destination appended each line to one string and measured it again for every line, copying the
- * whole buffer per line (a ninth of all a busy worker allocated). Lines still gathered are written
- * when the process exits; a process killed outright (SIGKILL, out of memory) loses at most its last
- * 100 ms of lines.
+ * whole buffer per line (a ninth of all a busy worker allocated). Each batch goes out in one
+ * synchronous write (pino's destination in sync mode, which waits out a full pipe), so lines still
+ * gathered are written when the process exits, even by `process.exit`; a process killed outright
+ * (SIGKILL, out of memory) loses at most its last 100 ms of lines.
  */
 class GatheredLines {
   private lines: string[] = [];
   private length = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly out: NodeJS.WritableStream) {
+  constructor(private readonly out: { write(text: string): unknown }) {
     process.once('exit', () => this.flush());
   }
 
@@ -78,7 +79,7 @@ class GatheredLines {
     return true;
   }
 
-  /** Writes what is gathered (stdout writes to files and pipes are synchronous on Linux). */
+  /** Writes what is gathered. */
   flush(done?: (error?: Error) => void): void {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -94,7 +95,7 @@ class GatheredLines {
 
 /** One for the process: every logger writes to the same stdout. */
 let stdoutLines: GatheredLines | undefined;
-const jsonLines = () => (stdoutLines ??= new GatheredLines(process.stdout));
+const jsonLines = () => (stdoutLines ??= new GatheredLines(pino.destination({ dest: 1, sync: true })));
 
 /** Written synchronously like pino's own JSON, so lines keep their order with the boot banner. */
 function prettyLines() {
