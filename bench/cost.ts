@@ -239,13 +239,19 @@ export async function costPerDelivery(deployment: Deployment, options: BenchOpti
         throw new Error(`${name}: ${result.ok2xx} of ${amount} accepted (${result.firstError})`);
     };
     const existing = (n: number) => `${SUBSCRIBER_PREFIX}${(n % options.subscribers) + 1}`;
+    /** A subscriber object the trigger creates, its id unique under `tag`. */
+    const newSubscriber = (tag: string) => (n: number) => ({
+      subscriberId: `bench-cost-${tag}-${n}`,
+      firstName: 'New',
+      email: `c${n}@bench.test`,
+    });
     const timeoutMs = options.deliveryTimeout * 1000;
     // Warm every path before anything is counted: caches, plans, the SMTP connection, and the code V8
     // optimizes over a process's first few hundred requests of a kind.
     const warmUp = options.quick ? 20 : WARM_UP_TRIGGERS;
     const [inAppBefore, emailBefore] = [await sentSoFar(deployment, 'in_app'), await sentSoFar(deployment, 'email')];
     await send(inApp, warmUp, existing);
-    await send(inApp, warmUp, (n) => ({ subscriberId: `bench-cost-warm-${runId}-${n}`, email: `w${n}@bench.test` }));
+    await send(inApp, warmUp, newSubscriber(`warm-${runId}`));
     await send(email, warmUp, existing);
     await waitForSent(deployment, 'in_app', inAppBefore, 2 * warmUp, timeoutMs);
     await waitForSent(deployment, 'email', emailBefore, warmUp, timeoutMs);
@@ -264,12 +270,7 @@ export async function costPerDelivery(deployment: Deployment, options: BenchOpti
           unit: 'trigger',
           units: triggers,
           channel: 'in_app',
-          run: () =>
-            send(inApp, triggers, (n) => ({
-              subscriberId: `bench-cost-${runId}-${n}`,
-              firstName: 'New',
-              email: `c${n}@bench.test`,
-            })),
+          run: () => send(inApp, triggers, newSubscriber(runId)),
         },
         {
           name: 'email trigger, existing subscriber',

@@ -86,9 +86,9 @@ export class FanOutService {
   ) {}
 
   /**
-   * Fans out the events of one queue entry: they start in one statement and their recipients named by
-   * subscriberId alone are read in one query; then each event runs on its own, and one that fails does
-   * not stop the others. Returns the events that failed.
+   * Fans out the events of one queue entry: they and their recipients named by subscriberId alone are
+   * read together with those of the environment's other entries starting meanwhile (`starts`); then
+   * each event runs on its own, and one that fails does not stop the others. Returns the events that failed.
    */
   async runMany(environmentId: string, eventIds: string[]): Promise<{ eventId: string; error: unknown }[]> {
     const { events, known } = await this.starts.submit(environmentId, eventIds);
