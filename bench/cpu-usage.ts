@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 /** The processes that share the machine during a scenario; `other` is whatever else ran. */
-const CPU_GROUPS = ['api', 'worker', 'postgres', 'redis', 'bench', 'other'] as const;
+const CPU_GROUPS = ['api', 'worker', 'postgres', 'redis', 'bench', 'receiver', 'other'] as const;
 type CpuGroup = (typeof CPU_GROUPS)[number];
 
 export interface CpuUsage {
@@ -49,7 +49,10 @@ function commandOf(pid: number): string | undefined {
   }
 }
 
-/** CPU ticks per group now: PostgreSQL and Redis by command name, the services and the bench by pid. */
+/** The command name the webhooks part's receiver process gives itself. */
+export const RECEIVER_COMMAND = 'bench-receiver';
+
+/** CPU ticks per group now: PostgreSQL, Redis and the webhook receiver by command name, the services and the bench by pid. */
 function groupTicks(pids: { api?: number; worker?: number }): Record<CpuGroup, number> {
   const ticks = Object.fromEntries(CPU_GROUPS.map((group) => [group, 0])) as Record<CpuGroup, number>;
   for (const entry of readdirSync('/proc')) {
@@ -58,6 +61,7 @@ function groupTicks(pids: { api?: number; worker?: number }): Record<CpuGroup, n
     const command = commandOf(pid);
     if (command === 'postgres') ticks.postgres += processTicks(pid, true);
     else if (command === 'redis-server') ticks.redis += processTicks(pid, false);
+    else if (command === RECEIVER_COMMAND) ticks.receiver += processTicks(pid, false);
   }
   if (pids.api) ticks.api = processTicks(pids.api, false);
   if (pids.worker) ticks.worker = processTicks(pids.worker, false);
@@ -109,6 +113,7 @@ const GROUP_LABELS: Record<CpuGroup, string> = {
   postgres: 'PostgreSQL',
   redis: 'Redis',
   bench: 'load generator',
+  receiver: 'webhook receiver',
   other: 'other',
 };
 
@@ -118,9 +123,12 @@ const GROUP_LABELS: Record<CpuGroup, string> = {
  */
 export function cpuBreakdown(usage: CpuUsage, units?: number): string {
   const capacity = usage.seconds * usage.cores;
-  return CPU_GROUPS.map((group) => {
-    const seconds = usage.byGroup[group];
-    const share = `${GROUP_LABELS[group]} ${((seconds / capacity) * 100).toFixed(0)} %`;
-    return units ? `${share} (${((seconds * 1000) / units).toFixed(2)} ms)` : share;
-  }).join(', ');
+  // The receiver runs only in the webhooks part.
+  return CPU_GROUPS.filter((group) => group !== 'receiver' || usage.byGroup.receiver > 0)
+    .map((group) => {
+      const seconds = usage.byGroup[group];
+      const share = `${GROUP_LABELS[group]} ${((seconds / capacity) * 100).toFixed(0)} %`;
+      return units ? `${share} (${((seconds * 1000) / units).toFixed(2)} ms)` : share;
+    })
+    .join(', ');
 }

@@ -30,7 +30,7 @@ export function webhookRows(section: string, r: WebhooksResult, fastify: number 
       target: { op: '<=', value: 15 },
     },
     // Where the cost goes: the same CPU per delivered trigger with and without the endpoint (the
-    // receiver runs in the bench's process).
+    // receiver, a process of its own on the same cores, counted apart).
     ...cpuRow(section, '  CPU without an endpoint', r.without.cpu, { units: r.without.delivered, unit: 'trigger' }),
     ...cpuRow(section, '  CPU with the endpoint', r.withEndpoint.cpu, {
       units: r.withEndpoint.delivered,

@@ -1,7 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { Deployment } from './deployment.js';
 import type { BenchOptions } from './options.js';
+import type { ArrivalsAnswer, ArrivalsQuestion } from './webhook-receiver.js';
 import { startPacedTriggers, sustainedTriggers, sustainedWorkflowName, type SustainedRun } from './sustained.js';
 
 /** How long the events of the run with an endpoint may keep arriving after its last message. */
@@ -40,38 +41,31 @@ interface PacedEvents {
 
 interface Receiver {
   url: string;
-  arrivals: { id: string; at: number; timestamp: number }[];
+  arrivalsSince(since: number): Promise<ArrivalsAnswer>;
   close(): Promise<void>;
 }
 
-/** A receiver on 127.0.0.1 that answers 204 at once and notes each event's arrival. */
+/** The receiver in a process of its own (webhook-receiver.ts): it answers 204 at once and notes each arrival. */
 async function startReceiver(): Promise<Receiver> {
-  const arrivals: Receiver['arrivals'] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const at = Date.now();
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
-      arrivals.push({ id: String(request.headers['webhook-id']), at, timestamp: Date.parse(event.timestamp) });
-      response.writeHead(204).end();
-    });
+  const child = fork(fileURLToPath(new URL('./webhook-receiver.js', import.meta.url)), { stdio: 'inherit' });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`the webhook receiver exited (${code})`)));
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    arrivals,
+    url: `http://127.0.0.1:${port}/hooks`,
+    arrivalsSince: (since) =>
+      new Promise((resolve) => {
+        child.once('message', resolve);
+        child.send({ since } satisfies ArrivalsQuestion);
+      }),
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+        child.once('exit', () => resolve());
+        child.disconnect();
       }),
   };
 }
-
-const percentile = (sorted: number[], q: number) =>
-  sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 
 /**
  * What webhooks cost and deliver: the sustained end-to-end run without an endpoint, then with one
@@ -92,9 +86,7 @@ export async function webhooks(deployment: Deployment, options: BenchOptions): P
     const withEndpoint = await sustainedTriggers(deployment, options, 'existing', WEBHOOKS_RUN_LABEL);
     const expected = withEndpoint.delivered;
     const events = await arrivalsSince(receiver, startedAt, expected);
-    // A loop, not Math.max(...): spreading some 125,000 arrivals overflows the call stack.
-    const last = events.all.reduce((latest, arrival) => Math.max(latest, arrival.at), 0);
-    const eventsSeconds = (last - startedAt) / 1000;
+    const eventsSeconds = (events.lastAt - startedAt) / 1000;
     const eventsPerSecond = events.distinct / eventsSeconds;
     const paced = await pacedEvents(deployment, options, receiver, eventsPerSecond * PACED_SHARE);
     return {
@@ -106,7 +98,7 @@ export async function webhooks(deployment: Deployment, options: BenchOptions): P
       eventsPerSecond,
       latencyP50Ms: events.latencyP50Ms,
       latencyP99Ms: events.latencyP99Ms,
-      duplicates: events.all.length - events.distinct,
+      duplicates: events.all - events.distinct,
       paced,
     };
   } finally {
@@ -144,17 +136,11 @@ async function pacedEvents(
  * The events of triggers sent from `since` on, once `expected` distinct ones arrived (or the grace
  * ended), with their commit → receiver latency.
  */
-async function arrivalsSince(receiver: Receiver, since: number, expected: number) {
+async function arrivalsSince(receiver: Receiver, since: number, expected: number): Promise<ArrivalsAnswer> {
   const deadline = Date.now() + EVENTS_GRACE_MS;
-  const arrived = () => receiver.arrivals.filter((arrival) => arrival.timestamp >= since);
-  while (new Set(arrived().map((arrival) => arrival.id)).size < expected && Date.now() < deadline)
+  for (;;) {
+    const arrivals = await receiver.arrivalsSince(since);
+    if (arrivals.distinct >= expected || Date.now() >= deadline) return arrivals;
     await new Promise((resolve) => setTimeout(resolve, 200));
-  const all = arrived();
-  const latencies = all.map((arrival) => arrival.at - arrival.timestamp).sort((a, b) => a - b);
-  return {
-    all,
-    distinct: new Set(all.map((arrival) => arrival.id)).size,
-    latencyP50Ms: percentile(latencies, 0.5),
-    latencyP99Ms: percentile(latencies, 0.99),
-  };
+  }
 }
