@@ -130,9 +130,15 @@ export async function seedResources(t: TestApp, apiKey: string, label = newId().
     type: 'message.sent',
     body: JSON.stringify({ type: 'message.sent', timestamp: new Date().toISOString(), data: {} }),
   };
-  const [deliveryId] = await t.app
-    .get(WebhookDeliveryRepository)
-    .record(t.db, environment._id as string, [{ id: endpoint._id as string, eventTypes: [] }], [event], new Date());
+  const deliveries = t.app.get(WebhookDeliveryRepository);
+  await deliveries.record(
+    t.db,
+    environment._id as string,
+    [{ id: endpoint._id as string, eventTypes: [] }],
+    [event],
+    new Date(),
+  );
+  const [{ id: deliveryId }] = (await deliveries.list(environment._id as string, endpoint._id as string, 1)).rows;
   return {
     subscriberId: subscriber.subscriberId,
     workflowId: workflow._id,

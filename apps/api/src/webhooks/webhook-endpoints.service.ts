@@ -108,7 +108,7 @@ export class WebhookEndpointsService {
     if (!endpoint.enabled)
       throw new DomainError('CONFLICT', 'The endpoint is disabled: enable it before replaying a delivery');
     const replayed = await this.deliveries.replay(delivery, this.clock.now());
-    await this.outbox.dispatch(auth.environmentId, [endpoint.id]);
+    await this.outbox.wake(auth.environmentId, [endpoint.id]);
     return replayed;
   }
 }

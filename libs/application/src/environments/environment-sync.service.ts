@@ -126,7 +126,7 @@ export class EnvironmentSyncService {
     if (request.dryRun || selected.length === 0) return [...planned, ...unmatched];
     try {
       const now = this.clock.now();
-      const endpointIds = await this.content.publish({ environmentId: target.id, organizationId }, async (writer) => {
+      const recorded = await this.content.publish({ environmentId: target.id, organizationId }, async (writer) => {
         const events: NewWebhookEvent[] = [];
         for (const diff of selected) {
           try {
@@ -138,7 +138,7 @@ export class EnvironmentSyncService {
         }
         return this.outbox.record(writer.tx, target.id, events, now);
       });
-      void this.outbox.dispatch(target.id, endpointIds);
+      void this.outbox.dispatch(target.id, recorded);
     } catch (error) {
       if (!(error instanceof PublishAborted)) throw error;
       if (isDatabaseUnavailable(error.cause)) throw error.cause;

@@ -7,16 +7,33 @@ import {
   WebhookEndpointRepository,
   type Database,
   type DbExecutor,
+  type DeliveryLease,
   type NewWebhookEvent,
+  type WebhookSend,
 } from '#dal';
 
 /**
- * Wakes the lanes of endpoints that have new deliveries, through the queue; the api and the worker
- * provide it (libs/application has no queue).
+ * The door from the outbox to the endpoints' lanes; the api and the worker provide it (libs/application
+ * has no queue). `dispatch` wakes lanes, through the queue where none runs in this process. A process
+ * whose lanes run here (the worker) also takes the deliveries its own commits write straight from
+ * memory: written already leased to it, they need no claim, and are sent as soon as the commit is done.
  */
 export abstract class WebhookDispatch {
   abstract dispatch(environmentId: string, endpointIds: string[]): Promise<void>;
+  /** Of `endpointIds`, those whose lanes here take new deliveries from memory, and until when they are leased. */
+  abstract localLease(environmentId: string, endpointIds: string[]): DeliveryLease | undefined;
+  /** After commit, the deliveries written under `localLease`; false when the lanes no longer take them. */
+  abstract handOver(environmentId: string, sends: WebhookSend[]): boolean;
 }
+
+/** What a commit's events left to do once it committed: lanes to wake, and deliveries to hand over. */
+export interface RecordedEvents {
+  endpointIds: string[];
+  /** Leased to this process: its lanes send them (woken otherwise, once the lease ends, by the sweeper). */
+  handOver: WebhookSend[];
+}
+
+const NO_EVENTS: RecordedEvents = { endpointIds: [], handOver: [] };
 
 /**
  * The webhook outbox. `record` runs in the transaction of the change that causes the events, so an
@@ -43,17 +60,22 @@ export class WebhookOutbox {
     change: (tx: DbExecutor) => Promise<T>,
     events: (result: T) => NewWebhookEvent[],
   ): Promise<T> {
-    const { result, endpointIds } = await this.db.transaction(async (tx) => {
+    const { result, recorded } = await this.db.transaction(async (tx) => {
       const changed = await change(tx);
-      return { result: changed, endpointIds: await this.record(tx, environmentId, events(changed), now) };
+      return { result: changed, recorded: await this.record(tx, environmentId, events(changed), now) };
     });
-    void this.dispatch(environmentId, endpointIds);
+    void this.dispatch(environmentId, recorded);
     return result;
   }
 
-  /** Returns the endpoints to dispatch after commit (none when no endpoint wants these events). */
-  async record(executor: DbExecutor, environmentId: string, events: NewWebhookEvent[], now: Date): Promise<string[]> {
-    if (events.length === 0) return [];
+  /** Returns what to dispatch after commit (nothing when no endpoint wants these events). */
+  async record(
+    executor: DbExecutor,
+    environmentId: string,
+    events: NewWebhookEvent[],
+    now: Date,
+  ): Promise<RecordedEvents> {
+    if (events.length === 0) return NO_EVENTS;
     const types = [...new Set(events.map((event) => event.type))];
     return this.recordWanted(executor, environmentId, types, () => events, now);
   }
@@ -68,14 +90,45 @@ export class WebhookOutbox {
     types: readonly string[],
     build: () => NewWebhookEvent[],
     now: Date,
-  ): Promise<string[]> {
+  ): Promise<RecordedEvents> {
     const endpoints = await this.endpoints.subscribed(environmentId, [...types], executor);
-    if (endpoints.length === 0) return [];
-    return this.deliveries.record(executor, environmentId, endpoints, build(), now);
+    if (endpoints.length === 0) return NO_EVENTS;
+    const lease = this.queue.localLease(
+      environmentId,
+      endpoints.map((endpoint) => endpoint.id),
+    );
+    const { endpointIds, leased } = await this.deliveries.record(
+      executor,
+      environmentId,
+      endpoints,
+      build(),
+      now,
+      lease,
+    );
+    const endpointsById = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+    return {
+      endpointIds,
+      handOver: leased.map((row) => ({ ...row, endpoint: endpointsById.get(row.delivery.endpointId)! })),
+    };
   }
 
-  /** Not awaited by callers' answers: a failure leaves the deliveries to the sweeper. */
-  async dispatch(environmentId: string, endpointIds: string[]): Promise<void> {
+  /**
+   * Once the commit is done: its leased deliveries to this process's lanes, and a wake-up for every other
+   * endpoint it gave deliveries. Not awaited by callers' answers: a failure leaves the deliveries to the sweeper.
+   */
+  async dispatch(environmentId: string, { endpointIds, handOver }: RecordedEvents): Promise<void> {
+    const handedOver =
+      handOver.length > 0 && this.queue.handOver(environmentId, handOver)
+        ? new Set(handOver.map((send) => send.endpoint.id))
+        : new Set<string>();
+    await this.wake(
+      environmentId,
+      endpointIds.filter((id) => !handedOver.has(id)),
+    );
+  }
+
+  /** Wakes the endpoints' lanes (a replay, a commit's deliveries). */
+  async wake(environmentId: string, endpointIds: string[]): Promise<void> {
     if (endpointIds.length === 0) return;
     await this.queue.dispatch(environmentId, endpointIds).catch((error: unknown) => {
       this.logger.warn({ err: error, endpointIds }, 'webhook dispatch failed; left to the webhook sweeper');

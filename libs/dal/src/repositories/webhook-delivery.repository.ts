@@ -41,6 +41,19 @@ export interface AttemptResult {
   counted: boolean;
 }
 
+/** Deliveries written already leased to the writing process, whose lanes send them without a claim. */
+export interface DeliveryLease {
+  endpointIds: ReadonlySet<string>;
+  until: Date;
+}
+
+export interface RecordedDeliveries {
+  /** The endpoints that got deliveries. */
+  endpointIds: string[];
+  /** The deliveries written leased (see DeliveryLease), with their events. */
+  leased: { delivery: WebhookDeliveryRow; event: WebhookEventRow }[];
+}
+
 export interface DeliveryPage {
   rows: WebhookDeliveryRow[];
   hasMore: boolean;
@@ -54,7 +67,9 @@ export class WebhookDeliveryRepository {
   /**
    * Stores the events and one pending delivery per (event, endpoint that wants it), in the caller's
    * transaction: the events commit with the change that caused them, or not at all. Events no
-   * endpoint wants are not stored. Returns the endpoints that got deliveries.
+   * endpoint wants are not stored. The deliveries to `lease.endpointIds` are written leased until
+   * `lease.until` (as a claim would leave them): the caller's process sends them from memory once the
+   * transaction committed, and they come back as the rows they are.
    */
   async record(
     executor: DbExecutor,
@@ -62,28 +77,65 @@ export class WebhookDeliveryRepository {
     endpoints: { id: string; eventTypes: string[] }[],
     events: NewWebhookEvent[],
     now: Date,
-  ): Promise<string[]> {
+    lease?: DeliveryLease,
+  ): Promise<RecordedDeliveries> {
     const deliveries = events.flatMap((event) =>
       endpoints
         .filter((endpoint) => endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type))
-        .map((endpoint) => ({ id: newId(), endpointId: endpoint.id, eventId: event.id, eventType: event.type })),
+        .map((endpoint) => ({
+          id: newId(),
+          endpointId: endpoint.id,
+          eventId: event.id,
+          eventType: event.type,
+          leasedUntil: lease?.endpointIds.has(endpoint.id) ? lease.until : null,
+        })),
     );
-    if (deliveries.length === 0) return [];
+    if (deliveries.length === 0) return { endpointIds: [], leased: [] };
     const wanted = new Set(deliveries.map((delivery) => delivery.eventId));
+    const eventRows: WebhookEventRow[] = events
+      .filter((event) => wanted.has(event.id))
+      .map(({ id, type, body, subscriberId = null }) => ({
+        id,
+        environmentId,
+        type,
+        body,
+        subscriberId,
+        createdAt: now,
+        updatedAt: now,
+      }));
     // The values every row shares (environment, times; mostly the endpoint and type too) go once.
     const shared = { environmentId, createdAt: now, updatedAt: now };
     await bulkInsert<NewEventRow>(
       executor,
       webhookEvents,
-      events
-        .filter((event) => wanted.has(event.id))
-        .map(({ id, type, body, subscriberId }) => ({ id, type, body, subscriberId })),
+      eventRows.map(({ id, type, body, subscriberId }) => ({ id, type, body, subscriberId })),
       { shared },
     );
     await bulkInsert<NewDeliveryRow>(executor, webhookDeliveries, deliveries, {
       shared: { ...shared, nextAttemptAt: now },
     });
-    return [...new Set(deliveries.map((delivery) => delivery.endpointId))];
+    const eventsById = new Map(eventRows.map((event) => [event.id, event]));
+    return {
+      endpointIds: [...new Set(deliveries.map((delivery) => delivery.endpointId))],
+      leased: deliveries
+        .filter((delivery) => delivery.leasedUntil !== null)
+        .map((delivery) => ({
+          delivery: {
+            ...delivery,
+            environmentId,
+            status: 'pending',
+            attempts: 0,
+            nextAttemptAt: now,
+            lastStatusCode: null,
+            lastDurationMs: null,
+            lastError: null,
+            lastAttemptAt: null,
+            createdAt: now,
+            updatedAt: now,
+          },
+          event: eventsById.get(delivery.eventId)!,
+        })),
+    };
   }
 
   /**

@@ -73,9 +73,13 @@ export class WebhookEndpointRepository {
   }
 
   /** The enabled endpoints that want `types` (an endpoint with no types wants every one). */
-  async subscribed(environmentId: string, types: string[], executor: DbExecutor = this.db) {
+  async subscribed(
+    environmentId: string,
+    types: string[],
+    executor: DbExecutor = this.db,
+  ): Promise<WebhookEndpointRow[]> {
     return executor
-      .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
+      .select()
       .from(webhookEndpoints)
       .where(
         and(

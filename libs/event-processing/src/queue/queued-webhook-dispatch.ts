@@ -1,18 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { WebhookDispatch } from '#application';
+import type { DeliveryLease, WebhookSend } from '#dal';
 import { JobQueue } from './job-queue.service.js';
 
-/** The endpoint lanes of this process; false when they take no wake-up (the worker is stopping). */
+/** The endpoint lanes of this process; each answer says no (false, undefined) once the worker is stopping. */
 export interface LocalWebhookLanes {
   wake(environmentId: string, endpointIds: string[]): boolean;
+  lease(environmentId: string, endpointIds: string[]): DeliveryLease | undefined;
+  handOver(environmentId: string, sends: WebhookSend[]): boolean;
 }
 
 /**
- * The webhook outbox's door to the lanes. In a process that runs them (the worker role), a commit
- * wakes its endpoints' lanes here, without a queue entry: the deliveries are rows already, so a
- * process that dies before sending leaves them to the webhook sweeper, as a lost entry would. A
- * process without lanes (the api role) queues one entry waking the endpoints the commit gave
- * deliveries, for whichever worker takes it.
+ * The webhook outbox's door to the lanes. In a process that runs them (the worker role), a commit's
+ * deliveries go to its lanes here, without a queue entry: they are rows already, written leased to
+ * this process and handed over from memory, or woken to be claimed; a process that dies before
+ * sending leaves them to the webhook sweeper, as a lost entry would. A process without lanes (the
+ * api role) queues one entry waking the endpoints the commit gave deliveries, for whichever worker takes it.
  */
 @Injectable()
 export class QueuedWebhookDispatch extends WebhookDispatch {
@@ -30,5 +33,13 @@ export class QueuedWebhookDispatch extends WebhookDispatch {
   async dispatch(environmentId: string, endpointIds: string[]): Promise<void> {
     if (this.localLanes?.wake(environmentId, endpointIds)) return;
     await this.queue.add('deliver-webhooks', { environmentId, endpointIds });
+  }
+
+  localLease(environmentId: string, endpointIds: string[]): DeliveryLease | undefined {
+    return this.localLanes?.lease(environmentId, endpointIds);
+  }
+
+  handOver(environmentId: string, sends: WebhookSend[]): boolean {
+    return this.localLanes?.handOver(environmentId, sends) ?? false;
   }
 }

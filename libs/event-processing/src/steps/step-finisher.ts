@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { deliveries, GroupCommit, groupBy, LOGGER, newId } from '#common';
-import { DELIVERY_EVENT_TYPES, deliveryEventType, messageEvents, RealtimePublisher, WebhookOutbox } from '#application';
+import {
+  DELIVERY_EVENT_TYPES,
+  deliveryEventType,
+  messageEvents,
+  RealtimePublisher,
+  WebhookOutbox,
+  type RecordedEvents,
+} from '#application';
 import {
   asStoredMessage,
   DATABASE,
@@ -34,7 +41,7 @@ type ToQueue = { id: string; environmentId: string; transactionId: string; delay
 interface Committed {
   kept: Finished[];
   toQueue: ToQueue[];
-  webhookEndpointIds: string[];
+  webhookEvents: RecordedEvents;
 }
 
 /**
@@ -74,7 +81,7 @@ export class StepFinisher {
   private async commit(environmentId: string, entries: Finished[]): Promise<Committed> {
     const toQueue: ToQueue[] = [];
     let kept: Finished[] = [];
-    let webhookEndpointIds: string[] = [];
+    let webhookEvents: RecordedEvents = { endpointIds: [], handOver: [] };
     await workerTransaction(
       this.db,
       async (tx) => {
@@ -107,7 +114,7 @@ export class StepFinisher {
         kept = entries.filter(({ context, result }) => (result.saved ? saved : written).has(context.job.id));
         const messages = kept.flatMap(({ result }) => result.messages ?? []);
         await this.messages.saveForJobs(messages, tx);
-        webhookEndpointIds = await this.recordDeliveryEvents(tx, messages, now);
+        webhookEvents = await this.recordDeliveryEvents(tx, messages, now);
         const detailRows = kept.flatMap(({ context }) =>
           context.details.map((detail) => detailRow(context.job, detail)),
         );
@@ -152,13 +159,13 @@ export class StepFinisher {
       },
       { writesActivityOf: environmentId },
     );
-    return { kept, toQueue, webhookEndpointIds };
+    return { kept, toQueue, webhookEvents };
   }
 
   /** message.sent and message.failed, one per message written, in the commit that writes them. */
-  private async recordDeliveryEvents(tx: DbExecutor, written: NewMessageRow[], now: Date): Promise<string[]> {
+  private async recordDeliveryEvents(tx: DbExecutor, written: NewMessageRow[], now: Date): Promise<RecordedEvents> {
     const [first] = written;
-    if (!first) return [];
+    if (!first) return { endpointIds: [], handOver: [] };
     const build = () =>
       [...groupBy(written.map(asStoredMessage), deliveryEventType)].flatMap(([type, group]) =>
         messageEvents(type, group, now),
@@ -166,8 +173,8 @@ export class StepFinisher {
     return this.outbox.recordWanted(tx, first.environmentId, DELIVERY_EVENT_TYPES, build, now);
   }
 
-  private async publish(environmentId: string, { kept, toQueue, webhookEndpointIds }: Committed): Promise<void> {
-    void this.outbox.dispatch(environmentId, webhookEndpointIds);
+  private async publish(environmentId: string, { kept, toQueue, webhookEvents }: Committed): Promise<void> {
+    void this.outbox.dispatch(environmentId, webhookEvents);
     for (const { result } of kept) if (result.messages) countDeliveries(result.messages);
     // Committed: the inbox sockets may learn of the new messages (not awaited). The rows in hand are
     // the rows stored: an in-app job's outcome and message are written together, and a job whose

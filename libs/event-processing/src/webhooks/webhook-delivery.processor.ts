@@ -1,10 +1,11 @@
 import { Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import { Clock, webhookAttemptDuration, webhookAttempts, webhookEndpointsDisabled } from '#common';
+import { Clock, groupBy, webhookAttemptDuration, webhookAttempts, webhookEndpointsDisabled } from '#common';
 import {
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   type AttemptResult,
+  type DeliveryLease,
   type WebhookEndpointRow,
   type WebhookSend,
 } from '#dal';
@@ -22,6 +23,11 @@ const CONCURRENCY = 8;
 const BATCH_SIZE = 256;
 /** Added to a round's longest duration for its claim. */
 const LEASE_MARGIN_MS = 5_000;
+/**
+ * Deliveries handed over from commits that a lane holds in memory at most; beyond it, commits write
+ * theirs unleased and the lane claims them from the database.
+ */
+const MAX_HANDED_OVER = 2 * BATCH_SIZE;
 /** An endpoint without a success for this long is turned off. */
 const FAILING_LIMIT_MS = 5 * 24 * 60 * 60 * 1000;
 
@@ -58,14 +64,25 @@ function outcomeOf({ send, answer }: Attempted, endpointTurnedOff: boolean, now:
   return { delivery, result: result('pending', new Date(now.getTime() + retryInMs)), metric: 'retrying', retryInMs };
 }
 
+/** Deliveries sent together, with the end of their lease. */
+interface Round {
+  batch: WebhookSend[];
+  leaseUntil: Date;
+}
+
 /** An endpoint's lane in this process. */
 interface Lane {
   environmentId: string;
   endpointId: string;
   /** The loop sending the endpoint's due deliveries, while there is one. */
   running?: Promise<void>;
-  /** Woken while running: the loop claims again before it ends. */
+  /** Woken for deliveries waiting in the database: the loop claims before it takes a handed-over round or ends. */
   woken: boolean;
+  /** Deliveries this process's commits wrote leased to it, one round per commit, oldest first. */
+  handedOver: Round[];
+  handedOverCount: number;
+  /** Tells a loop waiting for its rounds to end that work came in (a wake-up, a hand-over). */
+  arrived?: () => void;
   /** After a failed attempt, no new round starts before this time (a wake-up is queued for it). */
   pausedUntil: number;
 }
@@ -86,8 +103,9 @@ interface LaneFlow {
 /**
  * Sends webhook deliveries. A job only wakes its endpoints' lanes; a lane claims the endpoint's due
  * deliveries from the database in rounds, oldest first, sends each round with a few requests in
- * flight and writes its outcomes in one statement. A backlog waits in the database, not in memory or
- * the queue. Once an attempt fails the lane starts no new request, puts the rest of the round back
+ * flight and writes its outcomes in one statement. The deliveries a commit of this process writes
+ * (a step's message.sent) come leased to it and are handed over from memory, without a claim; a lane
+ * holds a bounded number, and a backlog beyond it waits in the database, not in memory or the queue. Once an attempt fails the lane starts no new request, puts the rest of the round back
  * (not counted as attempts) and pauses until that attempt's retry, so a receiver that is down costs
  * one time-out per round, not one per event; lanes never wait on each other, so a hanging receiver
  * delays only its own events. A claimed delivery is leased: if its process dies it is due again when
@@ -118,7 +136,29 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
         for (const endpointId of endpointIds) this.wake(environmentId, endpointId);
         return true;
       },
+      lease: (environmentId, endpointIds) => this.lease(endpointIds),
+      handOver: (environmentId, sends) => {
+        if (this.stopping) return false;
+        for (const [endpointId, batch] of groupBy(sends, (send) => send.endpoint.id)) {
+          const lane = this.laneOf(environmentId, endpointId);
+          lane.handedOver.push({ batch, leaseUntil: batch[0].delivery.leasedUntil! });
+          lane.handedOverCount += batch.length;
+          this.start(lane);
+        }
+        return true;
+      },
     });
+  }
+
+  /** The endpoints whose lanes take a commit's deliveries from memory now: not paused, not holding too many. */
+  private lease(endpointIds: string[]): DeliveryLease | undefined {
+    if (this.stopping) return undefined;
+    const now = this.clock.now().getTime();
+    const taking = endpointIds.filter((endpointId) => {
+      const lane = this.lanes.get(endpointId);
+      return !lane || (lane.pausedUntil <= now && lane.handedOverCount < MAX_HANDED_OVER);
+    });
+    return taking.length > 0 ? { endpointIds: new Set(taking), until: new Date(now + this.leaseMs) } : undefined;
   }
 
   /** No request of a round starts later than this after its claim: a round ends within twice the time-out. */
@@ -148,24 +188,48 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     this.stopping = true;
     for (const timer of this.resumeTimers) clearTimeout(timer);
     await Promise.all([...this.lanes.values()].map((lane) => lane.running ?? Promise.resolve()));
+    // A paused lane's handed-over deliveries go back to the database, due when its pause ends.
+    const now = this.clock.now().getTime();
+    await Promise.all(
+      [...this.lanes.values()].map((lane) =>
+        this.putBackHandedOver(lane, Math.max(0, lane.pausedUntil - now)).catch((error: unknown) =>
+          this.logger.warn({ err: error, endpointId: lane.endpointId }, 'webhook deliveries left leased at shutdown'),
+        ),
+      ),
+    );
     this.lanes.clear();
+  }
+
+  private laneOf(environmentId: string, endpointId: string): Lane {
+    let lane = this.lanes.get(endpointId);
+    if (!lane) {
+      lane = { environmentId, endpointId, woken: false, handedOver: [], handedOverCount: 0, pausedUntil: 0 };
+      this.lanes.set(endpointId, lane);
+    }
+    return lane;
   }
 
   private wake(environmentId: string, endpointId: string): void {
     if (this.stopping) return;
-    let lane = this.lanes.get(endpointId);
-    if (!lane) this.lanes.set(endpointId, (lane = { environmentId, endpointId, woken: false, pausedUntil: 0 }));
+    const lane = this.laneOf(environmentId, endpointId);
     lane.woken = true;
+    this.start(lane);
+  }
+
+  /** Runs the lane's loop unless it runs (it is told) or is paused; once it ends, again if work came in meanwhile. */
+  private start(lane: Lane): void {
+    lane.arrived?.();
     if (lane.running || lane.pausedUntil > this.clock.now().getTime()) return;
-    const started = lane;
-    started.running = this.run(started)
+    lane.running = this.run(lane)
       .catch((error: unknown) => {
         // The claimed deliveries stay pending: due again when their lease ends.
-        this.logger.warn({ err: error, endpointId }, 'webhook lane failed');
+        this.logger.warn({ err: error, endpointId: lane.endpointId }, 'webhook lane failed');
       })
       .finally(() => {
-        started.running = undefined;
-        if (started.pausedUntil <= this.clock.now().getTime()) this.lanes.delete(endpointId);
+        lane.running = undefined;
+        if (lane.pausedUntil > this.clock.now().getTime()) return;
+        if (!this.stopping && (lane.woken || lane.handedOver.length > 0)) this.start(lane);
+        else this.lanes.delete(lane.endpointId);
       });
   }
 
@@ -188,7 +252,6 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
    * stops every round from starting requests, and what they had not started is put back for the pause.
    */
   private async run(lane: Lane): Promise<void> {
-    const { environmentId, endpointId } = lane;
     const flow: LaneFlow = {
       slots: new SendSlots(this.config.webhookConcurrency),
       failed: false,
@@ -197,35 +260,16 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     const rounds = new Set<Promise<void>>();
     try {
       while (!this.stopping && !flow.failed && !flow.error) {
-        lane.woken = false;
-        const endpoint = await this.endpoints.find(environmentId, endpointId);
-        if (!endpoint) return;
-        const now = this.clock.now();
-        if (!endpoint.enabled) {
-          await Promise.all(rounds);
-          await this.deliveries.cancelPending(environmentId, endpointId, now);
-          return;
-        }
-        const claimed = await this.deliveries.claimDue(
-          environmentId,
-          endpointId,
-          now,
-          new Date(now.getTime() + this.leaseMs),
-          BATCH_SIZE,
-        );
-        if (claimed.length === 0) {
-          await Promise.all(rounds);
-          if (lane.woken) continue;
-          return;
-        }
+        const next = await this.nextRound(lane, rounds);
+        if (!next) return;
         let allStarted!: () => void;
         const started = new Promise<void>((resolve) => (allStarted = resolve));
-        const round: Promise<void> = this.round(
-          lane,
-          flow,
-          claimed.map((row) => ({ ...row, endpoint })),
-          allStarted,
-        )
+        // No request starts so late that it could outlast the lease.
+        const startBy =
+          performance.now() +
+          (next.leaseUntil.getTime() - this.clock.now().getTime()) -
+          (this.leaseMs - this.roundStartLimitMs);
+        const round: Promise<void> = this.round(lane, flow, next.batch, startBy, allStarted)
           .catch((error: unknown) => void (flow.error ??= { error }))
           .finally(() => rounds.delete(round));
         rounds.add(round);
@@ -233,9 +277,69 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
       }
     } finally {
       await Promise.all(rounds);
+      // Stopping, or an attempt failed: what was handed over and not started waits in the database.
+      if (!flow.error && (this.stopping || flow.failed)) await this.putBackHandedOver(lane, flow.pauseMs ?? 0);
     }
     // The deliveries of a round whose outcomes were not written stay leased: due again when the lease ends.
     if (flow.error) throw flow.error.error;
+  }
+
+  /**
+   * The lane's next round: when woken, what waits in the database (claimed); otherwise the commits'
+   * handed-over deliveries. Undefined once the rounds in flight ended with nothing more come in, or
+   * when the endpoint is gone or turned off.
+   */
+  private async nextRound(lane: Lane, rounds: Set<Promise<void>>): Promise<Round | undefined> {
+    const { environmentId, endpointId } = lane;
+    for (;;) {
+      if (!lane.woken) {
+        if (lane.handedOver.length > 0) return this.takeHandedOver(lane);
+        const arrived = new Promise<void>((resolve) => (lane.arrived = resolve));
+        const ended = await Promise.race([Promise.all(rounds).then(() => true), arrived.then(() => false)]);
+        lane.arrived = undefined;
+        if (ended && !lane.woken && lane.handedOver.length === 0) return undefined;
+        continue;
+      }
+      lane.woken = false;
+      const endpoint = await this.endpoints.find(environmentId, endpointId);
+      if (!endpoint) return this.dropHandedOver(lane);
+      const now = this.clock.now();
+      if (!endpoint.enabled) {
+        await Promise.all(rounds);
+        await this.deliveries.cancelPending(environmentId, endpointId, now);
+        return this.dropHandedOver(lane);
+      }
+      const leaseUntil = new Date(now.getTime() + this.leaseMs);
+      const claimed = await this.deliveries.claimDue(environmentId, endpointId, now, leaseUntil, BATCH_SIZE);
+      if (claimed.length > 0) return { batch: claimed.map((row) => ({ ...row, endpoint })), leaseUntil };
+    }
+  }
+
+  /** The commits' rounds waiting, oldest first, as one round of at most BATCH_SIZE (one write of outcomes). */
+  private takeHandedOver(lane: Lane): Round {
+    const [first] = lane.handedOver.splice(0, 1);
+    const batch = [...first.batch];
+    let { leaseUntil } = first;
+    while (lane.handedOver.length > 0 && batch.length + lane.handedOver[0].batch.length <= BATCH_SIZE) {
+      const [next] = lane.handedOver.splice(0, 1);
+      batch.push(...next.batch);
+      if (next.leaseUntil < leaseUntil) leaseUntil = next.leaseUntil;
+    }
+    lane.handedOverCount -= batch.length;
+    return { batch, leaseUntil };
+  }
+
+  /** The endpoint is gone or turned off: its handed-over deliveries were deleted or canceled with it. */
+  private dropHandedOver(lane: Lane): undefined {
+    lane.handedOver = [];
+    lane.handedOverCount = 0;
+    return undefined;
+  }
+
+  private async putBackHandedOver(lane: Lane, waitMs: number): Promise<void> {
+    const sends = lane.handedOver.flatMap((round) => round.batch);
+    this.dropHandedOver(lane);
+    await this.putBack(lane.environmentId, sends, waitMs);
   }
 
   /**
@@ -243,14 +347,18 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
    * the start limit has passed since the claim (a slow receiver: the rest goes in the next round); then, after
    * the previous round's, its outcomes, and the pause when an attempt failed.
    */
-  private async round(lane: Lane, flow: LaneFlow, batch: WebhookSend[], allStarted: () => void): Promise<void> {
+  private async round(
+    lane: Lane,
+    flow: LaneFlow,
+    batch: WebhookSend[],
+    startBy: number,
+    allStarted: () => void,
+  ): Promise<void> {
     const answers: (AttemptAnswer | undefined)[] = batch.map(() => undefined);
     const requests: Promise<void>[] = [];
-    // Counted from the claim, so that the round ends within its lease even when it waited for slots.
-    const claimedAt = performance.now();
     for (const [index, send] of batch.entries()) {
       await flow.slots.acquire();
-      if (flow.failed || performance.now() - claimedAt >= this.roundStartLimitMs) {
+      if (flow.failed || performance.now() >= startBy) {
         flow.slots.release();
         break;
       }
@@ -290,6 +398,11 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     const waitMs = await this.settle(batch[0].endpoint, attempted);
     if (waitMs !== undefined) flow.pauseMs = waitMs;
     await this.putBack(lane.environmentId, unsent, flow.pauseMs ?? 0);
+    // Put back past the start limit (a slow receiver): the lane claims them again.
+    if (unsent.length > 0) {
+      lane.woken = true;
+      lane.arrived?.();
+    }
     if (waitMs) {
       this.pause(lane, waitMs);
       await this.wakeLater(lane.environmentId, [lane.endpointId], waitMs);
