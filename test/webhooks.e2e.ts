@@ -261,6 +261,25 @@ describe('outbound webhooks', () => {
     }
   });
 
+  it('a burst of 700 to a slow receiver goes out once each, every delivery succeeded', async () => {
+    const receiver = await startReceiver();
+    try {
+      for (let i = 0; i < 700; i++) receiver.script.push({ status: 200, delayMs: 10 });
+      const endpoint = await createEndpoint(t, { url: receiver.url, eventTypes: ['message.sent'] });
+      const to = Array.from({ length: 700 }, (_, i) => ({ subscriberId: `wh-held-${i}` }));
+      expect((await t.api('post', '/v1/events/trigger').send({ name: workflowId, to })).status).toBe(201);
+      const ids = () => new Set(receiver.received.map((request) => String(request.headers['webhook-id'])));
+      await waitFor(() => ids().size >= 700, { timeoutMs: 60_000, description: '700 distinct message.sent events' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received).toHaveLength(700);
+      const deliveries = await t.api('get', `/v1/webhook-endpoints/${endpoint._id}/deliveries?limit=100`).expect(200);
+      expect(deliveries.body.data.every((delivery: { status: string }) => delivery.status === 'succeeded')).toBe(true);
+      await t.api('delete', `/v1/webhook-endpoints/${endpoint._id}`).expect(204);
+    } finally {
+      await receiver.close();
+    }
+  }, 90_000);
+
   it('overlapping rounds share the bound; a failure mid-burst pauses the lane and loses nothing', async () => {
     const receiver = await startReceiver();
     try {
