@@ -22,6 +22,7 @@ import { feedUnderLoad, sustainedTriggers } from './sustained.js';
 import { soak } from './soak.js';
 import { dashboardActivity } from './dashboard.js';
 import { webhooks } from './webhooks.js';
+import { SHORT_SECONDS, SHORT_SUBSCRIBERS, shortScenario } from './short-scenario.js';
 import { costPerDelivery } from './cost.js';
 import { translations } from './translations.js';
 import { lifecycle, LIFECYCLE_RETENTION_DAYS } from './lifecycle.js';
@@ -187,7 +188,7 @@ async function main(): Promise<number> {
   const stamp = Date.now().toString(36);
 
   // The sustained part's ratios need these two from the same run.
-  const needsFastify = ['ceilings', 'sustained', 'webhooks', 'translations', 'lifecycle'].some((part) =>
+  const needsFastify = ['ceilings', 'sustained', 'short', 'webhooks', 'translations', 'lifecycle'].some((part) =>
     options.parts.has(part),
   );
   if (needsFastify) {
@@ -222,8 +223,8 @@ async function main(): Promise<number> {
     );
   }
 
-  // The lifecycle part deploys its own service; the phases below serve every other part.
-  const phaseParts = [...options.parts].filter((part) => part !== 'lifecycle');
+  // The lifecycle and short parts deploy their own service; the phases below serve every other part.
+  const phaseParts = [...options.parts].filter((part) => part !== 'lifecycle' && part !== 'short');
   for (const backend of ['redis', 'postgres'] as const) {
     if (!options.backends.has(backend) || phaseParts.length === 0) continue;
     const label = backend === 'redis' ? 'redis' : 'pg-queue';
@@ -255,6 +256,24 @@ async function main(): Promise<number> {
     } finally {
       await deployment.stop();
       if (backend === 'redis') await deleteRedisPrefix(options.redisUrl, deployment.queuePrefix).catch(() => undefined);
+    }
+  }
+
+  if (options.parts.has('short') && options.backends.has('redis')) {
+    const deployment = await step('short: deploy api + worker on a fresh database', () =>
+      deploy(options, 'short', `${options.database}_short`, true),
+    );
+    if (deployment) {
+      try {
+        redis.short = await step(
+          `short: ${SHORT_SUBSCRIBERS} subscribers through the API, then ${SHORT_SECONDS} s of triggers to them and to new ones`,
+          () => shortScenario(deployment, options),
+        );
+        logs.short = serviceLogs(deployment);
+      } finally {
+        await deployment.stop();
+        await deleteRedisPrefix(options.redisUrl, deployment.queuePrefix).catch(() => undefined);
+      }
     }
   }
 

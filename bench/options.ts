@@ -62,6 +62,7 @@ export interface BenchOptions {
 
 const PARTS = [
   'sustained',
+  'short',
   'soak',
   'ceilings',
   'accept',

@@ -16,7 +16,8 @@ import type { WebhooksResult } from './webhooks.js';
 import { ceilingRatios, cpuRow, type Row, type Target } from './report-rows.js';
 import type { LoadResult } from './load.js';
 import type { AcceptResult, DeliveryResult, FeedResult } from './scenarios.js';
-import { sustainedRows, type SustainedResults } from './sustained-report.js';
+import type { ShortScenarioResult } from './short-scenario.js';
+import { shortRows, sustainedRows, type SustainedResults } from './sustained-report.js';
 
 export interface PhaseResults {
   sustained?: SustainedResults;
@@ -29,6 +30,7 @@ export interface PhaseResults {
   webhooks?: WebhooksResult;
   translations?: TranslationsResult;
   lifecycle?: LifecycleResult;
+  short?: ShortScenarioResult;
   cost?: CostResult;
   dashboard?: DashboardResult;
 }
@@ -54,6 +56,7 @@ export function buildRows(ceilings: Ceilings, redis: PhaseResults, pgQueue: Phas
   const rows: Row[] = [
     ...sustainedRows('redis', redis.sustained, { fastify, queue: ceilings.bullmqRedis }, true),
     ...sustainedRows('pg-queue', pgQueue.sustained, { fastify, queue: ceilings.bullmqPostgres }, false),
+    ...shortRows('redis', redis.short, fastify),
   ];
   if (ceilings.fastify)
     rows.push({

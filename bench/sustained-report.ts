@@ -2,6 +2,7 @@ import type { QueueCeiling } from './ceilings.js';
 import type { LoadResult } from './load.js';
 import { ceilingRatios, cpuRow, type Row, type Target } from './report-rows.js';
 import type { SoakResult } from './soak.js';
+import type { ShortScenarioResult } from './short-scenario.js';
 import type { FeedUnderLoadResult, SustainedRun } from './sustained.js';
 
 export interface SustainedResults {
@@ -174,4 +175,35 @@ function soakRows(section: string, soak: SoakResult, bounds: Bounds, target: (t:
       note: `${soak.databaseMbBefore.toFixed(0)} MB before; during it the bench's autovacuum ran ${v.vacuums} vacuums and ${v.analyzes} analyzes (${v.busySeconds.toFixed(1)} s)`,
     },
   ];
+}
+
+const SHORT_RATIO_TARGET: Target = { op: '>=', value: 0.12 };
+
+/** The short scenario (subscribers created through the API, 15 s): its rates as shares of bare Fastify. */
+export function shortRows(section: string, short: ShortScenarioResult | undefined, fastify: number | undefined): Row[] {
+  if (!short) return [];
+  const noTarget = () => undefined;
+  const rows: Row[] = [
+    {
+      section,
+      metric: `short scenario: ${short.subscribers} subscribers created through the API`,
+      value: short.createSeconds,
+      unit: 's',
+    },
+  ];
+  for (const run of [short.existing, short.newSubscribers]) {
+    const who = `short, ${run.recipients === 'existing' ? 'existing subscribers' : 'new subscriber per trigger'}`;
+    rows.push(
+      {
+        section,
+        metric: `short scenario end to end (${who}) ÷ bare Fastify`,
+        value: fastify ? run.triggersPerSecond / fastify : undefined,
+        unit: 'ratio',
+        target: SHORT_RATIO_TARGET,
+        note: `${run.triggersPerSecond.toFixed(0)} triggers/s; accept p99 ${run.accept.p99Ms} ms`,
+      },
+      ...runRows(section, run, { fastify }, noTarget, who),
+    );
+  }
+  return rows;
 }

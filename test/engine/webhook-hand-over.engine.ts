@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { and, eq } from 'drizzle-orm';
 import { CredentialsCipher, newWebhookSecret } from '#application';
 import { WebhookEndpointRepository, webhookDeliveries } from '#dal';
+import { WebhookDeliveryProcessor } from '#event-processing';
 import { createWorkflow, inApp } from '../support/engine-fixtures.js';
 import { statementsDuring } from '../support/statement-plans.js';
 import { startEngine, type Engine } from './support/engine-harness.js';
@@ -12,39 +13,64 @@ import { startEngine, type Engine } from './support/engine-harness.js';
  * The message.sent events a worker's step commit writes are leased to that worker as they are
  * written and go to its endpoint's lane from memory: sent without a claim of the database rows.
  */
+interface Receiver {
+  url: string;
+  received: string[];
+  close(): Promise<void>;
+}
+
+/** A receiver on 127.0.0.1 noting each webhook-id; it answers 204 after `delayMs`. */
+async function startReceiver(delayMs = 0): Promise<Receiver> {
+  const received: string[] = [];
+  const answer = (response: ServerResponse) => response.writeHead(204).end();
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received.push(String(request.headers['webhook-id']));
+      if (delayMs > 0) setTimeout(() => answer(response), delayMs);
+      else answer(response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function createEndpoint(e: Engine, url: string) {
+  return (await e.app
+    .get(WebhookEndpointRepository)
+    .create(
+      e.auth,
+      { url, description: null, eventTypes: ['message.sent'], enabled: true, headers: {} },
+      e.app.get(CredentialsCipher).encrypt({ secret: newWebhookSecret() }),
+      20,
+    ))!;
+}
+
+const deliveriesTo = (e: Engine, endpointId: string) =>
+  e.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+
 describe('workflow engine: webhook deliveries handed over by the commit that writes them', () => {
   let e: Engine;
-  let receiver: Server;
-  const received: string[] = [];
-  let url: string;
+  let receiver: Receiver;
 
   beforeAll(async () => {
     e = await startEngine();
-    receiver = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        received.push(String(request.headers['webhook-id']));
-        response.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await startReceiver();
   });
   afterAll(async () => {
     await e?.close();
-    receiver?.closeAllConnections();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   it('sends each delivered message once, succeeded at its first attempt, with no claim', async () => {
-    const endpoint = (await e.app
-      .get(WebhookEndpointRepository)
-      .create(
-        e.auth,
-        { url, description: null, eventTypes: ['message.sent'], enabled: true, headers: {} },
-        e.app.get(CredentialsCipher).encrypt({ secret: newWebhookSecret() }),
-        20,
-      ))!;
+    const endpoint = await createEndpoint(e, receiver.url);
     const workflow = await createWorkflow(e, { steps: [inApp('Hello {{subscriber.subscriberId}}')] });
     const subscribers = Array.from({ length: 30 }, (_, index) => `hand-over-${index}`);
 
@@ -59,8 +85,8 @@ describe('workflow engine: webhook deliveries handed over by the commit that wri
     const deliveries = await settledDeliveries(endpoint.id);
     expect(deliveries).toHaveLength(subscribers.length);
     expect(deliveries.every((delivery) => delivery.attempts === 1 && delivery.leasedUntil === null)).toBe(true);
-    expect(new Set(received).size).toBe(subscribers.length);
-    expect(received).toHaveLength(subscribers.length);
+    expect(new Set(receiver.received).size).toBe(subscribers.length);
+    expect(receiver.received).toHaveLength(subscribers.length);
     expect(claims).toEqual([]);
   }, 60_000);
 
@@ -70,4 +96,42 @@ describe('workflow engine: webhook deliveries handed over by the commit that wri
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'succeeded')));
   }
+});
+
+describe('workflow engine: a stopping worker and the deliveries handed to it', () => {
+  let e: Engine;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    // One request at a time, each answered after a second: the first commit's round is still starting
+    // its requests when the next commits hand theirs over.
+    e = await startEngine({ WEBHOOK_CONCURRENCY: '1' });
+    receiver = await startReceiver(1_000);
+  });
+  afterAll(async () => {
+    await e?.close();
+    await receiver?.close();
+  });
+
+  it('puts back what it held and had not started: pending, unleased, no attempt counted', async () => {
+    const endpoint = await createEndpoint(e, receiver.url);
+    const workflow = await createWorkflow(e, { steps: [inApp('Hello {{subscriber.subscriberId}}')] });
+    for (const batch of ['a', 'b', 'c']) {
+      const to = Array.from({ length: 4 }, (_, index) => `stopping-${batch}-${index}`);
+      const { transactionId } = await e.trigger({ name: workflow.identifier, to });
+      await e.settled(transactionId!);
+    }
+
+    await e.app.get(WebhookDeliveryProcessor).beforeApplicationShutdown();
+
+    const deliveries = await deliveriesTo(e, endpoint.id);
+    expect(deliveries).toHaveLength(12);
+    const sent = deliveries.filter((delivery) => delivery.status === 'succeeded');
+    const putBack = deliveries.filter((delivery) => delivery.status === 'pending');
+    // The first commit's round finished; the two held after it went back untried.
+    expect(sent).toHaveLength(4);
+    expect(receiver.received).toHaveLength(4);
+    expect(putBack).toHaveLength(8);
+    expect(putBack.every((delivery) => delivery.leasedUntil === null && delivery.attempts === 0)).toBe(true);
+  }, 60_000);
 });

@@ -6,3 +6,4 @@ export * from './recovery/recovery-sweeper.js';
 export * from './maintenance/maintenance-run.js';
 export * from './maintenance/partition-statistics.js';
 export { FanOutService } from './fan-out/fan-out.service.js';
+export { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor.js';
