@@ -135,3 +135,38 @@ describe('workflow engine: a stopping worker and the deliveries handed to it', (
     expect(putBack.every((delivery) => delivery.leasedUntil === null && delivery.attempts === 0)).toBe(true);
   }, 60_000);
 });
+
+describe('workflow engine: a lane that holds its most', () => {
+  let e: Engine;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    e = await startEngine({ WEBHOOK_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '60000' });
+    receiver = await startReceiver(60_000);
+  });
+  afterAll(async () => {
+    // The hanging request fails when its connection closes: the lane pauses, and stopping puts back what it held.
+    await receiver?.close();
+    await e?.close();
+  });
+
+  it('holds a bounded number: beyond it, commits write their deliveries unleased for a claim', async () => {
+    const endpoint = await createEndpoint(e, receiver.url);
+    const workflow = await createWorkflow(e, { steps: [inApp('Hi {{subscriber.subscriberId}}')] });
+    // The first commit's round waits on its first request: every later commit's deliveries wait in memory
+    // until the lane holds its maximum (512); a commit writes at most 500, so 1,600 go past it.
+    for (const batch of ['a', 'b', 'c', 'd']) {
+      const to = Array.from({ length: 400 }, (_, index) => `held-${batch}-${index}`);
+      const { transactionId } = await e.trigger({ name: workflow.identifier, to });
+      await e.settled(transactionId!, { timeoutMs: 60_000 });
+    }
+    const deliveries = await deliveriesTo(e, endpoint.id);
+    expect(deliveries).toHaveLength(1_600);
+    const leased = deliveries.filter((delivery) => delivery.leasedUntil !== null);
+    const unleased = deliveries.filter((delivery) => delivery.leasedUntil === null);
+    expect(leased.length).toBeGreaterThan(512);
+    expect(leased.length).toBeLessThan(512 + 2 * 500);
+    expect(unleased.length).toBeGreaterThan(0);
+    expect(unleased.every((delivery) => delivery.status === 'pending' && delivery.attempts === 0)).toBe(true);
+  }, 120_000);
+});
