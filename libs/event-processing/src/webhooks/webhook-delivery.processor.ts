@@ -246,9 +246,9 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
   }
 
   /**
-   * The lane's rounds overlap: once a round has started all its requests, the next one is claimed and
-   * its requests wait for slots freed by the first one's (its deliveries stay leased until written, so
-   * no round takes them twice). Rounds write their outcomes one after another, in order; a failure
+   * The lane's rounds overlap: once a round has started all its requests, the next one is taken (handed
+   * over, or claimed) and its requests wait for slots freed by the first one's (its deliveries stay
+   * leased until written, so no round takes them twice). Rounds write their outcomes one after another, in order; a failure
    * stops every round from starting requests, and what they had not started is put back for the pause.
    */
   private async run(lane: Lane): Promise<void> {
@@ -315,13 +315,16 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
     }
   }
 
-  /** The commits' rounds waiting, oldest first, as one round of at most BATCH_SIZE (one write of outcomes). */
+  /**
+   * The oldest commit's deliveries waiting, with the next ones' while the round stays within BATCH_SIZE:
+   * one write of outcomes for several commits under load.
+   */
   private takeHandedOver(lane: Lane): Round {
-    const [first] = lane.handedOver.splice(0, 1);
+    const first = lane.handedOver.shift()!;
     const batch = [...first.batch];
     let { leaseUntil } = first;
     while (lane.handedOver.length > 0 && batch.length + lane.handedOver[0].batch.length <= BATCH_SIZE) {
-      const [next] = lane.handedOver.splice(0, 1);
+      const next = lane.handedOver.shift()!;
       batch.push(...next.batch);
       if (next.leaseUntil < leaseUntil) leaseUntil = next.leaseUntil;
     }
