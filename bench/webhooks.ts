@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Deployment } from './deployment.js';
 import type { BenchOptions } from './options.js';
+import { adoptChild } from './processes.js';
 import type { ArrivalsAnswer, ArrivalsQuestion } from './webhook-receiver.js';
 import { startPacedTriggers, sustainedTriggers, sustainedWorkflowName, type SustainedRun } from './sustained.js';
 
@@ -48,6 +49,7 @@ interface Receiver {
 /** The receiver in a process of its own (webhook-receiver.ts): it answers 204 at once and notes each arrival. */
 async function startReceiver(): Promise<Receiver> {
   const child = fork(fileURLToPath(new URL('./webhook-receiver.js', import.meta.url)), { stdio: 'inherit' });
+  adoptChild(child);
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message: { port: number }) => resolve(message.port));
     child.once('exit', (code) => reject(new Error(`the webhook receiver exited (${code})`)));
