@@ -2,7 +2,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { and, eq } from 'drizzle-orm';
-import { CredentialsCipher, newWebhookSecret } from '#application';
+import { newId } from '#common';
+import { CredentialsCipher, newWebhookSecret, WebhookOutbox } from '#application';
 import { WebhookEndpointRepository, webhookDeliveries } from '#dal';
 import { WebhookDeliveryProcessor } from '#event-processing';
 import { createWorkflow, inApp } from '../support/engine-fixtures.js';
@@ -22,12 +23,13 @@ interface Receiver {
 /** A receiver on 127.0.0.1 noting each webhook-id; it answers 204 after `delayMs`. */
 async function startReceiver(delayMs = 0): Promise<Receiver> {
   const received: string[] = [];
+  const delays = new Set<NodeJS.Timeout>();
   const answer = (response: ServerResponse) => response.writeHead(204).end();
   const server: Server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       received.push(String(request.headers['webhook-id']));
-      if (delayMs > 0) setTimeout(() => answer(response), delayMs);
+      if (delayMs > 0) delays.add(setTimeout(() => answer(response), delayMs));
       else answer(response);
     });
   });
@@ -36,6 +38,7 @@ async function startReceiver(delayMs = 0): Promise<Receiver> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     received,
     close: async () => {
+      for (const delay of delays) clearTimeout(delay);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
@@ -89,6 +92,22 @@ describe('workflow engine: webhook deliveries handed over by the commit that wri
     expect(receiver.received).toHaveLength(subscribers.length);
     expect(claims).toEqual([]);
   }, 60_000);
+
+  it('releases the deliveries a commit leased to it when its lanes stopped before the hand-over', async () => {
+    const endpoint = await createEndpoint(e, receiver.url);
+    const outbox = e.app.get(WebhookOutbox);
+    const now = new Date();
+    const event = { id: newId(), type: 'message.sent', body: JSON.stringify({ type: 'message.sent', data: {} }) };
+    // Written while the lanes took hand-overs (leased to this process), dispatched once they had stopped.
+    const recorded = await outbox.recordWanted(e.db, e.auth.environmentId, ['message.sent'], () => [event], now);
+    // The endpoint of the test before this one wants message.sent too.
+    expect(recorded.handOver.filter((send) => send.endpoint.id === endpoint.id)).toHaveLength(1);
+    await e.app.get(WebhookDeliveryProcessor).beforeApplicationShutdown();
+    await outbox.dispatch(e.auth.environmentId, recorded);
+
+    const [delivery] = await deliveriesTo(e, endpoint.id);
+    expect(delivery).toMatchObject({ eventId: event.id, status: 'pending', attempts: 0, leasedUntil: null });
+  });
 
   async function settledDeliveries(endpointId: string) {
     return e.db

@@ -29,7 +29,7 @@ export abstract class WebhookDispatch {
 /** What a commit's events left to do once it committed: lanes to wake, and deliveries to hand over. */
 export interface RecordedEvents {
   endpointIds: string[];
-  /** Leased to this process: its lanes send them (woken otherwise, once the lease ends, by the sweeper). */
+  /** Leased to this process: its lanes send them (released for any lane should they have stopped meanwhile). */
   handOver: WebhookSend[];
 }
 
@@ -117,10 +117,19 @@ export class WebhookOutbox {
    * endpoint it gave deliveries. Not awaited by callers' answers: a failure leaves the deliveries to the sweeper.
    */
   async dispatch(environmentId: string, { endpointIds, handOver }: RecordedEvents): Promise<void> {
-    const handedOver =
-      handOver.length > 0 && this.queue.handOver(environmentId, handOver)
-        ? new Set(handOver.map((send) => send.endpoint.id))
-        : new Set<string>();
+    if (handOver.length > 0 && !this.queue.handOver(environmentId, handOver)) {
+      // The lanes stopped between the lease and the commit: any process's lane may send them now.
+      await this.deliveries
+        .releaseLeases(
+          environmentId,
+          handOver.map((send) => send.delivery.id),
+        )
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error, environmentId }, 'webhook leases not released; left to the webhook sweeper'),
+        );
+      return this.wake(environmentId, endpointIds);
+    }
+    const handedOver = new Set(handOver.map((send) => send.endpoint.id));
     await this.wake(
       environmentId,
       endpointIds.filter((id) => !handedOver.has(id)),

@@ -235,6 +235,21 @@ export class WebhookDeliveryRepository {
     return written.rows.map((row) => row.id);
   }
 
+  /** Deliveries leased to a process whose lanes stopped before taking them: due at once for any lane. */
+  async releaseLeases(environmentId: string, deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.db
+      .update(webhookDeliveries)
+      .set({ leasedUntil: null })
+      .where(
+        and(
+          eq(webhookDeliveries.environmentId, environmentId),
+          eq(webhookDeliveries.status, 'pending'),
+          sql`${webhookDeliveries.id} = ANY(${uuids(deliveryIds)})`,
+        ),
+      );
+  }
+
   /** An endpoint turned off: what it still had pending will not be sent. */
   async cancelPending(environmentId: string, endpointId: string, now: Date): Promise<void> {
     await this.db
