@@ -33,7 +33,8 @@ export interface RecordedEvents {
   handOver: WebhookSend[];
 }
 
-const NO_EVENTS: RecordedEvents = { endpointIds: [], handOver: [] };
+/** A commit that gave no endpoint a delivery. */
+export const NO_WEBHOOK_EVENTS: RecordedEvents = { endpointIds: [], handOver: [] };
 
 /**
  * The webhook outbox. `record` runs in the transaction of the change that causes the events, so an
@@ -75,7 +76,7 @@ export class WebhookOutbox {
     events: NewWebhookEvent[],
     now: Date,
   ): Promise<RecordedEvents> {
-    if (events.length === 0) return NO_EVENTS;
+    if (events.length === 0) return NO_WEBHOOK_EVENTS;
     const types = [...new Set(events.map((event) => event.type))];
     return this.recordWanted(executor, environmentId, types, () => events, now);
   }
@@ -92,7 +93,7 @@ export class WebhookOutbox {
     now: Date,
   ): Promise<RecordedEvents> {
     const endpoints = await this.endpoints.subscribed(environmentId, [...types], executor);
-    if (endpoints.length === 0) return NO_EVENTS;
+    if (endpoints.length === 0) return NO_WEBHOOK_EVENTS;
     const lease = this.queue.localLease(
       environmentId,
       endpoints.map((endpoint) => endpoint.id),

@@ -5,6 +5,7 @@ import {
   DELIVERY_EVENT_TYPES,
   deliveryEventType,
   messageEvents,
+  NO_WEBHOOK_EVENTS,
   RealtimePublisher,
   WebhookOutbox,
   type RecordedEvents,
@@ -81,7 +82,7 @@ export class StepFinisher {
   private async commit(environmentId: string, entries: Finished[]): Promise<Committed> {
     const toQueue: ToQueue[] = [];
     let kept: Finished[] = [];
-    let webhookEvents: RecordedEvents = { endpointIds: [], handOver: [] };
+    let webhookEvents = NO_WEBHOOK_EVENTS;
     await workerTransaction(
       this.db,
       async (tx) => {
@@ -165,7 +166,7 @@ export class StepFinisher {
   /** message.sent and message.failed, one per message written, in the commit that writes them. */
   private async recordDeliveryEvents(tx: DbExecutor, written: NewMessageRow[], now: Date): Promise<RecordedEvents> {
     const [first] = written;
-    if (!first) return { endpointIds: [], handOver: [] };
+    if (!first) return NO_WEBHOOK_EVENTS;
     const build = () =>
       [...groupBy(written.map(asStoredMessage), deliveryEventType)].flatMap(([type, group]) =>
         messageEvents(type, group, now),

@@ -137,17 +137,20 @@ export class WebhookDeliveryProcessor extends QueueConsumer {
         return true;
       },
       lease: (environmentId, endpointIds) => this.lease(endpointIds),
-      handOver: (environmentId, sends) => {
-        if (this.stopping) return false;
-        for (const [endpointId, batch] of groupBy(sends, (send) => send.endpoint.id)) {
-          const lane = this.laneOf(environmentId, endpointId);
-          lane.handedOver.push({ batch, leaseUntil: batch[0].delivery.leasedUntil! });
-          lane.handedOverCount += batch.length;
-          this.start(lane);
-        }
-        return true;
-      },
+      handOver: (environmentId, sends) => this.handOver(environmentId, sends),
     });
+  }
+
+  /** A commit's leased deliveries, a round per endpoint, each lane started unless it runs or is paused. */
+  private handOver(environmentId: string, sends: WebhookSend[]): boolean {
+    if (this.stopping) return false;
+    for (const [endpointId, batch] of groupBy(sends, (send) => send.endpoint.id)) {
+      const lane = this.laneOf(environmentId, endpointId);
+      lane.handedOver.push({ batch, leaseUntil: batch[0].delivery.leasedUntil! });
+      lane.handedOverCount += batch.length;
+      this.start(lane);
+    }
+    return true;
   }
 
   /** The endpoints whose lanes take a commit's deliveries from memory now: not paused, not holding too many. */
