@@ -63,7 +63,8 @@ export class LayoutsService {
       name: body.name,
       ...(controlValues ? { controlValues } : {}),
       ...(body.isDefault ? { isDefault: true } : {}),
-      ...(body.isTranslationEnabled !== undefined ? { isTranslationEnabled: body.isTranslationEnabled } : {}),
+      // null, as an absent field, keeps the current setting (the column is NOT NULL).
+      ...(body.isTranslationEnabled != null ? { isTranslationEnabled: body.isTranslationEnabled } : {}),
     });
     if (!row) throw new DomainError('NOT_FOUND', `Layout ${layoutId} not found`);
     this.cache.invalidate(auth.environmentId);
