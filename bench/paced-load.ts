@@ -87,7 +87,8 @@ export function startPacedLoad(spec: PacedSpec): PacedLoad {
   };
 
   const timer = setInterval(() => {
-    const due = Math.floor(((performance.now() - startedAt) / 1000) * spec.rate);
+    // Request n is due at n / rate seconds: at time t, those numbered up to floor(t * rate) are.
+    const due = Math.floor(((performance.now() - startedAt) / 1000) * spec.rate) + 1;
     for (; scheduled < due; scheduled++) {
       if (pending.size >= spec.maxOutstanding) result.skipped++;
       else send(scheduled, startedAt + (scheduled * 1000) / spec.rate);
