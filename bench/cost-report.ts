@@ -4,9 +4,10 @@ import type { Row } from './report-rows.js';
 const CPU_GROUPS = ['api', 'worker', 'postgres', 'redis'] as const;
 const CPU_LABELS = { api: 'api', worker: 'worker', postgres: 'PostgreSQL', redis: 'Redis' };
 
-/** The scenario's growth less the idle window's (both include one settling wait), per unit of work. */
+/** The scenario's growth less what the deployment does idle over as long a window, per unit of work. */
 function perUnit(scenario: CostScenario, idle: CostScenario) {
-  const per = (value: number, idleValue: number) => Math.max(0, value - idleValue) / scenario.units;
+  const idleShare = scenario.seconds / idle.seconds;
+  const per = (value: number, idleValue: number) => Math.max(0, value - idleValue * idleShare) / scenario.units;
   const cpuMs = Object.fromEntries(
     CPU_GROUPS.map((group) => [group, per(scenario.cpu.byGroup[group], idle.cpu.byGroup[group]) * 1000]),
   ) as Record<(typeof CPU_GROUPS)[number], number>;

@@ -8,6 +8,7 @@ import { createWorkflow, seedTopic, SUBSCRIBER_PREFIX } from './database.js';
 import type { Deployment } from './deployment.js';
 import { load } from './load.js';
 import type { BenchOptions } from './options.js';
+import { startPacedLoad } from './paced-load.js';
 
 /**
  * PostgreSQL publishes a backend's table counters when its transaction ends, at most once a second,
@@ -18,6 +19,11 @@ const CONNECTIONS = 20;
 const COST_TOPIC = 'bench-cost-topic';
 /** Triggers of each kind sent before the measured windows. */
 const WARM_UP_TRIGGERS = 500;
+/**
+ * The rate of the kind whose triggers each run alone: far below what the deployment serves, as most
+ * deployments run most of the time, so nothing is shared between two triggers' statements and queue entries.
+ */
+const ALONE_PER_SECOND = 10;
 
 /** What the deployment had done, in counters, at one moment. */
 interface Counters {
@@ -44,6 +50,8 @@ export interface CostScenario {
   name: string;
   unit: 'trigger' | 'delivery';
   units: number;
+  /** The window's length: the idle window's growth is scaled to it before it is taken off. */
+  seconds: number;
   cpu: CpuUsage;
   statements: { api: number; worker: number };
   tables: Record<string, TableCounters>;
@@ -106,7 +114,7 @@ async function readCounters(deployment: Deployment, redis: Redis | undefined): P
   };
 }
 
-function growth(before: Counters, after: Counters): Omit<CostScenario, 'name' | 'unit' | 'units' | 'cpu'> {
+function growth(before: Counters, after: Counters): Omit<CostScenario, 'name' | 'unit' | 'units' | 'seconds' | 'cpu'> {
   const tables: Record<string, TableCounters> = {};
   for (const [name, now] of Object.entries(after.tables)) {
     const was = before.tables[name];
@@ -239,6 +247,23 @@ export async function costPerDelivery(deployment: Deployment, options: BenchOpti
         throw new Error(`${name}: ${result.ok2xx} of ${amount} accepted (${result.firstError})`);
     };
     const existing = (n: number) => `${SUBSCRIBER_PREFIX}${(n % options.subscribers) + 1}`;
+    /** `amount` triggers to existing subscribers at ALONE_PER_SECOND, each accepted and fanned out before the next. */
+    const sendAlone = async (name: string, amount: number) => {
+      const paced = startPacedLoad({
+        origin: client.baseUrl,
+        path: '/v1/events/trigger',
+        headers: client.headers,
+        rate: ALONE_PER_SECOND,
+        connections: 2,
+        maxOutstanding: amount,
+        bodyFor: (n) => JSON.stringify({ name, to: existing(n), payload: { orderId: `cost-alone-${runId}-${n}` } }),
+      });
+      await sleep((amount / ALONE_PER_SECOND) * 1000);
+      const result = await paced.stop();
+      if (result.ok2xx !== amount)
+        throw new Error(`${name} alone: ${result.ok2xx} of ${amount} accepted (${result.firstError ?? 'no error'})`);
+    };
+    const aloneTriggers = options.quick ? 50 : 200;
     /** A subscriber object the trigger creates, its id unique under `tag`. */
     const newSubscriber = (tag: string) => (n: number) => ({
       subscriberId: `bench-cost-${tag}-${n}`,
@@ -264,6 +289,13 @@ export async function costPerDelivery(deployment: Deployment, options: BenchOpti
           units: triggers,
           channel: 'in_app',
           run: () => send(inApp, triggers, existing),
+        },
+        {
+          name: `in_app trigger, existing subscriber, ${ALONE_PER_SECOND} per second (each trigger alone)`,
+          unit: 'trigger',
+          units: aloneTriggers,
+          channel: 'in_app',
+          run: () => sendAlone(inApp, aloneTriggers),
         },
         {
           name: 'in_app trigger, new subscriber in the trigger',
@@ -297,7 +329,7 @@ export async function costPerDelivery(deployment: Deployment, options: BenchOpti
       const cpu = cpuWindow.stop();
       const after = await readCounters(deployment, redis);
       deployment.assertAlive();
-      return { name, unit, units, cpu, ...growth(before, after) };
+      return { name, unit, units, seconds: cpu.seconds, cpu, ...growth(before, after) };
     };
     const idle = await measure('idle', 'trigger', 1, () => Promise.resolve());
     const scenarios: CostScenario[] = [];
