@@ -256,9 +256,11 @@ export async function costPerDelivery(deployment: Deployment, options: BenchOpti
         rate: ALONE_PER_SECOND,
         connections: 2,
         maxOutstanding: amount,
+        total: amount,
         bodyFor: (n) => JSON.stringify({ name, to: existing(n), payload: { orderId: `cost-alone-${runId}-${n}` } }),
       });
-      await sleep((amount / ALONE_PER_SECOND) * 1000);
+      // One period more than the schedule, so its last request has been sent when the load stops.
+      await sleep(((amount + 1) / ALONE_PER_SECOND) * 1000);
       const result = await paced.stop();
       if (result.ok2xx !== amount)
         throw new Error(`${name} alone: ${result.ok2xx} of ${amount} accepted (${result.firstError ?? 'no error'})`);

@@ -14,6 +14,8 @@ interface PacedSpec {
   connections: number;
   /** Requests waiting for an answer beyond which a scheduled one is skipped (counted) instead of queued. */
   maxOutstanding: number;
+  /** Requests to schedule in all; without it the load runs until stopped. */
+  total?: number;
 }
 
 export interface PacedResult {
@@ -88,7 +90,7 @@ export function startPacedLoad(spec: PacedSpec): PacedLoad {
 
   const timer = setInterval(() => {
     // Request n is due at n / rate seconds: at time t, those numbered up to floor(t * rate) are.
-    const due = Math.floor(((performance.now() - startedAt) / 1000) * spec.rate) + 1;
+    const due = Math.min(Math.floor(((performance.now() - startedAt) / 1000) * spec.rate) + 1, spec.total ?? Infinity);
     for (; scheduled < due; scheduled++) {
       if (pending.size >= spec.maxOutstanding) result.skipped++;
       else send(scheduled, startedAt + (scheduled * 1000) / spec.rate);
