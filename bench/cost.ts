@@ -8,7 +8,7 @@ import { createWorkflow, seedTopic, SUBSCRIBER_PREFIX } from './database.js';
 import type { Deployment } from './deployment.js';
 import { load } from './load.js';
 import type { BenchOptions } from './options.js';
-import { startPacedLoad } from './paced-load.js';
+import { startPacedTriggers } from './sustained.js';
 
 /**
  * PostgreSQL publishes a backend's table counters when its transaction ends, at most once a second,
@@ -249,16 +249,7 @@ export async function costPerDelivery(deployment: Deployment, options: BenchOpti
     const existing = (n: number) => `${SUBSCRIBER_PREFIX}${(n % options.subscribers) + 1}`;
     /** `amount` triggers to existing subscribers at ALONE_PER_SECOND, each accepted and fanned out before the next. */
     const sendAlone = async (name: string, amount: number) => {
-      const paced = startPacedLoad({
-        origin: client.baseUrl,
-        path: '/v1/events/trigger',
-        headers: client.headers,
-        rate: ALONE_PER_SECOND,
-        connections: 2,
-        maxOutstanding: amount,
-        total: amount,
-        bodyFor: (n) => JSON.stringify({ name, to: existing(n), payload: { orderId: `cost-alone-${runId}-${n}` } }),
-      });
+      const paced = startPacedTriggers(deployment, options, name, ALONE_PER_SECOND, amount);
       // One period more than the schedule, so its last request has been sent when the load stops.
       await sleep(((amount + 1) / ALONE_PER_SECOND) * 1000);
       const result = await paced.stop();

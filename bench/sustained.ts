@@ -64,9 +64,15 @@ const existingSubscriber = (n: number, subscribers: number) => `${SUBSCRIBER_PRE
 
 /**
  * Triggers of `workflowName` to the seeded subscribers at `rate`/s on a fixed schedule (an open loop),
- * until stopped.
+ * until stopped or, given `total`, until that many are sent.
  */
-export function startPacedTriggers(deployment: Deployment, options: BenchOptions, workflowName: string, rate: number) {
+export function startPacedTriggers(
+  deployment: Deployment,
+  options: BenchOptions,
+  workflowName: string,
+  rate: number,
+  total?: number,
+) {
   return startPacedLoad({
     origin: deployment.client.baseUrl,
     path: '/v1/events/trigger',
@@ -74,6 +80,7 @@ export function startPacedTriggers(deployment: Deployment, options: BenchOptions
     rate,
     connections: PACED_CONNECTIONS,
     maxOutstanding: rate * PACED_MAX_OUTSTANDING_SECONDS,
+    total,
     bodyFor: (n) =>
       JSON.stringify({
         name: workflowName,
