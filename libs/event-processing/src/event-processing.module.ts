@@ -48,6 +48,7 @@ import { STEP_HANDLER_PROVIDERS } from './steps/handlers/step-handlers.js';
 import { ProviderSender } from './steps/provider-sender.js';
 import { RunStepProcessor } from './steps/run-step.processor.js';
 import { StepContextLoader } from './steps/step-context.js';
+import { StepDispatch } from './steps/step-dispatch.js';
 import { StepFinisher } from './steps/step-finisher.js';
 import { StepGates } from './steps/step-gates.js';
 import { StepRunner } from './steps/step-runner.service.js';
@@ -100,6 +101,7 @@ import { WebhookSweeper } from './webhooks/webhook-sweeper.js';
     StepContextLoader,
     StepGates,
     StepFinisher,
+    StepDispatch,
     ...STEP_HANDLER_PROVIDERS,
     ProviderSender,
     RecoverySweeper,

@@ -67,11 +67,11 @@ export class JobRepository {
     rows: Partial<NewJobRow>[],
     shared: Partial<NewJobRow>,
     executor: DbExecutor = this.db,
-  ): Promise<Pick<JobRow, 'id' | 'environmentId' | 'status'>[]> {
+  ): Promise<Pick<JobRow, 'id' | 'environmentId' | 'status' | 'type'>[]> {
     return bulkInsert(executor, jobs, rows, {
       shared,
       onConflictDoNothing: ['id'],
-      returning: ['id', 'environmentId', 'status'],
+      returning: ['id', 'environmentId', 'status', 'type'],
     });
   }
 

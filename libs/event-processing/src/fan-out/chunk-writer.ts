@@ -13,8 +13,7 @@ import {
 import { workerTransaction } from '../database/worker-transaction.js';
 import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
 import { EngineEvents } from '../engine-events.js';
-import { JobQueue } from '../queue/job-queue.service.js';
-import { stepEntries } from '../queue/queue-entries.js';
+import { StepDispatch } from '../steps/step-dispatch.js';
 import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
 
 interface Chunk {
@@ -23,7 +22,7 @@ interface Chunk {
   recipients: Recipient[];
 }
 
-type QueuedJob = { id: string; environmentId: string };
+type QueuedJob = { id: string; environmentId: string; type: string };
 
 /**
  * An event's states while its fan-out may write: `received` until a chunk before the last marks it
@@ -36,8 +35,8 @@ const UNFINISHED: TriggerEventStatus[] = ['received', 'processing'];
 class EventCanceled extends Error {}
 
 /**
- * Writes a fan-out's chunks: notifications and their step jobs, then one queue entry for the first
- * steps. Each write touches its event (the fan-out's heartbeat for the recovery sweeper) and writes
+ * Writes a fan-out's chunks: notifications and their step jobs, then hands the first steps over
+ * (StepDispatch). Each write touches its event (the fan-out's heartbeat for the recovery sweeper) and writes
  * nothing when the event was canceled meanwhile; a write answers whether the fan-out may go on.
  */
 @Injectable()
@@ -53,7 +52,7 @@ export class ChunkWriter {
     private readonly events: TriggerEventRepository,
     private readonly notifications: NotificationRepository,
     private readonly jobs: JobRepository,
-    private readonly queue: JobQueue,
+    private readonly steps: StepDispatch,
     private readonly engineEvents: EngineEvents,
   ) {}
 
@@ -77,14 +76,14 @@ export class ChunkWriter {
       throw error;
     });
     if (!queued) return false;
-    await this.queue.addBulk('run-step', stepEntries(queued));
+    await this.steps.dispatch(queued);
     this.written(chunk, false);
     return true;
   }
 
   /**
    * The last chunk (maybe empty) marks its event done, once every earlier chunk committed. Last
-   * chunks of concurrent fan-outs share one transaction and one addBulk: a burst of single-recipient
+   * chunks of concurrent fan-outs share one transaction and one hand-over: a burst of single-recipient
    * triggers costs a few statements, not a few per trigger.
    */
   writeLast(chunk: Chunk): Promise<boolean> {
@@ -114,7 +113,7 @@ export class ChunkWriter {
       },
       { writesActivityOf: environmentId },
     );
-    await this.queue.addBulk('run-step', stepEntries(queued));
+    await this.steps.dispatch(queued);
     for (const chunk of chunks) if (done.has(chunk.event.id)) this.written(chunk, true);
     return chunks.map((chunk) => done.has(chunk.event.id));
   }
