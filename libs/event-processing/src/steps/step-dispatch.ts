@@ -76,7 +76,7 @@ export class StepDispatch implements BeforeApplicationShutdown {
       .runMany(environmentId, jobIds, { finalAttempt: false, suspect: false })
       .then(
         () => jobDuration.observe({ name: 'run-step', outcome: 'completed' }, (Date.now() - started) / 1000),
-        (error: unknown) => {
+        () => {
           jobFailures.inc({ name: 'run-step' });
           jobDuration.observe({ name: 'run-step', outcome: 'failed' }, (Date.now() - started) / 1000);
           return this.requeue(environmentId, jobIds);
