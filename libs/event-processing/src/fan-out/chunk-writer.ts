@@ -13,7 +13,7 @@ import {
 import { workerTransaction } from '../database/worker-transaction.js';
 import { WORKER_GROUP_COMMIT } from '../database/worker-group-commit.js';
 import { EngineEvents } from '../engine-events.js';
-import { StepDispatch } from '../steps/step-dispatch.js';
+import { StepDispatch, type DueJob } from '../steps/step-dispatch.js';
 import { buildJobs, buildNotifications, type Recipient } from './build-notification-jobs.js';
 
 interface Chunk {
@@ -21,8 +21,6 @@ interface Chunk {
   workflow: WorkflowRow;
   recipients: Recipient[];
 }
-
-type QueuedJob = { id: string; environmentId: string; type: string };
 
 /**
  * An event's states while its fan-out may write: `received` until a chunk before the last marks it
@@ -36,8 +34,9 @@ class EventCanceled extends Error {}
 
 /**
  * Writes a fan-out's chunks: notifications and their step jobs, then hands the first steps over
- * (StepDispatch). Each write touches its event (the fan-out's heartbeat for the recovery sweeper) and writes
- * nothing when the event was canceled meanwhile; a write answers whether the fan-out may go on.
+ * (StepDispatch). Each write touches its event (the fan-out's heartbeat for the recovery sweeper)
+ * and writes nothing when the event was canceled meanwhile; a write answers whether the fan-out may
+ * go on.
  */
 @Injectable()
 export class ChunkWriter {
@@ -91,7 +90,7 @@ export class ChunkWriter {
   }
 
   private async writeLastChunks(environmentId: string, chunks: Chunk[]): Promise<boolean[]> {
-    const queued: QueuedJob[] = [];
+    const queued: DueJob[] = [];
     const done = await workerTransaction(
       this.db,
       async (tx) => {
@@ -129,7 +128,7 @@ export class ChunkWriter {
   }
 
   /** The notifications of the chunks (one statement), then their jobs (one per workflow step); returns the queued jobs. */
-  private async insert(chunks: Chunk[], tx: DbExecutor): Promise<QueuedJob[]> {
+  private async insert(chunks: Chunk[], tx: DbExecutor): Promise<DueJob[]> {
     const built = chunks
       .filter((chunk) => chunk.recipients.length > 0)
       .map((chunk) => ({ chunk, notifications: buildNotifications(chunk.event, chunk.workflow, chunk.recipients) }));
@@ -156,7 +155,7 @@ export class ChunkWriter {
       built.length === 1
         ? steps.filter((step) => step.rows.length > 0)
         : [{ shared: {}, rows: steps.flatMap((step) => step.rows.map((row) => ({ ...step.shared, ...row }))) }];
-    const queued: QueuedJob[] = [];
+    const queued: DueJob[] = [];
     for (const { shared: stepShared, rows: jobRows } of inserts) {
       for (const job of await this.jobs.insertBatch(jobRows, stepShared, tx))
         if (job.status === 'queued') queued.push(job);

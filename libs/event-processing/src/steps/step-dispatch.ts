@@ -13,7 +13,8 @@ const HANDED_OVER_PER_ENVIRONMENT = 2 * STEP_BATCH;
 /** When a handed-over batch threw: its jobs go to the queue, due after the queue's own first retry delay. */
 const RETRY_DELAY_MS = (JOB_DEFINITIONS['run-step'].options.backoff as { delay: number }).delay;
 
-interface DueJob {
+/** A committed job that is due now. */
+export interface DueJob {
   id: string;
   environmentId: string;
   type: string;
@@ -94,8 +95,8 @@ export class StepDispatch implements BeforeApplicationShutdown {
 
   /** The runner handed the failed jobs back (claimable): the queue retries them; the others it will find done. */
   private async requeue(environmentId: string, jobIds: string[]): Promise<void> {
-    const entry = { data: { environmentId, jobIds }, options: { delay: RETRY_DELAY_MS } };
-    await this.queue.addBulk('run-step', [entry]).catch((enqueueError: unknown) =>
+    const entries = stepEntries(jobIds.map((id) => ({ id, environmentId, delayMs: RETRY_DELAY_MS })));
+    await this.queue.addBulk('run-step', entries).catch((enqueueError: unknown) =>
       // The rows say queued: the recovery sweeper enqueues them again.
       this.logger.warn({ err: enqueueError, jobIds }, 'step enqueue failed; left to the recovery sweeper'),
     );
